@@ -1,0 +1,1 @@
+//! Reports from saved result rows: summaries, baseline comparison, plots, shard merging.
