@@ -1,0 +1,324 @@
+//! One benchmark run from a validated configuration to finished files: load, plan, check the
+//! output (never overwrite, resume only the same plan), run, write, and describe the run in
+//! its `.meta.json`. `bench-run` is a thin front end over [`bench`].
+
+use super::meta::{self, Machine, RunMeta};
+use super::output::{journal_path, ResultWriter};
+use super::plan::{fingerprint, Plan, Shard};
+use super::record::{Columns, Record, Status};
+use super::run::{execute, JobResult, JobSettings};
+use super::Solver;
+use crate::dataset::{self, Dataset};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+/// Everything a run needs, validated.
+pub struct BenchConfig {
+    /// Dataset path.
+    pub dataset: PathBuf,
+    /// Solvers, in `--strategy` order.
+    pub solvers: Vec<Box<dyn Solver>>,
+    /// Base seed.
+    pub seed: u64,
+    /// Seeds per puzzle.
+    pub seeds: u32,
+    /// Colonies per (puzzle, seed) for randomised strategies.
+    pub colonies: u32,
+    /// Worker threads.
+    pub threads: usize,
+    /// Per-job time budget.
+    pub timeout: Option<Duration>,
+    /// Per-job node budget (recorded in the meta; the solvers carry it).
+    pub node_limit: Option<u64>,
+    /// Output CSV; `None` picks `results/<dataset>_<strategies>_<time>.csv`.
+    pub output: Option<PathBuf>,
+    /// Optional columns.
+    pub columns: Columns,
+    /// ABC trace file.
+    pub trace: Option<PathBuf>,
+    /// Plan slice.
+    pub shard: Shard,
+    /// Continue an interrupted run.
+    pub resume: bool,
+    /// Overwrite existing results.
+    pub force: bool,
+    /// Show a progress bar (only drawn when stderr is a terminal).
+    pub progress: bool,
+    /// The command line, for the meta.
+    pub command_line: Vec<String>,
+}
+
+/// Why a run could not start or finish. All are the user's to fix, except `Io` during the run.
+#[derive(Debug, thiserror::Error)]
+pub enum BenchError {
+    /// Dataset problem.
+    #[error(transparent)]
+    Dataset(#[from] dataset::DatasetError),
+    /// Plan problem.
+    #[error(transparent)]
+    Plan(#[from] super::plan::PlanError),
+    /// Bad combination of options, or an output that would be overwritten.
+    #[error("{0}")]
+    Usage(String),
+    /// Reading or writing results failed.
+    #[error("{0}")]
+    Io(String),
+}
+
+/// How a run ended.
+#[derive(Debug)]
+pub struct BenchOutcome {
+    /// The finished CSV (complete runs) or the journal (interrupted runs).
+    pub path: PathBuf,
+    /// Whether the run was interrupted (the CSV does not exist yet).
+    pub interrupted: bool,
+    /// Rows per status, this run's and resumed ones.
+    pub status_counts: BTreeMap<Status, u64>,
+    /// Jobs in this shard.
+    pub jobs: u64,
+    /// Jobs with a row.
+    pub done: u64,
+    /// The meta written beside the results.
+    pub meta: RunMeta,
+}
+
+fn default_output(dataset: &Dataset, solvers: &[Box<dyn Solver>], shard: Shard) -> PathBuf {
+    let names: Vec<&str> = solvers.iter().map(|s| s.name()).collect();
+    let stamp = meta::now_utc().replace([':', '-'], "");
+    let shard = if shard.count > 1 {
+        format!("_shard{}of{}", shard.index, shard.count)
+    } else {
+        String::new()
+    };
+    PathBuf::from("results").join(format!(
+        "{}_{}_{}{}.csv",
+        dataset.name,
+        names.join("+"),
+        stamp.trim_end_matches('Z'),
+        shard
+    ))
+}
+
+/// Compare the meta of an interrupted run with this one; `Err` names the first difference.
+fn check_resumable(old: &RunMeta, new: &RunMeta) -> Result<(), String> {
+    let diffs: [(&str, String, String); 8] = [
+        ("dataset contents", old.dataset_hash.clone(), new.dataset_hash.clone()),
+        ("strategies", old.solvers.join(", "), new.solvers.join(", ")),
+        ("--seed", old.seed.to_string(), new.seed.to_string()),
+        ("--seeds", old.seeds.to_string(), new.seeds.to_string()),
+        ("--colonies", old.colonies.to_string(), new.colonies.to_string()),
+        ("--timeout", format!("{:?}", old.timeout_s), format!("{:?}", new.timeout_s)),
+        ("--shard", old.shard.to_string(), new.shard.to_string()),
+        (
+            "optional columns",
+            format!("{:?}", old.columns),
+            format!("{:?}", new.columns),
+        ),
+    ];
+    for (what, a, b) in diffs {
+        if a != b {
+            return Err(format!(
+                "cannot resume: {what} differ from the interrupted run (was {a}, now {b})"
+            ));
+        }
+    }
+    if old.plan_hash != new.plan_hash {
+        return Err(format!(
+            "cannot resume: the plan differs from the interrupted run (plan {} vs {})",
+            old.plan_hash, new.plan_hash
+        ));
+    }
+    Ok(())
+}
+
+/// Run a benchmark. `interrupt` stops handing out jobs when set (Ctrl-C); finished rows are kept.
+pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, BenchError> {
+    let dataset = dataset::load(&cfg.dataset)?;
+    let plan = Plan::new(&dataset, &cfg.solvers, cfg.seed, cfg.seeds, cfg.colonies)?;
+    let plan_hash = fingerprint(&dataset, &cfg.solvers, cfg.seed, cfg.seeds, cfg.colonies);
+    let output = cfg
+        .output
+        .clone()
+        .unwrap_or_else(|| default_output(&dataset, &cfg.solvers, cfg.shard));
+    let meta_path = meta::meta_path(&output);
+    let journal = journal_path(&output);
+    if cfg.trace.is_some() && cfg.resume {
+        return Err(BenchError::Usage(
+            "--trace cannot be combined with --resume: traces of the earlier jobs were not kept; rerun without --resume".into(),
+        ));
+    }
+    if output.exists() && !cfg.force {
+        return Err(BenchError::Usage(format!(
+            "{}: results already exist; choose another --output or add --force to overwrite",
+            output.display()
+        )));
+    }
+    if let Some(t) = cfg.trace.as_ref().filter(|t| t.exists() && !cfg.force) {
+        return Err(BenchError::Usage(format!(
+            "{}: trace file already exists; choose another --trace or add --force",
+            t.display()
+        )));
+    }
+    if cfg.resume && !journal.exists() {
+        return Err(BenchError::Usage(format!(
+            "--resume: {} does not exist, so there is no interrupted run to continue for {}",
+            journal.display(),
+            output.display()
+        )));
+    }
+    if !cfg.resume && journal.exists() && !cfg.force {
+        return Err(BenchError::Usage(format!(
+            "{}: an interrupted run left its rows here; add --resume to continue it, or --force to start over",
+            journal.display()
+        )));
+    }
+
+    let jobs: Vec<u64> = plan.shard_jobs(cfg.shard).collect();
+    let mut meta = RunMeta {
+        tool: "puzzlebench".into(),
+        version: env!("CARGO_PKG_VERSION").into(),
+        git_revision: meta::git_revision(),
+        command_line: cfg.command_line.clone(),
+        dataset: cfg.dataset.display().to_string(),
+        dataset_name: dataset.name.clone(),
+        dataset_hash: {
+            let mut h = super::seed::StableHasher::default();
+            for p in &dataset.puzzles {
+                p.fingerprint(&mut h);
+            }
+            format!("{:016x}", h.finish())
+        },
+        puzzles: dataset.puzzles.len() as u64,
+        strategies: cfg.solvers.iter().map(|s| s.name().to_string()).collect(),
+        solvers: cfg
+            .solvers
+            .iter()
+            .map(|s| format!("{} [{}] {}", s.name(), s.rules(), s.params()))
+            .collect(),
+        seed: cfg.seed,
+        seeds: cfg.seeds,
+        colonies: cfg.colonies,
+        timeout_s: cfg.timeout.map(|t| t.as_secs_f64()),
+        node_limit: cfg.node_limit,
+        threads: cfg.threads,
+        shard: cfg.shard,
+        jobs_total: plan.len(),
+        jobs_in_shard: jobs.len() as u64,
+        plan_hash,
+        columns: cfg.columns,
+        started: meta::now_utc(),
+        finished: None,
+        status: "running".into(),
+        jobs_done: 0,
+        status_counts: BTreeMap::new(),
+        machine: Machine::current(),
+    };
+
+    let resumed: BTreeMap<u64, Record> = if cfg.resume {
+        let old = meta::read(&meta_path).map_err(BenchError::Usage)?;
+        check_resumable(&old, &meta).map_err(BenchError::Usage)?;
+        meta.started = old.started;
+        let rows = ResultWriter::resume_rows(&output).map_err(|e| BenchError::Io(e.to_string()))?;
+        if let Some(r) = rows.values().find(|r| !cfg.shard.contains(r.job) || r.job >= plan.len()) {
+            return Err(BenchError::Usage(format!(
+                "cannot resume: {} holds job {} which is not in this plan",
+                journal.display(),
+                r.job
+            )));
+        }
+        rows
+    } else {
+        BTreeMap::new()
+    };
+    let to_run: Vec<u64> = jobs.iter().copied().filter(|j| !resumed.contains_key(j)).collect();
+    let mut counts: BTreeMap<Status, u64> = BTreeMap::new();
+    for r in resumed.values() {
+        if let Some(s) = r.status {
+            *counts.entry(s).or_default() += 1;
+        }
+    }
+    let already = resumed.len() as u64;
+
+    let io = |e: std::io::Error| BenchError::Io(format!("{}: {e}", output.display()));
+    if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(io)?;
+    }
+    meta::write(&meta_path, &meta).map_err(io)?;
+    let mut writer =
+        ResultWriter::create(&output, cfg.columns, resumed, cfg.trace.as_deref()).map_err(io)?;
+
+    let bar = if cfg.progress && std::io::stderr().is_terminal() {
+        let bar = ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
+        if let Ok(style) = ProgressStyle::with_template(
+            "{elapsed_precise} [{wide_bar}] {pos}/{len} jobs {per_sec} ETA {eta} {msg}",
+        ) {
+            bar.set_style(style.progress_chars("=> "));
+        }
+        bar.set_position(already);
+        bar
+    } else {
+        ProgressBar::hidden()
+    };
+    let mut solved = counts.get(&Status::Solved).copied().unwrap_or(0);
+    let settings = JobSettings {
+        timeout: cfg.timeout,
+        trace: cfg.trace.is_some(),
+    };
+    let summary = execute(
+        &dataset,
+        &cfg.solvers,
+        &plan,
+        &to_run,
+        &settings,
+        cfg.threads,
+        interrupt,
+        &mut writer,
+        |r: &JobResult| {
+            if let Some(s) = r.record.status {
+                *counts.entry(s).or_default() += 1;
+                if s == Status::Solved {
+                    solved += 1;
+                }
+            }
+            bar.inc(1);
+            bar.set_message(format!("solved {solved}"));
+        },
+    )
+    .map_err(BenchError::Io)?;
+    bar.finish_and_clear();
+
+    let done = already + summary.finished;
+    let interrupted = done < jobs.len() as u64;
+    meta.finished = Some(meta::now_utc());
+    meta.jobs_done = done;
+    meta.status_counts = counts
+        .iter()
+        .map(|(s, n)| (s.as_str().to_string(), *n))
+        .collect();
+    let path = if interrupted {
+        meta.status = "interrupted".into();
+        writer.abandon().map_err(io)?;
+        journal
+    } else {
+        meta.status = "complete".into();
+        writer.finish().map_err(io)?
+    };
+    meta::write(&meta_path, &meta).map_err(io)?;
+    Ok(BenchOutcome {
+        path,
+        interrupted,
+        status_counts: counts,
+        jobs: jobs.len() as u64,
+        done,
+        meta,
+    })
+}
+
+/// Read back the finished rows of a run (for the end-of-run summary).
+pub fn read_results(path: &Path) -> Result<Vec<Record>, BenchError> {
+    super::output::read_records(path).map_err(|e| BenchError::Io(e.to_string()))
+}
