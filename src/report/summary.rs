@@ -159,7 +159,7 @@ pub struct Summary {
     pub footnotes: Vec<String>,
 }
 
-fn effort_of(rows: &[&Record]) -> Option<Effort> {
+pub(crate) fn effort_of(rows: &[&Record]) -> Option<Effort> {
     let is_abc = rows.iter().any(|r| r.cycles.is_some());
     let (metric, vals): (&'static str, Vec<f64>) = if is_abc {
         (
