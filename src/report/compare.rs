@@ -219,7 +219,11 @@ fn cell<T: ToString>(v: &Option<T>) -> String {
 /// Counters compared, with "smaller is better" (true) or "bigger is better" (false);
 /// `None` for values without an order.
 fn counter_diffs(b: &Record, n: &Record, job: &Job, out: &mut Vec<CounterChange>) {
-    let mut push = |counter: &'static str, bv: String, nv: String, smaller: Option<bool>, ord: Option<std::cmp::Ordering>| {
+    let mut push = |counter: &'static str,
+                    bv: String,
+                    nv: String,
+                    smaller: Option<bool>,
+                    ord: Option<std::cmp::Ordering>| {
         if bv == nv {
             return;
         }
@@ -251,7 +255,11 @@ fn counter_diffs(b: &Record, n: &Record, job: &Job, out: &mut Vec<CounterChange>
         ("evaluations", b.evaluations, n.evaluations),
         ("scouts", b.scouts, n.scouts),
         ("best_conflicts", b.best_conflicts, n.best_conflicts),
-        ("empties_after_presolve", b.empties_after_presolve, n.empties_after_presolve),
+        (
+            "empties_after_presolve",
+            b.empties_after_presolve,
+            n.empties_after_presolve,
+        ),
     ];
     for (name, bv, nv) in ints {
         let ord = bv.zip(nv).map(|(x, y)| y.cmp(&x));
@@ -261,7 +269,13 @@ fn counter_diffs(b: &Record, n: &Record, job: &Job, out: &mut Vec<CounterChange>
         .propagated
         .zip(n.propagated)
         .and_then(|(x, y)| y.partial_cmp(&x));
-    push("propagated", cell(&b.propagated), cell(&n.propagated), Some(false), ord);
+    push(
+        "propagated",
+        cell(&b.propagated),
+        cell(&n.propagated),
+        Some(false),
+        ord,
+    );
     push(
         "verified",
         b.verified.to_string(),
@@ -269,7 +283,13 @@ fn counter_diffs(b: &Record, n: &Record, job: &Job, out: &mut Vec<CounterChange>
         Some(false),
         Some(n.verified.cmp(&b.verified)),
     );
-    push("solutions", cell(&b.solutions), cell(&n.solutions), None, None);
+    push(
+        "solutions",
+        cell(&b.solutions),
+        cell(&n.solutions),
+        None,
+        None,
+    );
     push("solution", cell(&b.solution), cell(&n.solution), None, None);
 }
 
@@ -295,7 +315,11 @@ pub fn compare(baseline: &[Record], new: &[Record], opts: &CompareOptions) -> Co
     for (k, b) in &bi {
         match ni.get(k) {
             Some(n) => acc.entry(GroupKey::of(n)).or_default().pairs.push((b, n)),
-            None => acc.entry(GroupKey::of(b)).or_default().missing.push(job_of(b)),
+            None => acc
+                .entry(GroupKey::of(b))
+                .or_default()
+                .missing
+                .push(job_of(b)),
         }
     }
     for (k, n) in &ni {
@@ -458,7 +482,11 @@ impl Comparison {
             }
         };
         push(t.status_worse, "status worse", &mut bad);
-        push(t.counters_worse, "counter values worse or changed", &mut bad);
+        push(
+            t.counters_worse,
+            "counter values worse or changed",
+            &mut bad,
+        );
         push(t.slowdowns, "groups slower", &mut bad);
         push(t.missing_in_new, "rows missing from new", &mut bad);
         let mut good = Vec::new();
@@ -510,7 +538,10 @@ impl Comparison {
         out.push_str("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
         for g in &self.groups {
             let (r, ci) = match g.time.ratio {
-                Some(i) => (format!("x{:.3}", i.value), format!("[{:.3}, {:.3}]", i.lo, i.hi)),
+                Some(i) => (
+                    format!("x{:.3}", i.value),
+                    format!("[{:.3}, {:.3}]", i.lo, i.hi),
+                ),
                 None => ("-".to_string(), "-".to_string()),
             };
             let verdict = match g.time.verdict {
@@ -537,7 +568,9 @@ impl Comparison {
             .collect();
         if !status.is_empty() {
             let _ = writeln!(out, "\n### Status changes ({})\n", status.len());
-            out.push_str("| dataset | strategy | puzzle | seed | colony | baseline | new | change |\n");
+            out.push_str(
+                "| dataset | strategy | puzzle | seed | colony | baseline | new | change |\n",
+            );
             out.push_str("| --- | --- | --- | ---: | ---: | --- | --- | --- |\n");
             for (g, s) in status.iter().take(cap) {
                 let _ = writeln!(
@@ -589,15 +622,16 @@ impl Comparison {
             more(&mut out, sorted.len(), cap);
         }
 
-        for (title, pick) in [
-            ("Rows missing from new", true),
-            ("Rows only in new", false),
-        ] {
+        for (title, pick) in [("Rows missing from new", true), ("Rows only in new", false)] {
             let rows: Vec<(&GroupComparison, &Job)> = self
                 .groups
                 .iter()
                 .flat_map(|g| {
-                    let list = if pick { &g.missing_in_new } else { &g.only_in_new };
+                    let list = if pick {
+                        &g.missing_in_new
+                    } else {
+                        &g.only_in_new
+                    };
                     list.iter().map(move |j| (g, j))
                 })
                 .collect();
@@ -749,7 +783,9 @@ mod tests {
     fn noisy(n: usize, scale: f64) -> Vec<f64> {
         // Deterministic "noise": +-3% in a fixed pattern.
         (0..n)
-            .map(|i| scale * (1.0 + 0.01 * i as f64) * (1.0 + 0.03 * ((i * 7 % 5) as f64 - 2.0) / 2.0))
+            .map(|i| {
+                scale * (1.0 + 0.01 * i as f64) * (1.0 + 0.03 * ((i * 7 % 5) as f64 - 2.0) / 2.0)
+            })
             .collect()
     }
 
@@ -760,7 +796,11 @@ mod tests {
         assert!(!c.is_regression());
         assert_eq!(c.groups.len(), 1);
         assert_eq!(c.groups[0].time.verdict, TimeVerdict::Unchanged);
-        assert!(c.headline().starts_with("✅ No regression: identical"), "{}", c.headline());
+        assert!(
+            c.headline().starts_with("✅ No regression: identical"),
+            "{}",
+            c.headline()
+        );
     }
 
     #[test]
@@ -773,13 +813,25 @@ mod tests {
         assert!(c.is_regression());
         let ch = &c.groups[0].counter_changes;
         assert_eq!(ch.len(), 2);
-        assert_eq!((ch[0].counter, ch[0].job.puzzle_id.as_str()), ("nodes", "p3"));
+        assert_eq!(
+            (ch[0].counter, ch[0].job.puzzle_id.as_str()),
+            ("nodes", "p3")
+        );
         assert_eq!((ch[0].base.as_str(), ch[0].new.as_str()), ("13", "99"));
         assert_eq!(ch[0].direction, Direction::Worse);
-        assert_eq!((ch[1].counter, ch[1].direction), ("propagated", Direction::Better));
+        assert_eq!(
+            (ch[1].counter, ch[1].direction),
+            ("propagated", Direction::Better)
+        );
         let md = c.to_markdown();
-        assert!(md.starts_with("## ❌ Regression: 1 counter values worse or changed"), "{md}");
-        assert!(md.contains("| h | mrv basic | p3 | 0 | 0 | nodes | 13 | 99 | worse |"), "{md}");
+        assert!(
+            md.starts_with("## ❌ Regression: 1 counter values worse or changed"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| h | mrv basic | p3 | 0 | 0 | nodes | 13 | 99 | worse |"),
+            "{md}"
+        );
     }
 
     #[test]
@@ -800,7 +852,14 @@ mod tests {
         let c = compare(&base, &new, &CompareOptions::default());
         assert!(c.is_regression());
         let s = &c.groups[0].status_changes[0];
-        assert_eq!((s.base, s.new, s.direction), (Some(Status::Solved), Some(Status::Timeout), Direction::Worse));
+        assert_eq!(
+            (s.base, s.new, s.direction),
+            (
+                Some(Status::Solved),
+                Some(Status::Timeout),
+                Direction::Worse
+            )
+        );
         let c = compare(&new, &base, &CompareOptions::default());
         assert!(!c.is_regression());
         assert_eq!(c.groups[0].status_changes[0].direction, Direction::Better);
@@ -832,7 +891,11 @@ mod tests {
 
     #[test]
     fn too_few_runs_are_not_judged() {
-        let c = compare(&run(&[0.01, 0.01]), &run(&[1.0, 1.0]), &CompareOptions::default());
+        let c = compare(
+            &run(&[0.01, 0.01]),
+            &run(&[1.0, 1.0]),
+            &CompareOptions::default(),
+        );
         assert_eq!(c.groups[0].time.verdict, TimeVerdict::NotJudged);
         assert!(!c.is_regression());
     }
@@ -843,7 +906,11 @@ mod tests {
         let new: Vec<Record> = base[..6].to_vec();
         let c = compare(&base, &new, &CompareOptions::default());
         assert!(c.is_regression());
-        let m: Vec<&str> = c.groups[0].missing_in_new.iter().map(|j| j.puzzle_id.as_str()).collect();
+        let m: Vec<&str> = c.groups[0]
+            .missing_in_new
+            .iter()
+            .map(|j| j.puzzle_id.as_str())
+            .collect();
         assert_eq!(m, ["p6", "p7"]);
         assert!(c.to_markdown().contains("### Rows missing from new (2)"));
         let c = compare(&new, &base, &CompareOptions::default());
@@ -876,7 +943,9 @@ mod tests {
         assert_eq!(arr[0]["name"], "h/mrv basic median wall");
         assert_eq!(arr[0]["unit"], "s");
         assert!(arr[0]["value"].as_f64().is_some_and(|v| v > 0.0));
-        assert!(arr[0]["range"].as_str().is_some_and(|r| r.starts_with("± ")));
+        assert!(arr[0]["range"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("± ")));
         assert_eq!(arr[1]["name"], "h/mrv basic mean nodes");
         assert_eq!(arr[1]["value"], 19.5);
         let bmf = c.to_bencher_bmf();

@@ -159,8 +159,18 @@ pub struct ResultsFile {
 /// What a column holds, in words, for error messages.
 fn expected_for(column: &str) -> &'static str {
     match column {
-        "seed" | "job" | "nodes" | "max_depth" | "backtracks" | "guesses" | "cycles"
-        | "evaluations" | "scouts" | "best_conflicts" | "empties_after_presolve" | "solutions"
+        "seed"
+        | "job"
+        | "nodes"
+        | "max_depth"
+        | "backtracks"
+        | "guesses"
+        | "cycles"
+        | "evaluations"
+        | "scouts"
+        | "best_conflicts"
+        | "empties_after_presolve"
+        | "solutions"
         | "cycle" => "an unsigned integer",
         "colony" => "an unsigned 32-bit integer",
         "verified" => "true or false",
@@ -258,7 +268,7 @@ fn read_csv<T: DeserializeOwned>(
                         line,
                         detail: e.to_string(),
                     },
-                })
+                });
             }
         };
         if let Some(col) = check(&row) {
@@ -314,9 +324,7 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ReadError> {
                 .map_err(io_err(p))?
                 .filter_map(|e| e.ok().map(|e| e.path()))
                 .filter(|f| {
-                    f.is_file()
-                        && f.extension()
-                            .is_some_and(|e| e.eq_ignore_ascii_case("csv"))
+                    f.is_file() && f.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"))
                 })
                 .collect();
             found.sort();
@@ -461,8 +469,8 @@ mod tests {
     fn bad_cell_names_file_line_column_and_value() {
         let d = tmpdir("bad");
         let p = d.join("x.csv");
-        let mut text = String::from_utf8(results_csv(&[row(0), row(1)], Columns::default()))
-            .expect("utf8");
+        let mut text =
+            String::from_utf8(results_csv(&[row(0), row(1)], Columns::default())).expect("utf8");
         text = text.replacen(",8,", ",abc,", 2);
         fs::write(&p, text).expect("write");
         let e = read_results(&p).expect_err("must fail").to_string();
@@ -490,7 +498,10 @@ mod tests {
         text.push_str("d,p\n");
         fs::write(&p, text).expect("write");
         let e = read_results(&p).expect_err("short row").to_string();
-        assert!(e.contains(":3: expected 24 fields like the header, found 2"), "{e}");
+        assert!(
+            e.contains(":3: expected 24 fields like the header, found 2"),
+            "{e}"
+        );
     }
 
     #[test]

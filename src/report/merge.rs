@@ -250,7 +250,8 @@ pub fn merge(inputs: Vec<(PathBuf, Vec<Record>, Option<RunMeta>)>) -> Result<Mer
             })
         })
         .collect();
-    meta.extra.insert("merged_from".to_string(), Value::Array(sources));
+    meta.extra
+        .insert("merged_from".to_string(), Value::Array(sources));
     meta.extra
         .insert("missing_jobs".to_string(), json!(missing.len()));
     Ok(Merged {
@@ -274,7 +275,13 @@ pub fn describe_jobs(jobs: &[u64], cap: usize) -> String {
     let mut parts: Vec<String> = ranges
         .iter()
         .take(cap)
-        .map(|&(a, b)| if a == b { a.to_string() } else { format!("{a}-{b}") })
+        .map(|&(a, b)| {
+            if a == b {
+                a.to_string()
+            } else {
+                format!("{a}-{b}")
+            }
+        })
         .collect();
     if ranges.len() > cap {
         parts.push(format!("… and {} more ranges", ranges.len() - cap));
@@ -318,7 +325,8 @@ mod tests {
     fn shards(all: &[Record], n: u64) -> Vec<(PathBuf, Vec<Record>, Option<RunMeta>)> {
         (1..=n)
             .map(|k| {
-                let part: Vec<Record> = all.iter().filter(|r| r.job % n == k - 1).cloned().collect();
+                let part: Vec<Record> =
+                    all.iter().filter(|r| r.job % n == k - 1).cloned().collect();
                 // Shard files are sorted by job but arrive in any order; reverse to prove it.
                 let part = part.into_iter().rev().collect();
                 (
@@ -352,7 +360,10 @@ mod tests {
         let mut inputs = shards(&all, 3);
         inputs.remove(1);
         let m = merge(inputs).expect("merges");
-        assert_eq!(m.missing, (0..30).filter(|j| j % 3 == 1).collect::<Vec<_>>());
+        assert_eq!(
+            m.missing,
+            (0..30).filter(|j| j % 3 == 1).collect::<Vec<_>>()
+        );
         assert_eq!(m.meta.status.as_deref(), Some("interrupted"));
         assert_eq!(m.meta.finished, None);
         assert_eq!(describe_jobs(&[0, 1, 2, 5, 7, 8], 10), "0-2, 5, 7-8");
@@ -366,7 +377,10 @@ mod tests {
         inputs.push(inputs[0].clone());
         inputs[3].0 = PathBuf::from("copy.csv");
         let e = merge(inputs).expect_err("duplicate").to_string();
-        assert_eq!(e, "duplicate job 27 (puzzle p:14): in s1.csv and in copy.csv");
+        assert_eq!(
+            e,
+            "duplicate job 27 (puzzle p:14): in s1.csv and in copy.csv"
+        );
 
         // The same key under another (unused, in-shard) job index.
         let mut inputs = shards(&all, 3);
@@ -399,6 +413,9 @@ mod tests {
         let mut inputs = shards(&all, 3);
         inputs[0].1[0].job = 1;
         let e = merge(inputs).expect_err("wrong shard").to_string();
-        assert!(e.contains("s1.csv: job 1 (puzzle p:14) does not belong to shard 1/3"), "{e}");
+        assert!(
+            e.contains("s1.csv: job 1 (puzzle p:14) does not belong to shard 1/3"),
+            "{e}"
+        );
     }
 }

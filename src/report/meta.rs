@@ -115,7 +115,10 @@ mod tests {
         assert_eq!(m.timeout_s, None);
         assert_eq!(m.shard, Some(Shard { index: 2, count: 3 }));
         assert_eq!(m.jobs_total, Some(30));
-        assert_eq!(m.extra.get("future_field"), Some(&serde_json::json!([1, 2])));
+        assert_eq!(
+            m.extra.get("future_field"),
+            Some(&serde_json::json!([1, 2]))
+        );
         assert!(m.shard.is_some_and(|s| s.holds(4) && !s.holds(3)));
     }
 }

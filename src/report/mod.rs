@@ -139,7 +139,11 @@ mod tests {
             rules: String::new(),
             params: p.into(),
         };
-        let keys = vec![k("abc", "limit=50"), k("abc", "limit=20"), k("backtrack", "x=1")];
+        let keys = vec![
+            k("abc", "limit=50"),
+            k("abc", "limit=20"),
+            k("backtrack", "x=1"),
+        ];
         assert_eq!(
             labels(&keys),
             vec!["abc {limit=50}", "abc {limit=20}", "backtrack"]

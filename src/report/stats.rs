@@ -108,7 +108,10 @@ pub fn bootstrap_ratio_of_medians(
         return None;
     }
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
-    let (mut bb, mut nb) = (Vec::with_capacity(base.len()), Vec::with_capacity(new.len()));
+    let (mut bb, mut nb) = (
+        Vec::with_capacity(base.len()),
+        Vec::with_capacity(new.len()),
+    );
     let mut ratios = Vec::with_capacity(resamples);
     for _ in 0..resamples {
         let b = resample_median(&mut rng, base, &mut bb);

@@ -377,8 +377,13 @@ fn markdown_table(header: &[String], rows: &[Vec<String>]) -> String {
     out
 }
 
+/// Whole numbers (medians of counts usually are) without decimals, others to 3 digits.
 fn opt_num(v: Option<f64>) -> String {
-    v.map(sig3).unwrap_or_else(|| "-".to_string())
+    match v {
+        Some(v) if v.is_finite() && v.fract() == 0.0 && v.abs() < 1e15 => format!("{v:.0}"),
+        Some(v) => sig3(v),
+        None => "-".to_string(),
+    }
 }
 
 impl Summary {
@@ -427,7 +432,13 @@ impl Summary {
 
     fn portfolio_table(&self) -> Option<(Vec<String>, Vec<Vec<String>>)> {
         let header: Vec<String> = [
-            "dataset", "strategy", "colonies", "instances", "solved", "cycles med", "cycles p90",
+            "dataset",
+            "strategy",
+            "colonies",
+            "instances",
+            "solved",
+            "cycles med",
+            "cycles p90",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -489,7 +500,13 @@ impl Summary {
                 "\nratios on the same puzzles:\n"
             });
             for r in &self.ratios {
-                let _ = writeln!(out, "{}{}: {}", if md { "- " } else { "  " }, r.dataset, r.describe());
+                let _ = writeln!(
+                    out,
+                    "{}{}: {}",
+                    if md { "- " } else { "  " },
+                    r.dataset,
+                    r.describe()
+                );
             }
         }
         out.push('\n');
@@ -608,13 +625,23 @@ pub(crate) mod tests {
 
     fn hitori_rows() -> Vec<Record> {
         let mut rows = Vec::new();
-        for (i, (n, w)) in [(8, 0.1), (10, 0.2), (12, 0.3), (30, 0.4)].iter().enumerate() {
+        for (i, (n, w)) in [(8, 0.1), (10, 0.2), (12, 0.3), (30, 0.4)]
+            .iter()
+            .enumerate()
+        {
             let mut r = rec("h", "mrv", &format!("p{i}"), Status::Solved, *w);
             r.nodes = Some(*n);
             rows.push(r);
         }
-        for (i, (n, w)) in [(20, 0.5), (40, 0.6), (60, 0.7), (100, 0.8)].iter().enumerate() {
-            let st = if i == 3 { Status::Timeout } else { Status::Solved };
+        for (i, (n, w)) in [(20, 0.5), (40, 0.6), (60, 0.7), (100, 0.8)]
+            .iter()
+            .enumerate()
+        {
+            let st = if i == 3 {
+                Status::Timeout
+            } else {
+                Status::Solved
+            };
             let mut r = rec("h", "row", &format!("p{i}"), st, *w);
             r.nodes = Some(*n);
             rows.push(r);
@@ -657,9 +684,15 @@ pub(crate) mod tests {
         );
         assert_eq!(s.groups.len(), 2);
         let mrv = &s.groups[0];
-        assert_eq!((mrv.label.as_str(), mrv.runs, mrv.solved), ("mrv basic", 4, 4));
+        assert_eq!(
+            (mrv.label.as_str(), mrv.runs, mrv.solved),
+            ("mrv basic", 4, 4)
+        );
         let e = mrv.effort.as_ref().expect("nodes");
-        assert_eq!((e.metric, e.mean, e.median, e.max), ("nodes", 15.0, 11.0, 30.0));
+        assert_eq!(
+            (e.metric, e.mean, e.median, e.max),
+            ("nodes", 15.0, 11.0, 30.0)
+        );
         assert!((e.p90 - 24.6).abs() < 1e-9);
         assert!((mrv.wall_median_s - 0.25).abs() < 1e-12);
         assert!((mrv.par2_s.expect("par2") - 0.25).abs() < 1e-12);
@@ -683,7 +716,10 @@ pub(crate) mod tests {
         let s = summarize(&abc_rows(), &SummaryOptions::default());
         let g = &s.groups[0];
         let e = g.effort.as_ref().expect("cycles");
-        assert_eq!((e.metric, e.runs, e.mean, e.median, e.max), ("cycles", 4, 115.0, 75.0, 300.0));
+        assert_eq!(
+            (e.metric, e.runs, e.mean, e.median, e.max),
+            ("cycles", 4, 115.0, 75.0, 300.0)
+        );
         assert!((e.p90 - 240.0).abs() < 1e-9);
         let p = g.portfolio.as_ref().expect("portfolio");
         assert_eq!((p.colonies, p.instances, p.solved), (2, 4, 3));
@@ -691,7 +727,10 @@ pub(crate) mod tests {
         assert_eq!(p.cycles_median, Some(50.0));
         assert!((p.cycles_p90.expect("p90") - 250.0).abs() < 1e-9);
         assert_eq!(g.par2_s, None);
-        assert!(s.footnotes.iter().any(|f| f.starts_with("PAR-2 omitted: no time limit known")));
+        assert!(s
+            .footnotes
+            .iter()
+            .any(|f| f.starts_with("PAR-2 omitted: no time limit known")));
     }
 
     #[test]
