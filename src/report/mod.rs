@@ -123,7 +123,7 @@ mod tests {
     #[test]
     fn sig3_and_seconds() {
         assert_eq!(sig3(1234.4), "1234");
-        assert_eq!(sig3(3.14159), "3.14");
+        assert_eq!(sig3(4.56789), "4.57");
         assert_eq!(sig3(0.012345), "0.0123");
         assert_eq!(fmt_secs(0.0015), "1.50 ms");
         assert_eq!(fmt_secs(2.0), "2.00 s");
