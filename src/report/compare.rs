@@ -475,25 +475,40 @@ impl Comparison {
     /// One line: the verdict and what it rests on.
     pub fn headline(&self) -> String {
         let t = self.tally();
-        let mut bad = Vec::new();
-        let push = |n: usize, what: &str, v: &mut Vec<String>| {
+        // "1 status got worse", "3 statuses got worse": counts with the noun agreeing.
+        let push = |n: usize, one: &str, many: &str, what: &str, v: &mut Vec<String>| {
             if n > 0 {
-                v.push(format!("{n} {what}"));
+                v.push(format!("{n} {} {what}", if n == 1 { one } else { many }));
             }
         };
-        push(t.status_worse, "status worse", &mut bad);
+        let mut bad = Vec::new();
+        push(t.status_worse, "status", "statuses", "worse", &mut bad);
         push(
             t.counters_worse,
-            "counter values worse or changed",
+            "counter value",
+            "counter values",
+            "worse or changed",
             &mut bad,
         );
-        push(t.slowdowns, "groups slower", &mut bad);
-        push(t.missing_in_new, "rows missing from new", &mut bad);
+        push(t.slowdowns, "group", "groups", "slower", &mut bad);
+        push(
+            t.missing_in_new,
+            "row",
+            "rows",
+            "missing from new",
+            &mut bad,
+        );
         let mut good = Vec::new();
-        push(t.status_better, "status better", &mut good);
-        push(t.counters_better, "counter values better", &mut good);
-        push(t.speedups, "groups faster", &mut good);
-        push(t.only_in_new, "rows only in new", &mut good);
+        push(t.status_better, "status", "statuses", "better", &mut good);
+        push(
+            t.counters_better,
+            "counter value",
+            "counter values",
+            "better",
+            &mut good,
+        );
+        push(t.speedups, "group", "groups", "faster", &mut good);
+        push(t.only_in_new, "row", "rows", "only in new", &mut good);
         if self.is_regression() {
             let mut s = format!("❌ Regression: {}", bad.join(", "));
             if !good.is_empty() {
@@ -825,7 +840,7 @@ mod tests {
         );
         let md = c.to_markdown();
         assert!(
-            md.starts_with("## ❌ Regression: 1 counter values worse or changed"),
+            md.starts_with("## ❌ Regression: 1 counter value worse or changed"),
             "{md}"
         );
         assert!(
