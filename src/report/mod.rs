@@ -1,1 +1,152 @@
 //! Reports from saved result rows: summaries, baseline comparison, plots, shard merging.
+//!
+//! Everything here works on [`Record`]s already in memory, so `bench-run` can call
+//! [`summary::summarize`] on the rows it just produced, and `bench-report` on rows read back
+//! from CSV files. File reading and writing lives in one place, [`io`]; the other modules only
+//! compute and serialise.
+//!
+//! - [`stats`]: mean, percentiles, ECDF, bootstrap confidence intervals.
+//! - [`summary`]: per-strategy tables (text, markdown, csv, json) and strategy ratios.
+//! - [`compare`]: baseline vs new run: status, counter and time changes; CI exports.
+//! - [`plot`]: SVG cactus, effort distribution and ABC convergence plots.
+//! - [`merge`]: shard files back into one run, refusing duplicates and other plans.
+//! - [`meta`]: the `*.meta.json` sidecar as read by reports.
+//! - [`io`]: reading results and trace CSVs with file:line errors; atomic writes.
+
+pub mod compare;
+pub mod io;
+pub mod merge;
+pub mod meta;
+pub mod plot;
+pub mod stats;
+pub mod summary;
+
+use crate::harness::record::Record;
+use serde::Serialize;
+
+/// The rows that summaries and comparisons aggregate together: one strategy configuration on
+/// one dataset. `kind` is part of it so that a dataset mixing puzzle kinds never pools them.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct GroupKey {
+    /// Dataset name.
+    pub dataset: String,
+    /// `hitori` or `sudoku`.
+    pub kind: String,
+    /// Strategy name.
+    pub strategy: String,
+    /// Hitori rule set, empty for Sudoku.
+    pub rules: String,
+    /// Canonical `k=v;k=v` parameter string.
+    pub params: String,
+}
+
+impl GroupKey {
+    /// The group a row belongs to.
+    pub fn of(r: &Record) -> GroupKey {
+        GroupKey {
+            dataset: r.dataset.clone(),
+            kind: r.kind.clone(),
+            strategy: r.strategy.clone(),
+            rules: r.rules.clone(),
+            params: r.params.clone(),
+        }
+    }
+
+    /// Short name for tables and legends: strategy and rules, plus the parameters when
+    /// `with_params` (callers pass true only when another group of the same dataset shares
+    /// strategy and rules, since parameter strings are long).
+    pub fn label(&self, with_params: bool) -> String {
+        let mut s = self.strategy.clone();
+        if !self.rules.is_empty() {
+            s.push(' ');
+            s.push_str(&self.rules);
+        }
+        if with_params && !self.params.is_empty() {
+            s.push_str(" {");
+            s.push_str(&self.params);
+            s.push('}');
+        }
+        s
+    }
+}
+
+/// Labels for a set of groups: parameters are shown only where strategy and rules alone would
+/// not tell two groups of one dataset apart.
+pub(crate) fn labels(keys: &[GroupKey]) -> Vec<String> {
+    keys.iter()
+        .map(|k| {
+            let clash = keys.iter().any(|o| {
+                o != k && o.dataset == k.dataset && o.strategy == k.strategy && o.rules == k.rules
+            });
+            k.label(clash)
+        })
+        .collect()
+}
+
+/// Format seconds for people: a unit chosen by magnitude, three significant digits.
+pub(crate) fn fmt_secs(s: f64) -> String {
+    if !s.is_finite() {
+        return "-".to_string();
+    }
+    let (v, unit) = if s == 0.0 {
+        (0.0, "s")
+    } else if s.abs() < 1e-6 {
+        (s * 1e9, "ns")
+    } else if s.abs() < 1e-3 {
+        (s * 1e6, "µs")
+    } else if s.abs() < 1.0 {
+        (s * 1e3, "ms")
+    } else {
+        (s, "s")
+    };
+    format!("{} {unit}", sig3(v))
+}
+
+/// Three significant digits without a needless exponent (`1234` stays `1234`, `0.01234` is
+/// `0.0123`).
+pub(crate) fn sig3(v: f64) -> String {
+    if !v.is_finite() {
+        return "-".to_string();
+    }
+    if v == 0.0 {
+        return "0".to_string();
+    }
+    let mag = v.abs().log10().floor() as i32;
+    let decimals = (2 - mag).max(0) as usize;
+    format!("{v:.decimals$}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sig3_and_seconds() {
+        assert_eq!(sig3(1234.4), "1234");
+        assert_eq!(sig3(4.56789), "4.57");
+        assert_eq!(sig3(0.012345), "0.0123");
+        assert_eq!(fmt_secs(0.0015), "1.50 ms");
+        assert_eq!(fmt_secs(2.0), "2.00 s");
+        assert_eq!(fmt_secs(0.0000021), "2.10 µs");
+    }
+
+    #[test]
+    fn labels_show_params_only_on_clash() {
+        let k = |s: &str, p: &str| GroupKey {
+            dataset: "d".into(),
+            kind: "sudoku".into(),
+            strategy: s.into(),
+            rules: String::new(),
+            params: p.into(),
+        };
+        let keys = vec![
+            k("abc", "limit=50"),
+            k("abc", "limit=20"),
+            k("backtrack", "x=1"),
+        ];
+        assert_eq!(
+            labels(&keys),
+            vec!["abc {limit=50}", "abc {limit=20}", "backtrack"]
+        );
+    }
+}

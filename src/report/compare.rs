@@ -1,0 +1,976 @@
+//! Baseline comparison: join two runs by job key and report what changed.
+//!
+//! Deterministic columns must match exactly (DESIGN §6): every status and counter difference
+//! is listed, as better or worse. Wall times are noisy, so per group they are compared as the
+//! ratio of medians new/base with a bootstrap 95% interval, and only an interval lying wholly
+//! outside `1 ± noise_band` is called a slowdown or speedup.
+
+use crate::harness::record::{Record, Status};
+use crate::report::stats::{self, Interval};
+use crate::report::summary::effort_of;
+use crate::report::{fmt_secs, labels, sig3, GroupKey};
+use serde::Serialize;
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
+
+/// How to compare.
+#[derive(Clone, Debug)]
+pub struct CompareOptions {
+    /// Relative band around 1 inside which a time ratio is noise (`--noise-band`, 0.10).
+    pub noise_band: f64,
+    /// Bootstrap resamples.
+    pub resamples: usize,
+    /// Bootstrap seed (fixed by default so reports are reproducible).
+    pub seed: u64,
+    /// Fewer joined runs than this in a group and times are not judged: a bootstrap of two or
+    /// three values says nothing.
+    pub min_time_runs: usize,
+    /// Longest list printed per table in markdown before "… and N more".
+    pub list_limit: usize,
+    /// Name of the baseline in reports (e.g. its path).
+    pub baseline_label: String,
+    /// Name of the new run in reports.
+    pub new_label: String,
+}
+
+impl Default for CompareOptions {
+    fn default() -> Self {
+        CompareOptions {
+            noise_band: 0.10,
+            resamples: stats::BOOTSTRAP_RESAMPLES,
+            seed: stats::BOOTSTRAP_SEED,
+            min_time_runs: 5,
+            list_limit: 20,
+            baseline_label: "baseline".to_string(),
+            new_label: "new".to_string(),
+        }
+    }
+}
+
+/// Whether a change is an improvement.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Direction {
+    /// Worse (a regression).
+    Worse,
+    /// A deterministic value differs and has no better side (`solutions`, `solution`, a
+    /// counter that appeared or vanished). Counted as a regression: runs of one plan must
+    /// agree exactly.
+    Changed,
+    /// Better.
+    Better,
+}
+
+impl Direction {
+    fn word(self) -> &'static str {
+        match self {
+            Direction::Worse => "worse",
+            Direction::Changed => "changed",
+            Direction::Better => "better",
+        }
+    }
+}
+
+/// Which job of a group a change is about.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+pub struct Job {
+    /// Puzzle id.
+    pub puzzle_id: String,
+    /// Seed.
+    pub seed: u64,
+    /// Colony.
+    pub colony: u32,
+}
+
+/// A job whose status differs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct StatusChange {
+    /// The job.
+    #[serde(flatten)]
+    pub job: Job,
+    /// Baseline status.
+    pub base: Option<Status>,
+    /// New status.
+    pub new: Option<Status>,
+    /// By [`Status::rank`].
+    pub direction: Direction,
+}
+
+/// A job whose deterministic counter differs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CounterChange {
+    /// The job.
+    #[serde(flatten)]
+    pub job: Job,
+    /// Column name.
+    pub counter: &'static str,
+    /// Baseline cell (empty when absent).
+    pub base: String,
+    /// New cell.
+    pub new: String,
+    /// Smaller is better for effort counters, bigger for `propagated` and `verified`.
+    pub direction: Direction,
+}
+
+/// What the time comparison of a group concluded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimeVerdict {
+    /// The whole interval lies above `1 + band`.
+    Slowdown,
+    /// The whole interval lies below `1 - band`.
+    Speedup,
+    /// The interval reaches into the noise band.
+    Unchanged,
+    /// Too few joined runs (or no positive baseline median) to judge.
+    NotJudged,
+}
+
+/// Time comparison of one group over its joined runs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TimeChange {
+    /// Joined runs.
+    pub runs: usize,
+    /// Baseline median wall, seconds.
+    pub base_median_s: Option<f64>,
+    /// New median wall, seconds.
+    pub new_median_s: Option<f64>,
+    /// median(new) / median(base) with its bootstrap 95% interval.
+    pub ratio: Option<Interval>,
+    /// Conclusion.
+    pub verdict: TimeVerdict,
+}
+
+/// Everything that changed in one group (dataset, kind, strategy, rules, params).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GroupComparison {
+    /// Which group.
+    #[serde(flatten)]
+    pub key: GroupKey,
+    /// Display name.
+    pub label: String,
+    /// Jobs present on both sides.
+    pub joined: usize,
+    /// Status changes, worse first.
+    pub status_changes: Vec<StatusChange>,
+    /// Counter changes, worse first.
+    pub counter_changes: Vec<CounterChange>,
+    /// Wall time comparison.
+    pub time: TimeChange,
+    /// Rows of the baseline with no partner in the new run.
+    pub missing_in_new: Vec<Job>,
+    /// Rows of the new run with no partner in the baseline.
+    pub only_in_new: Vec<Job>,
+    /// `nodes` or `cycles` mean of the new run (cycles over solved runs), for CI trackers.
+    pub new_effort: Option<(&'static str, f64)>,
+    /// Bootstrap 95% interval of the new run's median wall, for CI trackers.
+    pub new_wall: Option<Interval>,
+    /// New rows in the group.
+    pub new_runs: usize,
+}
+
+/// The result of [`compare`].
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    /// Per group, sorted by key.
+    pub groups: Vec<GroupComparison>,
+    /// Baseline rows read.
+    pub base_rows: usize,
+    /// New rows read.
+    pub new_rows: usize,
+    /// Keys seen more than once on one side (only the first row is compared).
+    pub duplicate_keys: Vec<String>,
+    /// The noise band used.
+    pub noise_band: f64,
+    /// Bootstrap resamples used.
+    pub resamples: usize,
+    /// Baseline name.
+    pub baseline_label: String,
+    /// New run name.
+    pub new_label: String,
+    /// Markdown list cap.
+    #[serde(skip)]
+    list_limit: usize,
+}
+
+type Key = (String, String, String, String, String, u64, u32);
+
+fn index<'a>(rows: &'a [Record], side: &str, dups: &mut Vec<String>) -> BTreeMap<Key, &'a Record> {
+    let mut m = BTreeMap::new();
+    for r in rows {
+        match m.entry(r.key()) {
+            std::collections::btree_map::Entry::Vacant(v) => {
+                v.insert(r);
+            }
+            std::collections::btree_map::Entry::Occupied(_) => dups.push(format!(
+                "{side}: {} {} {} seed {} colony {}",
+                r.dataset, r.puzzle_id, r.strategy, r.seed, r.colony
+            )),
+        }
+    }
+    m
+}
+
+fn cell<T: ToString>(v: &Option<T>) -> String {
+    v.as_ref().map(T::to_string).unwrap_or_default()
+}
+
+/// Counters compared, with "smaller is better" (true) or "bigger is better" (false);
+/// `None` for values without an order.
+fn counter_diffs(b: &Record, n: &Record, job: &Job, out: &mut Vec<CounterChange>) {
+    let mut push = |counter: &'static str,
+                    bv: String,
+                    nv: String,
+                    smaller: Option<bool>,
+                    ord: Option<std::cmp::Ordering>| {
+        if bv == nv {
+            return;
+        }
+        let direction = match (smaller, ord) {
+            (Some(small), Some(o)) => {
+                let better = if small { o.is_lt() } else { o.is_gt() };
+                if better {
+                    Direction::Better
+                } else {
+                    Direction::Worse
+                }
+            }
+            _ => Direction::Changed,
+        };
+        out.push(CounterChange {
+            job: job.clone(),
+            counter,
+            base: bv,
+            new: nv,
+            direction,
+        });
+    };
+    let ints: [(&'static str, Option<u64>, Option<u64>); 9] = [
+        ("nodes", b.nodes, n.nodes),
+        ("max_depth", b.max_depth, n.max_depth),
+        ("backtracks", b.backtracks, n.backtracks),
+        ("guesses", b.guesses, n.guesses),
+        ("cycles", b.cycles, n.cycles),
+        ("evaluations", b.evaluations, n.evaluations),
+        ("scouts", b.scouts, n.scouts),
+        ("best_conflicts", b.best_conflicts, n.best_conflicts),
+        (
+            "empties_after_presolve",
+            b.empties_after_presolve,
+            n.empties_after_presolve,
+        ),
+    ];
+    for (name, bv, nv) in ints {
+        let ord = bv.zip(nv).map(|(x, y)| y.cmp(&x));
+        push(name, cell(&bv), cell(&nv), Some(true), ord);
+    }
+    let ord = b
+        .propagated
+        .zip(n.propagated)
+        .and_then(|(x, y)| y.partial_cmp(&x));
+    push(
+        "propagated",
+        cell(&b.propagated),
+        cell(&n.propagated),
+        Some(false),
+        ord,
+    );
+    push(
+        "verified",
+        b.verified.to_string(),
+        n.verified.to_string(),
+        Some(false),
+        Some(n.verified.cmp(&b.verified)),
+    );
+    push(
+        "solutions",
+        cell(&b.solutions),
+        cell(&n.solutions),
+        None,
+        None,
+    );
+    push("solution", cell(&b.solution), cell(&n.solution), None, None);
+}
+
+/// Compare a baseline run with a new run, job by job (joined on [`Record::key`]).
+pub fn compare(baseline: &[Record], new: &[Record], opts: &CompareOptions) -> Comparison {
+    let mut dups = Vec::new();
+    let bi = index(baseline, "baseline", &mut dups);
+    let ni = index(new, "new", &mut dups);
+
+    #[derive(Default)]
+    struct Acc<'a> {
+        pairs: Vec<(&'a Record, &'a Record)>,
+        missing: Vec<Job>,
+        only_new: Vec<Job>,
+        new_rows: Vec<&'a Record>,
+    }
+    let job_of = |r: &Record| Job {
+        puzzle_id: r.puzzle_id.clone(),
+        seed: r.seed,
+        colony: r.colony,
+    };
+    let mut acc: BTreeMap<GroupKey, Acc> = BTreeMap::new();
+    for (k, b) in &bi {
+        match ni.get(k) {
+            Some(n) => acc.entry(GroupKey::of(n)).or_default().pairs.push((b, n)),
+            None => acc
+                .entry(GroupKey::of(b))
+                .or_default()
+                .missing
+                .push(job_of(b)),
+        }
+    }
+    for (k, n) in &ni {
+        let a = acc.entry(GroupKey::of(n)).or_default();
+        a.new_rows.push(n);
+        if !bi.contains_key(k) {
+            a.only_new.push(job_of(n));
+        }
+    }
+
+    let keys: Vec<GroupKey> = acc.keys().cloned().collect();
+    let names = labels(&keys);
+    let band = opts.noise_band.abs();
+    let groups = acc
+        .into_iter()
+        .zip(names)
+        .map(|((key, a), label)| {
+            let mut status_changes = Vec::new();
+            let mut counter_changes = Vec::new();
+            for (b, n) in &a.pairs {
+                let job = job_of(n);
+                if b.status != n.status {
+                    let rank = |s: Option<Status>| s.map_or(0, Status::rank);
+                    let direction = match rank(n.status).cmp(&rank(b.status)) {
+                        std::cmp::Ordering::Greater => Direction::Better,
+                        std::cmp::Ordering::Less => Direction::Worse,
+                        // error <-> wrong share a rank but are different failures.
+                        std::cmp::Ordering::Equal => Direction::Changed,
+                    };
+                    status_changes.push(StatusChange {
+                        job: job.clone(),
+                        base: b.status,
+                        new: n.status,
+                        direction,
+                    });
+                }
+                counter_diffs(b, n, &job, &mut counter_changes);
+            }
+            status_changes.sort_by(|x, y| (x.direction, &x.job).cmp(&(y.direction, &y.job)));
+            counter_changes.sort_by(|x, y| {
+                (x.direction, &x.job, x.counter).cmp(&(y.direction, &y.job, y.counter))
+            });
+            let bw: Vec<f64> = a.pairs.iter().map(|(b, _)| b.wall_s).collect();
+            let nw: Vec<f64> = a.pairs.iter().map(|(_, n)| n.wall_s).collect();
+            let ratio = if a.pairs.len() >= opts.min_time_runs.max(1) {
+                stats::bootstrap_ratio_of_medians(&bw, &nw, opts.resamples, opts.seed)
+            } else {
+                None
+            };
+            let verdict = match ratio {
+                None => TimeVerdict::NotJudged,
+                Some(ci) if ci.lo > 1.0 + band => TimeVerdict::Slowdown,
+                Some(ci) if ci.hi < 1.0 - band => TimeVerdict::Speedup,
+                Some(_) => TimeVerdict::Unchanged,
+            };
+            let new_walls: Vec<f64> = a.new_rows.iter().map(|r| r.wall_s).collect();
+            GroupComparison {
+                label,
+                joined: a.pairs.len(),
+                status_changes,
+                counter_changes,
+                time: TimeChange {
+                    runs: a.pairs.len(),
+                    base_median_s: stats::median(&bw),
+                    new_median_s: stats::median(&nw),
+                    ratio,
+                    verdict,
+                },
+                missing_in_new: a.missing,
+                only_in_new: a.only_new,
+                new_effort: effort_of(&a.new_rows)
+                    .filter(|e| e.runs > 0)
+                    .map(|e| (e.metric, e.mean)),
+                new_wall: stats::bootstrap_median(&new_walls, opts.resamples, opts.seed),
+                new_runs: a.new_rows.len(),
+                key,
+            }
+        })
+        .collect();
+    Comparison {
+        groups,
+        base_rows: baseline.len(),
+        new_rows: new.len(),
+        duplicate_keys: dups,
+        noise_band: band,
+        resamples: opts.resamples,
+        baseline_label: opts.baseline_label.clone(),
+        new_label: opts.new_label.clone(),
+        list_limit: opts.list_limit.max(1),
+    }
+}
+
+/// Counts behind the verdict.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Tally {
+    /// Status changes for the worse (or between error and wrong).
+    pub status_worse: usize,
+    /// Status changes for the better.
+    pub status_better: usize,
+    /// Counter changes for the worse, or without an order.
+    pub counters_worse: usize,
+    /// Counter changes for the better.
+    pub counters_better: usize,
+    /// Groups flagged slower.
+    pub slowdowns: usize,
+    /// Groups flagged faster.
+    pub speedups: usize,
+    /// Baseline rows missing from the new run.
+    pub missing_in_new: usize,
+    /// New rows without a baseline partner.
+    pub only_in_new: usize,
+    /// Jobs on both sides.
+    pub joined: usize,
+}
+
+impl Comparison {
+    /// Counts of each kind of change.
+    pub fn tally(&self) -> Tally {
+        let mut t = Tally::default();
+        for g in &self.groups {
+            for s in &g.status_changes {
+                match s.direction {
+                    Direction::Better => t.status_better += 1,
+                    _ => t.status_worse += 1,
+                }
+            }
+            for c in &g.counter_changes {
+                match c.direction {
+                    Direction::Better => t.counters_better += 1,
+                    _ => t.counters_worse += 1,
+                }
+            }
+            match g.time.verdict {
+                TimeVerdict::Slowdown => t.slowdowns += 1,
+                TimeVerdict::Speedup => t.speedups += 1,
+                _ => {}
+            }
+            t.missing_in_new += g.missing_in_new.len();
+            t.only_in_new += g.only_in_new.len();
+            t.joined += g.joined;
+        }
+        t
+    }
+
+    /// A counter or status got worse (or changed without an order), a group is flagged
+    /// slower, or baseline rows are missing from the new run. Rows only in the new run and
+    /// improvements are not regressions.
+    pub fn is_regression(&self) -> bool {
+        let t = self.tally();
+        t.status_worse + t.counters_worse + t.slowdowns + t.missing_in_new > 0
+    }
+
+    /// One line: the verdict and what it rests on.
+    pub fn headline(&self) -> String {
+        let t = self.tally();
+        // "1 status got worse", "3 statuses got worse": counts with the noun agreeing.
+        let push = |n: usize, one: &str, many: &str, what: &str, v: &mut Vec<String>| {
+            if n > 0 {
+                v.push(format!("{n} {} {what}", if n == 1 { one } else { many }));
+            }
+        };
+        let mut bad = Vec::new();
+        push(t.status_worse, "status", "statuses", "worse", &mut bad);
+        push(
+            t.counters_worse,
+            "counter value",
+            "counter values",
+            "worse or changed",
+            &mut bad,
+        );
+        push(t.slowdowns, "group", "groups", "slower", &mut bad);
+        push(
+            t.missing_in_new,
+            "row",
+            "rows",
+            "missing from new",
+            &mut bad,
+        );
+        let mut good = Vec::new();
+        push(t.status_better, "status", "statuses", "better", &mut good);
+        push(
+            t.counters_better,
+            "counter value",
+            "counter values",
+            "better",
+            &mut good,
+        );
+        push(t.speedups, "group", "groups", "faster", &mut good);
+        push(t.only_in_new, "row", "rows", "only in new", &mut good);
+        if self.is_regression() {
+            let mut s = format!("❌ Regression: {}", bad.join(", "));
+            if !good.is_empty() {
+                let _ = write!(s, " (also {})", good.join(", "));
+            }
+            s
+        } else if good.is_empty() {
+            "✅ No regression: identical results, times within the noise band".to_string()
+        } else {
+            format!("✅ No regression ({})", good.join(", "))
+        }
+    }
+
+    /// Markdown for a GitHub job summary: the verdict first, then tables, long lists capped
+    /// with "… and N more".
+    pub fn to_markdown(&self) -> String {
+        let t = self.tally();
+        let cap = self.list_limit;
+        let mut out = format!("## {}\n\n", self.headline());
+        let _ = writeln!(
+            out,
+            "Baseline `{}` ({} rows) vs new `{}` ({} rows): {} jobs joined.\n",
+            self.baseline_label, self.base_rows, self.new_label, self.new_rows, t.joined
+        );
+        if !self.duplicate_keys.is_empty() {
+            let _ = writeln!(
+                out,
+                "⚠️ {} duplicate job keys (first row kept): {}\n",
+                self.duplicate_keys.len(),
+                capped_inline(&self.duplicate_keys, cap)
+            );
+        }
+
+        out.push_str("### Wall time\n\n");
+        let _ = writeln!(
+            out,
+            "Ratio of medians new/base over joined jobs, 95% percentile-bootstrap interval \
+             (B = {}); flagged only when the whole interval lies outside 1 ± {}.\n",
+            self.resamples, self.noise_band
+        );
+        out.push_str("| dataset | strategy | runs | base median | new median | new/base | 95% interval | verdict |\n");
+        out.push_str("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+        for g in &self.groups {
+            let (r, ci) = match g.time.ratio {
+                Some(i) => (
+                    format!("x{:.3}", i.value),
+                    format!("[{:.3}, {:.3}]", i.lo, i.hi),
+                ),
+                None => ("-".to_string(), "-".to_string()),
+            };
+            let verdict = match g.time.verdict {
+                TimeVerdict::Slowdown => "🐢 slower",
+                TimeVerdict::Speedup => "🚀 faster",
+                TimeVerdict::Unchanged => "within noise",
+                TimeVerdict::NotJudged => "not judged (too few runs)",
+            };
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} | {r} | {ci} | {verdict} |",
+                md(&g.key.dataset),
+                md(&g.label),
+                g.time.runs,
+                g.time.base_median_s.map_or("-".to_string(), fmt_secs),
+                g.time.new_median_s.map_or("-".to_string(), fmt_secs),
+            );
+        }
+
+        let status: Vec<(&GroupComparison, &StatusChange)> = self
+            .groups
+            .iter()
+            .flat_map(|g| g.status_changes.iter().map(move |s| (g, s)))
+            .collect();
+        if !status.is_empty() {
+            let _ = writeln!(out, "\n### Status changes ({})\n", status.len());
+            out.push_str(
+                "| dataset | strategy | puzzle | seed | colony | baseline | new | change |\n",
+            );
+            out.push_str("| --- | --- | --- | ---: | ---: | --- | --- | --- |\n");
+            for (g, s) in status.iter().take(cap) {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} | {} | {} | {} |",
+                    md(&g.key.dataset),
+                    md(&g.label),
+                    md(&s.job.puzzle_id),
+                    s.job.seed,
+                    s.job.colony,
+                    cell(&s.base),
+                    cell(&s.new),
+                    s.direction.word()
+                );
+            }
+            more(&mut out, status.len(), cap);
+        }
+
+        let counters: Vec<(&GroupComparison, &CounterChange)> = self
+            .groups
+            .iter()
+            .flat_map(|g| g.counter_changes.iter().map(move |c| (g, c)))
+            .collect();
+        if !counters.is_empty() {
+            let _ = writeln!(out, "\n### Counter changes ({})\n", counters.len());
+            out.push_str(
+                "| dataset | strategy | puzzle | seed | colony | counter | baseline | new | change |\n",
+            );
+            out.push_str("| --- | --- | --- | ---: | ---: | --- | ---: | ---: | --- |\n");
+            let mut sorted = counters;
+            // Worse first across all groups, so the cap never hides a regression behind
+            // improvements.
+            sorted.sort_by_key(|(_, c)| c.direction);
+            for (g, c) in sorted.iter().take(cap) {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+                    md(&g.key.dataset),
+                    md(&g.label),
+                    md(&c.job.puzzle_id),
+                    c.job.seed,
+                    c.job.colony,
+                    c.counter,
+                    md(&c.base),
+                    md(&c.new),
+                    c.direction.word()
+                );
+            }
+            more(&mut out, sorted.len(), cap);
+        }
+
+        for (title, pick) in [("Rows missing from new", true), ("Rows only in new", false)] {
+            let rows: Vec<(&GroupComparison, &Job)> = self
+                .groups
+                .iter()
+                .flat_map(|g| {
+                    let list = if pick {
+                        &g.missing_in_new
+                    } else {
+                        &g.only_in_new
+                    };
+                    list.iter().map(move |j| (g, j))
+                })
+                .collect();
+            if rows.is_empty() {
+                continue;
+            }
+            let _ = writeln!(out, "\n### {title} ({})\n", rows.len());
+            out.push_str("| dataset | strategy | puzzle | seed | colony |\n");
+            out.push_str("| --- | --- | --- | ---: | ---: |\n");
+            for (g, j) in rows.iter().take(cap) {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} | {} | {} |",
+                    md(&g.key.dataset),
+                    md(&g.label),
+                    md(&j.puzzle_id),
+                    j.seed,
+                    j.colony
+                );
+            }
+            more(&mut out, rows.len(), cap);
+        }
+        out
+    }
+
+    fn bench_name(g: &GroupComparison) -> String {
+        // Always with parameters: tracker names must not change when another group appears.
+        format!("{}/{}", g.key.dataset, g.key.label(true))
+    }
+
+    /// Entries for [github-action-benchmark] with `tool: customSmallerIsBetter`: a JSON array
+    /// of `{"name", "unit", "value", "range"?, "extra"?}` objects, where `range` and `extra`
+    /// are free-form strings shown in the chart tooltip (see the action's README, section
+    /// "Examples" / custom benchmarks). Per group of the new run: the median wall time
+    /// (unit `s`, range = half-width of its bootstrap 95% interval) and the mean of nodes or
+    /// cycles (unit = the counter name).
+    ///
+    /// [github-action-benchmark]: https://github.com/benchmark-action/github-action-benchmark
+    pub fn to_github_action_benchmark(&self) -> Value {
+        let mut out = Vec::new();
+        for g in &self.groups {
+            let name = Self::bench_name(g);
+            if let Some(w) = g.new_wall {
+                let mut extra = format!(
+                    "n={} runs; 95% interval [{}, {}] s",
+                    g.new_runs,
+                    sig3(w.lo),
+                    sig3(w.hi)
+                );
+                if let Some(r) = g.time.ratio {
+                    let _ = write!(
+                        extra,
+                        "; new/base x{:.3} [{:.3}, {:.3}]",
+                        r.value, r.lo, r.hi
+                    );
+                }
+                out.push(json!({
+                    "name": format!("{name} median wall"),
+                    "unit": "s",
+                    "value": w.value,
+                    "range": format!("± {}", sig3((w.hi - w.lo) / 2.0)),
+                    "extra": extra,
+                }));
+            }
+            if let Some((metric, mean)) = g.new_effort {
+                out.push(json!({
+                    "name": format!("{name} mean {metric}"),
+                    "unit": metric,
+                    "value": mean,
+                }));
+            }
+        }
+        Value::Array(out)
+    }
+
+    /// [Bencher Metric Format] JSON: `{ "<benchmark>": { "<measure>": { "value", "lower_value",
+    /// "upper_value" } } }`. Per group of the new run: `latency` (Bencher's built-in Latency
+    /// measure, in nanoseconds) = median wall with its bootstrap 95% interval as lower/upper
+    /// value, and `nodes` or `cycles` (custom measures, created on first upload) = the mean.
+    ///
+    /// [Bencher Metric Format]: https://bencher.dev/docs/reference/bencher-metric-format/
+    pub fn to_bencher_bmf(&self) -> Value {
+        let mut out = serde_json::Map::new();
+        for g in &self.groups {
+            let mut measures = serde_json::Map::new();
+            if let Some(w) = g.new_wall {
+                measures.insert(
+                    "latency".to_string(),
+                    json!({
+                        "value": w.value * 1e9,
+                        "lower_value": w.lo * 1e9,
+                        "upper_value": w.hi * 1e9,
+                    }),
+                );
+            }
+            if let Some((metric, mean)) = g.new_effort {
+                measures.insert(metric.to_string(), json!({ "value": mean }));
+            }
+            if !measures.is_empty() {
+                out.insert(Self::bench_name(g), Value::Object(measures));
+            }
+        }
+        Value::Object(out)
+    }
+}
+
+/// Escape a table cell.
+fn md(s: &str) -> String {
+    s.replace('|', "\\|")
+}
+
+fn more(out: &mut String, total: usize, cap: usize) {
+    if total > cap {
+        let _ = writeln!(out, "\n… and {} more", total - cap);
+    }
+}
+
+fn capped_inline(items: &[String], cap: usize) -> String {
+    let mut s = items
+        .iter()
+        .take(cap)
+        .map(|s| s.as_str())
+        .collect::<Vec<_>>()
+        .join("; ");
+    if items.len() > cap {
+        let _ = write!(s, " … and {} more", items.len() - cap);
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::summary::tests::rec;
+
+    fn run(times: &[f64]) -> Vec<Record> {
+        times
+            .iter()
+            .enumerate()
+            .map(|(i, &t)| {
+                let mut r = rec("h", "mrv", &format!("p{i}"), Status::Solved, t);
+                r.nodes = Some(10 + i as u64);
+                r.propagated = Some(0.5);
+                r
+            })
+            .collect()
+    }
+
+    fn noisy(n: usize, scale: f64) -> Vec<f64> {
+        // Deterministic "noise": +-3% in a fixed pattern.
+        (0..n)
+            .map(|i| {
+                scale * (1.0 + 0.01 * i as f64) * (1.0 + 0.03 * ((i * 7 % 5) as f64 - 2.0) / 2.0)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn identical_runs_are_no_regression() {
+        let base = run(&noisy(20, 0.01));
+        let c = compare(&base, &base, &CompareOptions::default());
+        assert!(!c.is_regression());
+        assert_eq!(c.groups.len(), 1);
+        assert_eq!(c.groups[0].time.verdict, TimeVerdict::Unchanged);
+        assert!(
+            c.headline().starts_with("✅ No regression: identical"),
+            "{}",
+            c.headline()
+        );
+    }
+
+    #[test]
+    fn worse_counter_is_named_with_puzzle_and_direction() {
+        let base = run(&noisy(20, 0.01));
+        let mut new = base.clone();
+        new[3].nodes = Some(99);
+        new[4].propagated = Some(0.75);
+        let c = compare(&base, &new, &CompareOptions::default());
+        assert!(c.is_regression());
+        let ch = &c.groups[0].counter_changes;
+        assert_eq!(ch.len(), 2);
+        assert_eq!(
+            (ch[0].counter, ch[0].job.puzzle_id.as_str()),
+            ("nodes", "p3")
+        );
+        assert_eq!((ch[0].base.as_str(), ch[0].new.as_str()), ("13", "99"));
+        assert_eq!(ch[0].direction, Direction::Worse);
+        assert_eq!(
+            (ch[1].counter, ch[1].direction),
+            ("propagated", Direction::Better)
+        );
+        let md = c.to_markdown();
+        assert!(
+            md.starts_with("## ❌ Regression: 1 counter value worse or changed"),
+            "{md}"
+        );
+        assert!(
+            md.contains("| h | mrv basic | p3 | 0 | 0 | nodes | 13 | 99 | worse |"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn better_counter_alone_is_not_a_regression() {
+        let base = run(&noisy(20, 0.01));
+        let mut new = base.clone();
+        new[0].nodes = Some(1);
+        let c = compare(&base, &new, &CompareOptions::default());
+        assert!(!c.is_regression());
+        assert_eq!(c.tally().counters_better, 1);
+    }
+
+    #[test]
+    fn status_worse_and_better() {
+        let base = run(&noisy(10, 0.01));
+        let mut new = base.clone();
+        new[2].status = Some(Status::Timeout);
+        let c = compare(&base, &new, &CompareOptions::default());
+        assert!(c.is_regression());
+        let s = &c.groups[0].status_changes[0];
+        assert_eq!(
+            (s.base, s.new, s.direction),
+            (
+                Some(Status::Solved),
+                Some(Status::Timeout),
+                Direction::Worse
+            )
+        );
+        let c = compare(&new, &base, &CompareOptions::default());
+        assert!(!c.is_regression());
+        assert_eq!(c.groups[0].status_changes[0].direction, Direction::Better);
+    }
+
+    #[test]
+    fn slowdown_flagged_only_when_interval_clears_band() {
+        let base = run(&noisy(20, 0.01));
+        let slow = run(&noisy(20, 0.015));
+        let c = compare(&base, &slow, &CompareOptions::default());
+        let t = &c.groups[0].time;
+        assert_eq!(t.verdict, TimeVerdict::Slowdown, "{t:?}");
+        assert!(c.is_regression());
+        let ci = t.ratio.expect("ratio");
+        assert!(ci.lo > 1.1 && (ci.value - 1.5).abs() < 0.05, "{ci:?}");
+
+        // x1.05 with noise of its own: interval reaches into the band.
+        let mut t105: Vec<f64> = noisy(20, 0.0105);
+        t105.reverse();
+        let c = compare(&base, &run(&t105), &CompareOptions::default());
+        assert_eq!(c.groups[0].time.verdict, TimeVerdict::Unchanged);
+        assert!(!c.is_regression());
+
+        let fast = run(&noisy(20, 0.005));
+        let c = compare(&base, &fast, &CompareOptions::default());
+        assert_eq!(c.groups[0].time.verdict, TimeVerdict::Speedup);
+        assert!(!c.is_regression());
+    }
+
+    #[test]
+    fn too_few_runs_are_not_judged() {
+        let c = compare(
+            &run(&[0.01, 0.01]),
+            &run(&[1.0, 1.0]),
+            &CompareOptions::default(),
+        );
+        assert_eq!(c.groups[0].time.verdict, TimeVerdict::NotJudged);
+        assert!(!c.is_regression());
+    }
+
+    #[test]
+    fn missing_rows_are_listed_and_regress_only_when_missing_from_new() {
+        let base = run(&noisy(8, 0.01));
+        let new: Vec<Record> = base[..6].to_vec();
+        let c = compare(&base, &new, &CompareOptions::default());
+        assert!(c.is_regression());
+        let m: Vec<&str> = c.groups[0]
+            .missing_in_new
+            .iter()
+            .map(|j| j.puzzle_id.as_str())
+            .collect();
+        assert_eq!(m, ["p6", "p7"]);
+        assert!(c.to_markdown().contains("### Rows missing from new (2)"));
+        let c = compare(&new, &base, &CompareOptions::default());
+        assert!(!c.is_regression());
+        assert_eq!(c.tally().only_in_new, 2);
+    }
+
+    #[test]
+    fn long_lists_are_capped() {
+        let base = run(&noisy(30, 0.01));
+        let mut new = base.clone();
+        for r in &mut new {
+            r.nodes = r.nodes.map(|n| n + 1);
+        }
+        let opts = CompareOptions {
+            list_limit: 5,
+            ..CompareOptions::default()
+        };
+        let md = compare(&base, &new, &opts).to_markdown();
+        assert!(md.contains("… and 25 more"), "{md}");
+    }
+
+    #[test]
+    fn exports_for_ci_trackers() {
+        let base = run(&noisy(20, 0.01));
+        let c = compare(&base, &base, &CompareOptions::default());
+        let gab = c.to_github_action_benchmark();
+        let arr = gab.as_array().expect("array");
+        assert_eq!(arr.len(), 2);
+        assert_eq!(arr[0]["name"], "h/mrv basic median wall");
+        assert_eq!(arr[0]["unit"], "s");
+        assert!(arr[0]["value"].as_f64().is_some_and(|v| v > 0.0));
+        assert!(arr[0]["range"]
+            .as_str()
+            .is_some_and(|r| r.starts_with("± ")));
+        assert_eq!(arr[1]["name"], "h/mrv basic mean nodes");
+        assert_eq!(arr[1]["value"], 19.5);
+        let bmf = c.to_bencher_bmf();
+        let lat = &bmf["h/mrv basic"]["latency"];
+        let (v, lo, hi) = (
+            lat["value"].as_f64().unwrap_or(-1.0),
+            lat["lower_value"].as_f64().unwrap_or(-1.0),
+            lat["upper_value"].as_f64().unwrap_or(-1.0),
+        );
+        assert!(lo <= v && v <= hi && v > 1e6, "{lat}");
+        assert_eq!(bmf["h/mrv basic"]["nodes"]["value"], 19.5);
+    }
+}

@@ -1,0 +1,212 @@
+//! Descriptive statistics and the bootstrap used by summaries and comparisons.
+//!
+//! Percentiles use linear interpolation between order statistics, the definition of
+//! Hyndman & Fan (1996) type 7, which is also the default of R's `quantile` and NumPy's
+//! `percentile`: for sorted `x[0..n]` and `p` in `[0, 1]`, `h = (n - 1) p` and the value is
+//! `x[floor h] + (h - floor h) (x[floor h + 1] - x[floor h])`. So the median of an even count is
+//! the mean of the two middle values, `p = 0` is the minimum and `p = 1` the maximum.
+
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+/// Seed of every bootstrap, fixed so that reports are reproducible byte for byte.
+pub const BOOTSTRAP_SEED: u64 = 0x5eed_b007_57a9_0001;
+
+/// Resamples per bootstrap.
+pub const BOOTSTRAP_RESAMPLES: usize = 2000;
+
+/// Arithmetic mean; `None` for no values.
+pub fn mean(xs: &[f64]) -> Option<f64> {
+    if xs.is_empty() {
+        None
+    } else {
+        Some(xs.iter().sum::<f64>() / xs.len() as f64)
+    }
+}
+
+/// Percentile `p` in `[0, 1]` of values already sorted ascending (type 7, see the module doc).
+/// `None` for no values.
+pub fn percentile_sorted(sorted: &[f64], p: f64) -> Option<f64> {
+    let n = sorted.len();
+    if n == 0 {
+        return None;
+    }
+    let h = (n - 1) as f64 * p.clamp(0.0, 1.0);
+    let lo = h.floor() as usize;
+    let hi = (lo + 1).min(n - 1);
+    Some(sorted[lo] + (h - lo as f64) * (sorted[hi] - sorted[lo]))
+}
+
+/// Values sorted ascending (NaN-free input assumed; NaNs sort last).
+pub fn sorted(xs: &[f64]) -> Vec<f64> {
+    let mut v = xs.to_vec();
+    v.sort_by(f64::total_cmp);
+    v
+}
+
+/// Percentile `p` in `[0, 1]` of unsorted values.
+pub fn percentile(xs: &[f64], p: f64) -> Option<f64> {
+    percentile_sorted(&sorted(xs), p)
+}
+
+/// Median (percentile 0.5).
+pub fn median(xs: &[f64]) -> Option<f64> {
+    percentile(xs, 0.5)
+}
+
+/// Largest value.
+pub fn max(xs: &[f64]) -> Option<f64> {
+    xs.iter().copied().reduce(f64::max)
+}
+
+/// Points of the empirical CDF: for each distinct value `x`, the fraction of values `<= x`.
+pub fn ecdf(xs: &[f64]) -> Vec<(f64, f64)> {
+    let v = sorted(xs);
+    let n = v.len() as f64;
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    for (i, x) in v.iter().enumerate() {
+        let f = (i + 1) as f64 / n;
+        match out.last_mut() {
+            Some(last) if last.0 == *x => last.1 = f,
+            _ => out.push((*x, f)),
+        }
+    }
+    out
+}
+
+/// A point estimate with a confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Interval {
+    /// Point estimate from the original samples.
+    pub value: f64,
+    /// Lower end of the interval.
+    pub lo: f64,
+    /// Upper end of the interval.
+    pub hi: f64,
+}
+
+fn resample_median(rng: &mut Pcg64Mcg, xs: &[f64], buf: &mut Vec<f64>) -> f64 {
+    buf.clear();
+    buf.extend((0..xs.len()).map(|_| xs[rng.random_range(0..xs.len())]));
+    buf.sort_by(f64::total_cmp);
+    percentile_sorted(buf, 0.5).unwrap_or(f64::NAN)
+}
+
+/// Percentile-bootstrap 95% interval of `median(new) / median(base)`: each side is resampled
+/// with replacement, independently, `resamples` times from a [`Pcg64Mcg`] seeded with `seed`,
+/// and the interval is the 2.5th and 97.5th percentiles of the resampled ratios. `None` when
+/// either side is empty or the base median is not positive. Resamples whose base median is
+/// zero are dropped (they have no ratio).
+pub fn bootstrap_ratio_of_medians(
+    base: &[f64],
+    new: &[f64],
+    resamples: usize,
+    seed: u64,
+) -> Option<Interval> {
+    let value = median(new)? / median(base)?;
+    if !value.is_finite() {
+        return None;
+    }
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let (mut bb, mut nb) = (
+        Vec::with_capacity(base.len()),
+        Vec::with_capacity(new.len()),
+    );
+    let mut ratios = Vec::with_capacity(resamples);
+    for _ in 0..resamples {
+        let b = resample_median(&mut rng, base, &mut bb);
+        let n = resample_median(&mut rng, new, &mut nb);
+        let r = n / b;
+        if r.is_finite() {
+            ratios.push(r);
+        }
+    }
+    ratios.sort_by(f64::total_cmp);
+    Some(Interval {
+        value,
+        lo: percentile_sorted(&ratios, 0.025)?,
+        hi: percentile_sorted(&ratios, 0.975)?,
+    })
+}
+
+/// Percentile-bootstrap 95% interval of the median of `xs` (same scheme as
+/// [`bootstrap_ratio_of_medians`], one side). `None` for no values.
+pub fn bootstrap_median(xs: &[f64], resamples: usize, seed: u64) -> Option<Interval> {
+    let value = median(xs)?;
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let mut buf = Vec::with_capacity(xs.len());
+    let mut meds: Vec<f64> = (0..resamples)
+        .map(|_| resample_median(&mut rng, xs, &mut buf))
+        .collect();
+    meds.sort_by(f64::total_cmp);
+    Some(Interval {
+        value,
+        lo: percentile_sorted(&meds, 0.025)?,
+        hi: percentile_sorted(&meds, 0.975)?,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mean_median_max() {
+        assert_eq!(mean(&[1.0, 2.0, 6.0]), Some(3.0));
+        assert_eq!(mean(&[]), None);
+        assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+        assert_eq!(max(&[4.0, 9.0, 3.0]), Some(9.0));
+        assert_eq!(max(&[]), None);
+    }
+
+    #[test]
+    fn percentiles_interpolate_linearly_type7() {
+        // 1..=10: h = 9 p. p10: h = 0.9 -> 1 + 0.9 = 1.9; p90: h = 8.1 -> 9 + 0.1 = 9.1.
+        let xs: Vec<f64> = (1..=10).map(f64::from).collect();
+        let close = |a: Option<f64>, b: f64| a.is_some_and(|a| (a - b).abs() < 1e-12);
+        assert!(close(percentile(&xs, 0.1), 1.9));
+        assert!(close(percentile(&xs, 0.9), 9.1));
+        assert_eq!(percentile(&xs, 0.0), Some(1.0));
+        assert_eq!(percentile(&xs, 1.0), Some(10.0));
+        // Four values 10, 20, 30, 40: p90 h = 2.7 -> 30 + 0.7 * 10 = 37.
+        assert!(close(percentile(&[40.0, 10.0, 30.0, 20.0], 0.9), 37.0));
+        assert_eq!(percentile(&[7.0], 0.9), Some(7.0));
+        assert_eq!(percentile(&[], 0.5), None);
+    }
+
+    #[test]
+    fn ecdf_merges_ties() {
+        assert_eq!(
+            ecdf(&[3.0, 1.0, 3.0, 2.0]),
+            vec![(1.0, 0.25), (2.0, 0.5), (3.0, 1.0)]
+        );
+        assert!(ecdf(&[]).is_empty());
+    }
+
+    #[test]
+    fn bootstrap_of_constant_samples_is_exact() {
+        let base = [2.0; 15];
+        let new = [3.0; 15];
+        let ci = bootstrap_ratio_of_medians(&base, &new, 500, 1).expect("ratio");
+        assert_eq!((ci.value, ci.lo, ci.hi), (1.5, 1.5, 1.5));
+        assert_eq!(bootstrap_ratio_of_medians(&[0.0], &new, 10, 1), None);
+        assert_eq!(bootstrap_ratio_of_medians(&[], &new, 10, 1), None);
+    }
+
+    #[test]
+    fn bootstrap_interval_covers_estimate_and_is_deterministic() {
+        let base: Vec<f64> = (0..20).map(|i| 1.0 + 0.01 * f64::from(i)).collect();
+        let new: Vec<f64> = base.iter().map(|x| x * 1.5).collect();
+        let a = bootstrap_ratio_of_medians(&base, &new, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
+            .expect("ratio");
+        let b = bootstrap_ratio_of_medians(&base, &new, BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED)
+            .expect("ratio");
+        assert_eq!(a, b);
+        assert!((a.value - 1.5).abs() < 1e-12);
+        assert!(a.lo <= a.value && a.value <= a.hi);
+        assert!(a.lo > 1.3 && a.hi < 1.7, "{a:?}");
+        let m = bootstrap_median(&base, 500, 3).expect("median");
+        assert!(m.lo <= m.value && m.value <= m.hi);
+    }
+}

@@ -1,0 +1,778 @@
+//! Per-strategy summaries of result rows, and ratios between strategies run on the same
+//! puzzles. `bench-run` prints [`Summary::render`] with [`Format::Text`] at the end of a run;
+//! `bench-report summary` renders saved files in any [`Format`].
+
+use crate::harness::record::{Record, Status};
+use crate::report::stats;
+use crate::report::{fmt_secs, labels, sig3, GroupKey};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+
+/// How to summarise.
+#[derive(Clone, Debug, Default)]
+pub struct SummaryOptions {
+    /// Per-job time limit in seconds for PAR-2. `bench-report` takes it from `--time-limit`
+    /// or the meta's `timeout_s`; `None` leaves PAR-2 out, with a footnote saying why.
+    pub time_limit_s: Option<f64>,
+    /// Why the time limit is unknown, for the footnote (e.g. "files disagree"). Only read when
+    /// `time_limit_s` is `None`.
+    pub time_limit_note: Option<String>,
+}
+
+/// Output format of [`Summary::render`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    /// An aligned table for the terminal.
+    Text,
+    /// GitHub-flavoured markdown tables.
+    Markdown,
+    /// One CSV row per group, stable column names.
+    Csv,
+    /// The whole summary as JSON, stable field names.
+    Json,
+}
+
+/// Statistics of an effort counter (nodes or cycles) over a group's runs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Effort {
+    /// `nodes` (Hitori, Sudoku backtrack: over every run that reports nodes) or `cycles`
+    /// (ABC: over solved runs only, since an unsolved run's cycles are just the budget).
+    pub metric: &'static str,
+    /// Runs the statistics are over.
+    pub runs: usize,
+    /// Mean.
+    pub mean: f64,
+    /// Median.
+    pub median: f64,
+    /// 90th percentile.
+    pub p90: f64,
+    /// Maximum.
+    pub max: f64,
+}
+
+/// The ABC portfolio view: K colonies per (puzzle, seed) run as one portfolio that succeeds
+/// when any colony succeeds, at the cost of the fastest successful colony.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Portfolio {
+    /// Colonies per (puzzle, seed) (the largest number seen).
+    pub colonies: usize,
+    /// (puzzle, seed) instances.
+    pub instances: usize,
+    /// Instances solved by at least one colony.
+    pub solved: usize,
+    /// `100 * solved / instances`.
+    pub solved_pct: f64,
+    /// Median over solved instances of the fewest cycles among solving colonies.
+    pub cycles_median: Option<f64>,
+    /// 90th percentile of the same.
+    pub cycles_p90: Option<f64>,
+}
+
+/// One row of the summary: a strategy configuration on a dataset.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct GroupSummary {
+    /// Which rows.
+    #[serde(flatten)]
+    pub key: GroupKey,
+    /// Display name (strategy, rules, and parameters where needed to tell groups apart).
+    pub label: String,
+    /// Rows in the group.
+    pub runs: usize,
+    /// `solved` rows.
+    pub solved: usize,
+    /// `100 * solved / runs`.
+    pub solved_pct: f64,
+    /// `unsolved` rows.
+    pub unsolved: usize,
+    /// `timeout` rows.
+    pub timeout: usize,
+    /// `error` rows.
+    pub error: usize,
+    /// `wrong` rows.
+    pub wrong: usize,
+    /// Nodes or cycles statistics, when the solver reports either.
+    pub effort: Option<Effort>,
+    /// Median wall time of all runs, seconds.
+    pub wall_median_s: f64,
+    /// 90th percentile wall time of all runs, seconds.
+    pub wall_p90_s: f64,
+    /// PAR-2 score in seconds: mean over runs of `wall_s` when solved, else twice the time
+    /// limit. `None` when the time limit is unknown.
+    pub par2_s: Option<f64>,
+    /// Portfolio view, for groups with more than one colony.
+    pub portfolio: Option<Portfolio>,
+}
+
+/// Two groups of one dataset and kind run on the same puzzle set, `a` the costlier.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Ratio {
+    /// Dataset.
+    pub dataset: String,
+    /// Label of the costlier group (numerator).
+    pub a: String,
+    /// Label of the cheaper group (denominator).
+    pub b: String,
+    /// `nodes` or `cycles`, when both groups report it.
+    pub metric: Option<&'static str>,
+    /// mean effort of `a` / mean effort of `b`.
+    pub effort_mean_ratio: Option<f64>,
+    /// median wall of `a` / median wall of `b`.
+    pub wall_median_ratio: Option<f64>,
+}
+
+impl Ratio {
+    /// `row / mrv: nodes x3.4 (mean), wall x2.1 (median)`.
+    pub fn describe(&self) -> String {
+        let mut parts = Vec::new();
+        if let (Some(m), Some(r)) = (self.metric, self.effort_mean_ratio) {
+            parts.push(format!("{m} x{} (mean)", sig2(r)));
+        }
+        if let Some(r) = self.wall_median_ratio {
+            parts.push(format!("wall x{} (median)", sig2(r)));
+        }
+        format!("{} / {}: {}", self.a, self.b, parts.join(", "))
+    }
+}
+
+/// Two significant digits at least one decimal: ratios read as `x3.4`, `x12`, `x1.0`.
+fn sig2(v: f64) -> String {
+    if !v.is_finite() {
+        "-".to_string()
+    } else if v.abs() >= 10.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
+/// A whole summary.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    /// Groups sorted by dataset, kind, strategy, rules, params.
+    pub groups: Vec<GroupSummary>,
+    /// Ratios between groups run on the same puzzles.
+    pub ratios: Vec<Ratio>,
+    /// The time limit used for PAR-2.
+    pub time_limit_s: Option<f64>,
+    /// Notes printed under the tables (definitions, omissions).
+    pub footnotes: Vec<String>,
+}
+
+pub(crate) fn effort_of(rows: &[&Record]) -> Option<Effort> {
+    let is_abc = rows.iter().any(|r| r.cycles.is_some());
+    let (metric, vals): (&'static str, Vec<f64>) = if is_abc {
+        (
+            "cycles",
+            rows.iter()
+                .filter(|r| r.status == Some(Status::Solved))
+                .filter_map(|r| r.cycles.map(|c| c as f64))
+                .collect(),
+        )
+    } else {
+        (
+            "nodes",
+            rows.iter()
+                .filter_map(|r| r.nodes.map(|c| c as f64))
+                .collect(),
+        )
+    };
+    if !is_abc && vals.is_empty() {
+        return None;
+    }
+    let s = stats::sorted(&vals);
+    Some(Effort {
+        metric,
+        runs: s.len(),
+        mean: stats::mean(&s).unwrap_or(f64::NAN),
+        median: stats::percentile_sorted(&s, 0.5).unwrap_or(f64::NAN),
+        p90: stats::percentile_sorted(&s, 0.9).unwrap_or(f64::NAN),
+        max: s.last().copied().unwrap_or(f64::NAN),
+    })
+}
+
+fn portfolio_of(rows: &[&Record]) -> Option<Portfolio> {
+    let colonies: BTreeSet<u32> = rows.iter().map(|r| r.colony).collect();
+    if colonies.len() < 2 {
+        return None;
+    }
+    // (puzzle, seed) -> fewest cycles among solving colonies (None: no colony solved).
+    let mut inst: BTreeMap<(&str, u64), Option<u64>> = BTreeMap::new();
+    for r in rows {
+        let e = inst.entry((r.puzzle_id.as_str(), r.seed)).or_insert(None);
+        if r.status == Some(Status::Solved) {
+            let c = r.cycles.unwrap_or(0);
+            *e = Some(e.map_or(c, |old| old.min(c)));
+        }
+    }
+    let cyc: Vec<f64> = inst.values().flatten().map(|&c| c as f64).collect();
+    let s = stats::sorted(&cyc);
+    Some(Portfolio {
+        colonies: colonies.len(),
+        instances: inst.len(),
+        solved: s.len(),
+        solved_pct: 100.0 * s.len() as f64 / inst.len() as f64,
+        cycles_median: stats::percentile_sorted(&s, 0.5),
+        cycles_p90: stats::percentile_sorted(&s, 0.9),
+    })
+}
+
+/// Summarise rows per (dataset, kind, strategy, rules, params). Rows without a status count
+/// as runs but in no status column (real files always fill it).
+pub fn summarize(rows: &[Record], opts: &SummaryOptions) -> Summary {
+    let mut by_group: BTreeMap<GroupKey, Vec<&Record>> = BTreeMap::new();
+    for r in rows {
+        by_group.entry(GroupKey::of(r)).or_default().push(r);
+    }
+    let keys: Vec<GroupKey> = by_group.keys().cloned().collect();
+    let names = labels(&keys);
+    let limit = opts.time_limit_s.filter(|t| t.is_finite() && *t > 0.0);
+    let mut groups = Vec::new();
+    for ((key, rs), label) in by_group.iter().zip(names) {
+        let count = |s: Status| rs.iter().filter(|r| r.status == Some(s)).count();
+        let walls = stats::sorted(&rs.iter().map(|r| r.wall_s).collect::<Vec<_>>());
+        let par2 = limit.and_then(|t| {
+            let scores: Vec<f64> = rs
+                .iter()
+                .map(|r| {
+                    if r.status == Some(Status::Solved) {
+                        r.wall_s
+                    } else {
+                        2.0 * t
+                    }
+                })
+                .collect();
+            stats::mean(&scores)
+        });
+        let solved = count(Status::Solved);
+        groups.push(GroupSummary {
+            key: key.clone(),
+            label,
+            runs: rs.len(),
+            solved,
+            solved_pct: 100.0 * solved as f64 / rs.len() as f64,
+            unsolved: count(Status::Unsolved),
+            timeout: count(Status::Timeout),
+            error: count(Status::Error),
+            wrong: count(Status::Wrong),
+            effort: effort_of(rs),
+            wall_median_s: stats::percentile_sorted(&walls, 0.5).unwrap_or(f64::NAN),
+            wall_p90_s: stats::percentile_sorted(&walls, 0.9).unwrap_or(f64::NAN),
+            par2_s: par2,
+            portfolio: portfolio_of(rs),
+        });
+    }
+
+    // Ratios: pairs of groups in one dataset, same kind, same set of puzzles.
+    let puzzle_sets: Vec<BTreeSet<&str>> = by_group
+        .values()
+        .map(|rs| rs.iter().map(|r| r.puzzle_id.as_str()).collect())
+        .collect();
+    let mut ratios = Vec::new();
+    for i in 0..groups.len() {
+        for j in i + 1..groups.len() {
+            let (gi, gj) = (&groups[i], &groups[j]);
+            if gi.key.dataset != gj.key.dataset
+                || gi.key.kind != gj.key.kind
+                || puzzle_sets[i] != puzzle_sets[j]
+            {
+                continue;
+            }
+            let metric = match (&gi.effort, &gj.effort) {
+                (Some(a), Some(b)) if a.metric == b.metric => Some((a.metric, a.mean, b.mean)),
+                _ => None,
+            };
+            let eff = metric.map(|(_, a, b)| a / b).filter(|r| r.is_finite());
+            let wall = Some(gi.wall_median_s / gj.wall_median_s).filter(|r| r.is_finite());
+            // Put the costlier group first so ratios read as "x3.4", not "x0.29".
+            let swap = match (eff, wall) {
+                (Some(e), _) => e < 1.0,
+                (None, Some(w)) => w < 1.0,
+                _ => false,
+            };
+            let (a, b) = if swap { (gj, gi) } else { (gi, gj) };
+            let inv = |r: Option<f64>| if swap { r.map(|r| 1.0 / r) } else { r };
+            ratios.push(Ratio {
+                dataset: gi.key.dataset.clone(),
+                a: a.label.clone(),
+                b: b.label.clone(),
+                metric: metric.map(|m| m.0),
+                effort_mean_ratio: inv(eff),
+                wall_median_ratio: inv(wall),
+            });
+        }
+    }
+
+    let mut footnotes = vec![
+        "p90: 90th percentile, linear interpolation between order statistics (type 7, as R and NumPy).".to_string(),
+    ];
+    if groups
+        .iter()
+        .any(|g| g.effort.as_ref().is_some_and(|e| e.metric == "cycles"))
+    {
+        footnotes.push(
+            "cycles: over solved runs only; portfolio = solved if any colony solved, cost = fewest cycles among solving colonies.".to_string(),
+        );
+    }
+    match limit {
+        Some(t) => footnotes.push(format!(
+            "PAR-2: mean of wall time if solved, else 2 x the time limit ({}).",
+            fmt_secs(t)
+        )),
+        None => footnotes.push(format!(
+            "PAR-2 omitted: {}.",
+            opts.time_limit_note
+                .clone()
+                .unwrap_or_else(|| "no time limit known (pass --time-limit SECS)".to_string())
+        )),
+    }
+    Summary {
+        groups,
+        ratios,
+        time_limit_s: limit,
+        footnotes,
+    }
+}
+
+/// Left-align the first two columns (names), right-align the rest (numbers).
+fn aligned(header: &[String], rows: &[Vec<String>]) -> String {
+    let ncol = header.len();
+    let width = |i: usize| {
+        rows.iter()
+            .map(|r| r[i].chars().count())
+            .chain([header[i].chars().count()])
+            .max()
+            .unwrap_or(0)
+    };
+    let widths: Vec<usize> = (0..ncol).map(width).collect();
+    let mut out = String::new();
+    for r in std::iter::once(header).chain(rows.iter().map(Vec::as_slice)) {
+        let cells: Vec<String> = r
+            .iter()
+            .enumerate()
+            .map(|(i, c)| {
+                let pad = widths[i].saturating_sub(c.chars().count());
+                if i < 2 {
+                    format!("{c}{}", " ".repeat(pad))
+                } else {
+                    format!("{}{c}", " ".repeat(pad))
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "{}", cells.join("  ").trim_end());
+    }
+    out
+}
+
+fn markdown_table(header: &[String], rows: &[Vec<String>]) -> String {
+    let mut out = format!("| {} |\n|", header.join(" | "));
+    for i in 0..header.len() {
+        out.push_str(if i < 2 { " --- |" } else { " ---: |" });
+    }
+    out.push('\n');
+    for r in rows {
+        let cells: Vec<String> = r.iter().map(|c| c.replace('|', "\\|")).collect();
+        let _ = writeln!(out, "| {} |", cells.join(" | "));
+    }
+    out
+}
+
+/// Whole numbers (medians of counts usually are) without decimals, others to 3 digits.
+fn opt_num(v: Option<f64>) -> String {
+    match v {
+        Some(v) if v.is_finite() && v.fract() == 0.0 && v.abs() < 1e15 => format!("{v:.0}"),
+        Some(v) => sig3(v),
+        None => "-".to_string(),
+    }
+}
+
+impl Summary {
+    fn main_table(&self) -> (Vec<String>, Vec<Vec<String>>) {
+        let show_par2 = self.time_limit_s.is_some();
+        let mut header: Vec<String> = [
+            "dataset", "strategy", "runs", "solved", "unsolved", "timeout", "error", "wrong",
+            "effort", "mean", "median", "p90", "max", "wall med", "wall p90",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        if show_par2 {
+            header.push("PAR-2".to_string());
+        }
+        let rows = self
+            .groups
+            .iter()
+            .map(|g| {
+                let e = g.effort.as_ref();
+                let mut r = vec![
+                    g.key.dataset.clone(),
+                    g.label.clone(),
+                    g.runs.to_string(),
+                    format!("{} ({:.1}%)", g.solved, g.solved_pct),
+                    g.unsolved.to_string(),
+                    g.timeout.to_string(),
+                    g.error.to_string(),
+                    g.wrong.to_string(),
+                    e.map_or("-".to_string(), |e| e.metric.to_string()),
+                    opt_num(e.map(|e| e.mean)),
+                    opt_num(e.map(|e| e.median)),
+                    opt_num(e.map(|e| e.p90)),
+                    opt_num(e.map(|e| e.max)),
+                    fmt_secs(g.wall_median_s),
+                    fmt_secs(g.wall_p90_s),
+                ];
+                if show_par2 {
+                    r.push(g.par2_s.map_or("-".to_string(), fmt_secs));
+                }
+                r
+            })
+            .collect();
+        (header, rows)
+    }
+
+    fn portfolio_table(&self) -> Option<(Vec<String>, Vec<Vec<String>>)> {
+        let header: Vec<String> = [
+            "dataset",
+            "strategy",
+            "colonies",
+            "instances",
+            "solved",
+            "cycles med",
+            "cycles p90",
+        ]
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+        let rows: Vec<Vec<String>> = self
+            .groups
+            .iter()
+            .filter_map(|g| {
+                g.portfolio.as_ref().map(|p| {
+                    vec![
+                        g.key.dataset.clone(),
+                        g.label.clone(),
+                        p.colonies.to_string(),
+                        p.instances.to_string(),
+                        format!("{} ({:.1}%)", p.solved, p.solved_pct),
+                        opt_num(p.cycles_median),
+                        opt_num(p.cycles_p90),
+                    ]
+                })
+            })
+            .collect();
+        (!rows.is_empty()).then_some((header, rows))
+    }
+
+    /// Render in `format`. Text and markdown are for people (times with units, three
+    /// significant digits); csv and json are for programs (raw seconds, stable names).
+    pub fn render(&self, format: Format) -> String {
+        match format {
+            Format::Text => self.render_text(false),
+            Format::Markdown => self.render_text(true),
+            Format::Csv => self.render_csv(),
+            Format::Json => serde_json::to_string_pretty(self).unwrap_or_default() + "\n",
+        }
+    }
+
+    fn render_text(&self, md: bool) -> String {
+        let table = |h: &[String], r: &[Vec<String>]| {
+            if md {
+                markdown_table(h, r)
+            } else {
+                aligned(h, r)
+            }
+        };
+        let mut out = String::new();
+        let (h, r) = self.main_table();
+        out.push_str(&table(&h, &r));
+        if let Some((h, r)) = self.portfolio_table() {
+            out.push_str(if md {
+                "\n**Portfolio over colonies**\n\n"
+            } else {
+                "\nportfolio over colonies:\n"
+            });
+            out.push_str(&table(&h, &r));
+        }
+        if !self.ratios.is_empty() {
+            out.push_str(if md {
+                "\n**Ratios on the same puzzles**\n\n"
+            } else {
+                "\nratios on the same puzzles:\n"
+            });
+            for r in &self.ratios {
+                let _ = writeln!(
+                    out,
+                    "{}{}: {}",
+                    if md { "- " } else { "  " },
+                    r.dataset,
+                    r.describe()
+                );
+            }
+        }
+        out.push('\n');
+        for f in &self.footnotes {
+            if md {
+                let _ = writeln!(out, "<sub>{f}</sub><br>");
+            } else {
+                let _ = writeln!(out, "{f}");
+            }
+        }
+        out
+    }
+
+    fn render_csv(&self) -> String {
+        let mut w = csv::Writer::from_writer(Vec::new());
+        let _ = w.write_record(SUMMARY_CSV_COLUMNS);
+        let num = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
+        for g in &self.groups {
+            let e = g.effort.as_ref();
+            let p = g.portfolio.as_ref();
+            let _ = w.write_record([
+                g.key.dataset.clone(),
+                g.key.kind.clone(),
+                g.key.strategy.clone(),
+                g.key.rules.clone(),
+                g.key.params.clone(),
+                g.runs.to_string(),
+                g.solved.to_string(),
+                g.solved_pct.to_string(),
+                g.unsolved.to_string(),
+                g.timeout.to_string(),
+                g.error.to_string(),
+                g.wrong.to_string(),
+                e.map(|e| e.metric.to_string()).unwrap_or_default(),
+                e.map(|e| e.runs.to_string()).unwrap_or_default(),
+                num(e.map(|e| e.mean)),
+                num(e.map(|e| e.median)),
+                num(e.map(|e| e.p90)),
+                num(e.map(|e| e.max)),
+                g.wall_median_s.to_string(),
+                g.wall_p90_s.to_string(),
+                num(g.par2_s),
+                p.map(|p| p.colonies.to_string()).unwrap_or_default(),
+                p.map(|p| p.instances.to_string()).unwrap_or_default(),
+                p.map(|p| p.solved.to_string()).unwrap_or_default(),
+                num(p.map(|p| p.solved_pct)),
+                num(p.and_then(|p| p.cycles_median)),
+                num(p.and_then(|p| p.cycles_p90)),
+            ]);
+        }
+        String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
+    }
+}
+
+/// Columns of [`Format::Csv`], in order. Stable: scripts may rely on them.
+pub const SUMMARY_CSV_COLUMNS: [&str; 27] = [
+    "dataset",
+    "kind",
+    "strategy",
+    "rules",
+    "params",
+    "runs",
+    "solved",
+    "solved_pct",
+    "unsolved",
+    "timeout",
+    "error",
+    "wrong",
+    "effort_metric",
+    "effort_runs",
+    "effort_mean",
+    "effort_median",
+    "effort_p90",
+    "effort_max",
+    "wall_median_s",
+    "wall_p90_s",
+    "par2_s",
+    "portfolio_colonies",
+    "portfolio_instances",
+    "portfolio_solved",
+    "portfolio_solved_pct",
+    "portfolio_cycles_median",
+    "portfolio_cycles_p90",
+];
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+
+    /// A synthetic row; tests fill in the counters they need.
+    pub(crate) fn rec(
+        dataset: &str,
+        strategy: &str,
+        puzzle: &str,
+        status: Status,
+        wall_s: f64,
+    ) -> Record {
+        let kind = if strategy.starts_with("abc") || strategy == "backtrack" {
+            "sudoku"
+        } else {
+            "hitori"
+        };
+        Record {
+            dataset: dataset.into(),
+            puzzle_id: puzzle.into(),
+            kind: kind.into(),
+            size: if kind == "hitori" { "5x5" } else { "9x9" }.into(),
+            strategy: strategy.into(),
+            rules: if kind == "hitori" { "basic" } else { "" }.into(),
+            status: Some(status),
+            verified: status == Status::Solved,
+            wall_s,
+            ..Record::default()
+        }
+    }
+
+    fn hitori_rows() -> Vec<Record> {
+        let mut rows = Vec::new();
+        for (i, (n, w)) in [(8, 0.1), (10, 0.2), (12, 0.3), (30, 0.4)]
+            .iter()
+            .enumerate()
+        {
+            let mut r = rec("h", "mrv", &format!("p{i}"), Status::Solved, *w);
+            r.nodes = Some(*n);
+            rows.push(r);
+        }
+        for (i, (n, w)) in [(20, 0.5), (40, 0.6), (60, 0.7), (100, 0.8)]
+            .iter()
+            .enumerate()
+        {
+            let st = if i == 3 {
+                Status::Timeout
+            } else {
+                Status::Solved
+            };
+            let mut r = rec("h", "row", &format!("p{i}"), st, *w);
+            r.nodes = Some(*n);
+            rows.push(r);
+        }
+        rows
+    }
+
+    fn abc_rows() -> Vec<Record> {
+        // (puzzle, seed, colony, status, cycles)
+        let spec = [
+            ("s1", 0, 0, Status::Solved, 100),
+            ("s1", 0, 1, Status::Solved, 50),
+            ("s1", 1, 0, Status::Unsolved, 2000),
+            ("s1", 1, 1, Status::Solved, 300),
+            ("s2", 0, 0, Status::Unsolved, 2000),
+            ("s2", 0, 1, Status::Unsolved, 2000),
+            ("s2", 1, 0, Status::Solved, 10),
+            ("s2", 1, 1, Status::Timeout, 700),
+        ];
+        spec.iter()
+            .map(|&(p, seed, colony, st, c)| {
+                let mut r = rec("s", "abc", p, st, 0.01);
+                r.seed = seed;
+                r.colony = colony;
+                r.cycles = Some(c);
+                r.params = "limit=50".into();
+                r
+            })
+            .collect()
+    }
+
+    #[test]
+    fn hitori_groups_exact_numbers_and_ratio() {
+        let s = summarize(
+            &hitori_rows(),
+            &SummaryOptions {
+                time_limit_s: Some(1.0),
+                time_limit_note: None,
+            },
+        );
+        assert_eq!(s.groups.len(), 2);
+        let mrv = &s.groups[0];
+        assert_eq!(
+            (mrv.label.as_str(), mrv.runs, mrv.solved),
+            ("mrv basic", 4, 4)
+        );
+        let e = mrv.effort.as_ref().expect("nodes");
+        assert_eq!(
+            (e.metric, e.mean, e.median, e.max),
+            ("nodes", 15.0, 11.0, 30.0)
+        );
+        assert!((e.p90 - 24.6).abs() < 1e-9);
+        assert!((mrv.wall_median_s - 0.25).abs() < 1e-12);
+        assert!((mrv.par2_s.expect("par2") - 0.25).abs() < 1e-12);
+        let row = &s.groups[1];
+        assert_eq!((row.solved, row.timeout), (3, 1));
+        assert_eq!(row.solved_pct, 75.0);
+        let e = row.effort.as_ref().expect("nodes");
+        assert_eq!((e.mean, e.median), (55.0, 50.0));
+        assert!((e.p90 - 88.0).abs() < 1e-9);
+        // 0.5 + 0.6 + 0.7 + 2 x 1.0 for the timeout, over 4 runs.
+        assert!((row.par2_s.expect("par2") - 0.95).abs() < 1e-12);
+        assert_eq!(s.ratios.len(), 1);
+        assert_eq!(
+            s.ratios[0].describe(),
+            "row basic / mrv basic: nodes x3.7 (mean), wall x2.6 (median)"
+        );
+    }
+
+    #[test]
+    fn abc_cycles_over_solved_and_portfolio() {
+        let s = summarize(&abc_rows(), &SummaryOptions::default());
+        let g = &s.groups[0];
+        let e = g.effort.as_ref().expect("cycles");
+        assert_eq!(
+            (e.metric, e.runs, e.mean, e.median, e.max),
+            ("cycles", 4, 115.0, 75.0, 300.0)
+        );
+        assert!((e.p90 - 240.0).abs() < 1e-9);
+        let p = g.portfolio.as_ref().expect("portfolio");
+        assert_eq!((p.colonies, p.instances, p.solved), (2, 4, 3));
+        assert_eq!(p.solved_pct, 75.0);
+        assert_eq!(p.cycles_median, Some(50.0));
+        assert!((p.cycles_p90.expect("p90") - 250.0).abs() < 1e-9);
+        assert_eq!(g.par2_s, None);
+        assert!(s
+            .footnotes
+            .iter()
+            .any(|f| f.starts_with("PAR-2 omitted: no time limit known")));
+    }
+
+    #[test]
+    fn ratios_need_the_same_puzzle_set() {
+        let mut rows = hitori_rows();
+        rows.retain(|r| !(r.strategy == "row" && r.puzzle_id == "p3"));
+        let s = summarize(&rows, &SummaryOptions::default());
+        assert!(s.ratios.is_empty());
+    }
+
+    #[test]
+    fn renders_every_format() {
+        let mut rows = hitori_rows();
+        rows.extend(abc_rows());
+        let s = summarize(
+            &rows,
+            &SummaryOptions {
+                time_limit_s: Some(1.0),
+                time_limit_note: None,
+            },
+        );
+        let text = s.render(Format::Text);
+        let lines: Vec<&str> = text.lines().collect();
+        assert!(lines[0].starts_with("dataset  strategy"), "{text}");
+        assert!(lines[0].ends_with("PAR-2"));
+        assert!(lines[1].starts_with("h        mrv basic"), "{text}");
+        assert!(text.contains("portfolio over colonies:"));
+        assert!(text.contains("h: row basic / mrv basic: nodes x3.7 (mean), wall x2.6 (median)"));
+        let md = s.render(Format::Markdown);
+        assert!(md.starts_with("| dataset | strategy | runs |"), "{md}");
+        assert!(md.contains("| --- | --- | ---: |"));
+        let csv = s.render(Format::Csv);
+        let mut lines = csv.lines();
+        assert_eq!(lines.next(), Some(SUMMARY_CSV_COLUMNS.join(",").as_str()));
+        assert_eq!(
+            lines.next(),
+            Some("h,hitori,mrv,basic,,4,4,100,0,0,0,0,nodes,4,15,11,24.6,30,0.25,0.37,0.25,,,,,,")
+        );
+        let json: serde_json::Value =
+            serde_json::from_str(&s.render(Format::Json)).expect("json parses");
+        assert_eq!(json["groups"][0]["strategy"], "mrv");
+        assert_eq!(json["groups"][0]["effort"]["mean"], 15.0);
+        assert_eq!(json["groups"][2]["portfolio"]["solved"], 3);
+    }
+}
