@@ -4,9 +4,9 @@
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
-use puzzlebench::harness::output::write_atomically;
 use puzzlebench::harness::seed::job_rng;
 use puzzlebench::hitori;
+use puzzlebench::report::io::write_atomic;
 use puzzlebench::sudoku;
 use rayon::prelude::*;
 use std::fmt::Write as _;
@@ -70,10 +70,14 @@ enum Kind {
 
 fn check_out(out: &Path, force: bool) -> Result<()> {
     if out.exists() && !force {
-        bail!("{}: already exists; choose another --out or add --force", out.display());
+        bail!(
+            "{}: already exists; choose another --out or add --force",
+            out.display()
+        );
     }
     if let Some(dir) = out.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).with_context(|| format!("{}: cannot create", dir.display()))?;
+        std::fs::create_dir_all(dir)
+            .with_context(|| format!("{}: cannot create", dir.display()))?;
     }
     Ok(())
 }
@@ -135,7 +139,7 @@ fn run() -> Result<()> {
                     let _ = writeln!(text, "{id}\t{}", s.to_mask());
                 }
             }
-            write_atomically(&out, text.as_bytes())
+            write_atomic(&out, text.as_bytes(), force)
                 .with_context(|| format!("{}: cannot write", out.display()))?;
             println!("wrote {count} {w}x{h} Hitori puzzles to {}", out.display());
         }
@@ -166,9 +170,13 @@ fn run() -> Result<()> {
                 let sol: String = s.iter().map(|&v| char::from(b'0' + v)).collect();
                 let _ = writeln!(text, "{} {sol}", p.to_line());
             }
-            write_atomically(&out, text.as_bytes())
+            write_atomic(&out, text.as_bytes(), force)
                 .with_context(|| format!("{}: cannot write", out.display()))?;
-            println!("wrote {count} {} Sudoku puzzles to {}", d.name(), out.display());
+            println!(
+                "wrote {count} {} Sudoku puzzles to {}",
+                d.name(),
+                out.display()
+            );
         }
     }
     Ok(())

@@ -3,10 +3,11 @@
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use puzzlebench::harness::bench::{bench, read_results, BenchConfig, BenchError};
+use puzzlebench::harness::bench::{bench, BenchConfig, BenchError};
 use puzzlebench::harness::plan::Shard;
 use puzzlebench::harness::record::{Columns, Status};
 use puzzlebench::harness::Solver;
+use puzzlebench::report::summary::{summarize, Format, SummaryOptions};
 use puzzlebench::solvers::{abc_params, parse_strategies, SolverOptions};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -127,8 +128,13 @@ fn config(args: &Args) -> Result<BenchConfig> {
         .rules
         .parse()
         .map_err(|_| anyhow::anyhow!("--rules {:?}: expected \"basic\" or \"full\"", args.rules))?;
-    let abc = abc_params(args.colony_size, &args.limit, args.max_cycles, &args.neighbourhood)
-        .map_err(anyhow::Error::msg)?;
+    let abc = abc_params(
+        args.colony_size,
+        &args.limit,
+        args.max_cycles,
+        &args.neighbourhood,
+    )
+    .map_err(anyhow::Error::msg)?;
     let opts = SolverOptions {
         rules,
         max_solutions: args.count_solutions.unwrap_or(1),
@@ -138,10 +144,16 @@ fn config(args: &Args) -> Result<BenchConfig> {
     let specs = parse_strategies(&args.strategy, &opts).map_err(anyhow::Error::msg)?;
     let has_abc = specs.iter().any(|s| s.is_randomised());
     if args.trace.is_some() && !has_abc {
-        bail!("--trace records ABC convergence, but no ABC strategy is in --strategy {}", args.strategy);
+        bail!(
+            "--trace records ABC convergence, but no ABC strategy is in --strategy {}",
+            args.strategy
+        );
     }
     if args.colonies > 1 && !has_abc {
-        bail!("--colonies applies to ABC strategies only, and --strategy {} has none", args.strategy);
+        bail!(
+            "--colonies applies to ABC strategies only, and --strategy {} has none",
+            args.strategy
+        );
     }
     let shard: Shard = match &args.shard {
         Some(s) => s.parse().map_err(anyhow::Error::msg)?,
@@ -217,7 +229,10 @@ fn run() -> Result<ExitCode> {
     };
     if outcome.interrupted {
         let mut cmd: Vec<String> = outcome.meta.command_line.clone();
-        if !cmd.iter().any(|a| a == "--output" || a == "-o" || a.starts_with("--output=")) {
+        if !cmd
+            .iter()
+            .any(|a| a == "--output" || a == "-o" || a.starts_with("--output="))
+        {
             cmd.push("--output".into());
             cmd.push(outcome.path.with_extension("").display().to_string());
         }
@@ -231,8 +246,16 @@ fn run() -> Result<ExitCode> {
         eprintln!("bench-run: to finish the run: {}", cmd.join(" "));
         return Ok(ExitCode::from(130));
     }
-    let rows = read_results(&outcome.path)?;
-    print!("{}", puzzlebench::report::summary_text(&rows, outcome.meta.timeout_s));
+    let rows = puzzlebench::report::io::read_results(&outcome.path)?.rows;
+    let opts = SummaryOptions {
+        time_limit_s: outcome.meta.timeout_s,
+        time_limit_note: outcome
+            .meta
+            .timeout_s
+            .is_none()
+            .then(|| "the run had no --timeout".to_string()),
+    };
+    print!("{}", summarize(&rows, &opts).render(Format::Text));
     println!("results: {}", outcome.path.display());
     let bad = [Status::Wrong, Status::Error]
         .iter()

@@ -12,7 +12,7 @@ use crate::dataset::{self, Dataset};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -105,14 +105,19 @@ fn default_output(dataset: &Dataset, solvers: &[Box<dyn Solver>], shard: Shard) 
 
 /// Compare the meta of an interrupted run with this one; `Err` names the first difference.
 fn check_resumable(old: &RunMeta, new: &RunMeta) -> Result<(), String> {
+    let show = |v: &dyn std::fmt::Debug| format!("{v:?}");
     let diffs: [(&str, String, String); 8] = [
-        ("dataset contents", old.dataset_hash.clone(), new.dataset_hash.clone()),
+        (
+            "dataset contents",
+            show(&old.dataset_hash),
+            show(&new.dataset_hash),
+        ),
         ("strategies", old.solvers.join(", "), new.solvers.join(", ")),
-        ("--seed", old.seed.to_string(), new.seed.to_string()),
-        ("--seeds", old.seeds.to_string(), new.seeds.to_string()),
-        ("--colonies", old.colonies.to_string(), new.colonies.to_string()),
-        ("--timeout", format!("{:?}", old.timeout_s), format!("{:?}", new.timeout_s)),
-        ("--shard", old.shard.to_string(), new.shard.to_string()),
+        ("--seed", show(&old.seed), show(&new.seed)),
+        ("--seeds", show(&old.seeds), show(&new.seeds)),
+        ("--colonies", show(&old.colonies), show(&new.colonies)),
+        ("--timeout", show(&old.timeout_s), show(&new.timeout_s)),
+        ("--shard", show(&old.shard), show(&new.shard)),
         (
             "optional columns",
             format!("{:?}", old.columns),
@@ -129,7 +134,8 @@ fn check_resumable(old: &RunMeta, new: &RunMeta) -> Result<(), String> {
     if old.plan_hash != new.plan_hash {
         return Err(format!(
             "cannot resume: the plan differs from the interrupted run (plan {} vs {})",
-            old.plan_hash, new.plan_hash
+            show(&old.plan_hash),
+            show(&new.plan_hash)
         ));
     }
     Ok(())
@@ -184,46 +190,50 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         git_revision: meta::git_revision(),
         command_line: cfg.command_line.clone(),
         dataset: cfg.dataset.display().to_string(),
-        dataset_name: dataset.name.clone(),
-        dataset_hash: {
+        dataset_name: Some(dataset.name.clone()),
+        dataset_hash: Some({
             let mut h = super::seed::StableHasher::default();
             for p in &dataset.puzzles {
                 p.fingerprint(&mut h);
             }
             format!("{:016x}", h.finish())
-        },
-        puzzles: dataset.puzzles.len() as u64,
+        }),
+        puzzles: Some(dataset.puzzles.len() as u64),
         strategies: cfg.solvers.iter().map(|s| s.name().to_string()).collect(),
         solvers: cfg
             .solvers
             .iter()
             .map(|s| format!("{} [{}] {}", s.name(), s.rules(), s.params()))
             .collect(),
-        seed: cfg.seed,
-        seeds: cfg.seeds,
-        colonies: cfg.colonies,
+        columns: Some(cfg.columns),
+        seed: Some(cfg.seed),
+        seeds: Some(u64::from(cfg.seeds)),
+        colonies: Some(u64::from(cfg.colonies)),
         timeout_s: cfg.timeout.map(|t| t.as_secs_f64()),
         node_limit: cfg.node_limit,
-        threads: cfg.threads,
-        shard: cfg.shard,
-        jobs_total: plan.len(),
-        jobs_in_shard: jobs.len() as u64,
-        plan_hash,
-        columns: cfg.columns,
-        started: meta::now_utc(),
+        threads: Some(cfg.threads as u64),
+        shard: Some(cfg.shard),
+        jobs_total: Some(plan.len()),
+        jobs_in_shard: Some(jobs.len() as u64),
+        plan_hash: Some(plan_hash),
+        started: Some(meta::now_utc()),
         finished: None,
-        status: "running".into(),
-        jobs_done: 0,
+        status: Some("running".into()),
+        jobs_done: Some(0),
         status_counts: BTreeMap::new(),
-        machine: Machine::current(),
+        machine: serde_json::to_value(Machine::current()).unwrap_or_default(),
+        extra: serde_json::Map::new(),
     };
 
     let resumed: BTreeMap<u64, Record> = if cfg.resume {
         let old = meta::read(&meta_path).map_err(BenchError::Usage)?;
         check_resumable(&old, &meta).map_err(BenchError::Usage)?;
         meta.started = old.started;
-        let rows = ResultWriter::resume_rows(&output).map_err(|e| BenchError::Io(e.to_string()))?;
-        if let Some(r) = rows.values().find(|r| !cfg.shard.contains(r.job) || r.job >= plan.len()) {
+        let rows = ResultWriter::resume_rows(&output).map_err(BenchError::Io)?;
+        if let Some(r) = rows
+            .values()
+            .find(|r| !cfg.shard.contains(r.job) || r.job >= plan.len())
+        {
             return Err(BenchError::Usage(format!(
                 "cannot resume: {} holds job {} which is not in this plan",
                 journal.display(),
@@ -234,7 +244,11 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
     } else {
         BTreeMap::new()
     };
-    let to_run: Vec<u64> = jobs.iter().copied().filter(|j| !resumed.contains_key(j)).collect();
+    let to_run: Vec<u64> = jobs
+        .iter()
+        .copied()
+        .filter(|j| !resumed.contains_key(j))
+        .collect();
     let mut counts: BTreeMap<Status, u64> = BTreeMap::new();
     for r in resumed.values() {
         if let Some(s) = r.status {
@@ -252,7 +266,8 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         ResultWriter::create(&output, cfg.columns, resumed, cfg.trace.as_deref()).map_err(io)?;
 
     let bar = if cfg.progress && std::io::stderr().is_terminal() {
-        let bar = ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
+        let bar =
+            ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
         if let Ok(style) = ProgressStyle::with_template(
             "{elapsed_precise} [{wide_bar}] {pos}/{len} jobs {per_sec} ETA {eta} {msg}",
         ) {
@@ -294,17 +309,17 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
     let done = already + summary.finished;
     let interrupted = done < jobs.len() as u64;
     meta.finished = Some(meta::now_utc());
-    meta.jobs_done = done;
+    meta.jobs_done = Some(done);
     meta.status_counts = counts
         .iter()
         .map(|(s, n)| (s.as_str().to_string(), *n))
         .collect();
     let path = if interrupted {
-        meta.status = "interrupted".into();
+        meta.status = Some("interrupted".into());
         writer.abandon().map_err(io)?;
         journal
     } else {
-        meta.status = "complete".into();
+        meta.status = Some("complete".into());
         writer.finish().map_err(io)?
     };
     meta::write(&meta_path, &meta).map_err(io)?;
@@ -316,9 +331,4 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         done,
         meta,
     })
-}
-
-/// Read back the finished rows of a run (for the end-of-run summary).
-pub fn read_results(path: &Path) -> Result<Vec<Record>, BenchError> {
-    super::output::read_records(path).map_err(|e| BenchError::Io(e.to_string()))
 }

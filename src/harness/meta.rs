@@ -1,70 +1,11 @@
-//! The `.meta.json` sidecar: how a result file was made (command, version, git revision,
-//! machine, times) and the plan it belongs to, so `--resume` and `bench-report merge` can
-//! refuse files from another plan and say what differs.
+//! Writing the `.meta.json` sidecar: how a result file was made (command, version, git
+//! revision, machine, times) and the plan it belongs to, so `--resume` and
+//! `bench-report merge` can refuse files from another plan and say what differs. The type is
+//! [`crate::report::meta::RunMeta`], shared with the readers.
 
-use super::plan::Shard;
+pub use crate::report::meta::{meta_path, RunMeta};
 use serde::{Deserialize, Serialize};
-use std::path::{Path, PathBuf};
-
-/// Run metadata. Unknown fields are ignored when reading, missing ones default.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-#[serde(default)]
-pub struct RunMeta {
-    /// Always `puzzlebench`.
-    pub tool: String,
-    /// Crate version.
-    pub version: String,
-    /// Git revision the binary was built from (`-dirty` with local changes), if known.
-    pub git_revision: Option<String>,
-    /// The command line, one argument per element.
-    pub command_line: Vec<String>,
-    /// The `--dataset` path.
-    pub dataset: String,
-    /// The dataset's name (`dataset` column).
-    pub dataset_name: String,
-    /// Fingerprint of the dataset's puzzles and ids.
-    pub dataset_hash: String,
-    /// Puzzles in the dataset.
-    pub puzzles: u64,
-    /// Strategies in run order.
-    pub strategies: Vec<String>,
-    /// Each strategy as `name [rules] params`, the form `--resume` compares.
-    pub solvers: Vec<String>,
-    /// Base seed.
-    pub seed: u64,
-    /// Seeds per puzzle.
-    pub seeds: u32,
-    /// Colonies per (puzzle, seed) for randomised strategies.
-    pub colonies: u32,
-    /// Per-job time budget in seconds.
-    pub timeout_s: Option<f64>,
-    /// Per-job node budget.
-    pub node_limit: Option<u64>,
-    /// Worker threads.
-    pub threads: usize,
-    /// The slice of the plan this file holds.
-    pub shard: Shard,
-    /// Jobs in the whole plan.
-    pub jobs_total: u64,
-    /// Jobs in this shard.
-    pub jobs_in_shard: u64,
-    /// Fingerprint of everything that determines the rows.
-    pub plan_hash: String,
-    /// Optional columns present.
-    pub columns: super::record::Columns,
-    /// Start time, UTC, ISO 8601.
-    pub started: String,
-    /// End time, UTC, ISO 8601, once ended.
-    pub finished: Option<String>,
-    /// `running`, `complete` or `interrupted`.
-    pub status: String,
-    /// Jobs finished so far.
-    pub jobs_done: u64,
-    /// Rows per status once ended.
-    pub status_counts: std::collections::BTreeMap<String, u64>,
-    /// Machine description.
-    pub machine: Machine,
-}
+use std::path::Path;
 
 /// Where a run ran.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -108,28 +49,18 @@ pub fn git_revision() -> Option<String> {
     (!rev.is_empty()).then(|| rev.to_string())
 }
 
-/// The sidecar path of a result file: `x.csv` -> `x.meta.json`; other names get `.meta.json` appended.
-pub fn meta_path(csv: &Path) -> PathBuf {
-    match csv.extension() {
-        Some(e) if e == "csv" => csv.with_extension("meta.json"),
-        _ => {
-            let mut s = csv.as_os_str().to_owned();
-            s.push(".meta.json");
-            PathBuf::from(s)
-        }
-    }
-}
-
 /// Read a sidecar.
 pub fn read(path: &Path) -> Result<RunMeta, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
-    serde_json::from_str(&text).map_err(|e| format!("{}: not a run metadata file: {e}", path.display()))
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| format!("{}: cannot read: {e}", path.display()))?;
+    serde_json::from_str(&text)
+        .map_err(|e| format!("{}: not a run metadata file: {e}", path.display()))
 }
 
 /// Write a sidecar atomically (temporary file, then rename).
 pub fn write(path: &Path, meta: &RunMeta) -> std::io::Result<()> {
     let json = serde_json::to_string_pretty(meta).map_err(std::io::Error::other)?;
-    super::output::write_atomically(path, json.as_bytes())
+    crate::report::io::write_atomic(path, json.as_bytes(), true).map_err(std::io::Error::other)
 }
 
 /// Current UTC time as ISO 8601 (`2026-11-29T15:03:00Z`).
@@ -170,11 +101,5 @@ mod tests {
         assert_eq!(format_utc(0), "1970-01-01T00:00:00Z");
         assert_eq!(format_utc(951_782_400), "2000-02-29T00:00:00Z");
         assert_eq!(format_utc(1_795_964_580), "2026-11-29T15:03:00Z");
-    }
-
-    #[test]
-    fn sidecar_names() {
-        assert_eq!(meta_path(Path::new("r/x.csv")), PathBuf::from("r/x.meta.json"));
-        assert_eq!(meta_path(Path::new("r/x.out")), PathBuf::from("r/x.out.meta.json"));
     }
 }

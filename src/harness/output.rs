@@ -11,9 +11,10 @@
 
 use super::record::{Columns, Record};
 use super::run::{JobResult, Sink};
+use crate::report::io::{read_results, ReadError};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
+use std::io::{BufWriter, Read, Write};
 use std::path::{Path, PathBuf};
 
 /// Header of the `--trace` long CSV.
@@ -40,17 +41,6 @@ pub fn journal_path(path: &Path) -> PathBuf {
     with_suffix(path, ".partial")
 }
 
-/// Write bytes to `path` atomically: a temporary file beside it, then a rename.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> std::io::Result<()> {
-    let tmp = with_suffix(path, ".tmp");
-    {
-        let mut f = File::create(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-    }
-    std::fs::rename(&tmp, path)
-}
-
 /// One CSV line (with its newline) for the given cells.
 fn csv_line<I, S>(cells: I) -> std::io::Result<Vec<u8>>
 where
@@ -59,60 +49,8 @@ where
 {
     let mut w = csv::Writer::from_writer(Vec::new());
     w.write_record(cells).map_err(std::io::Error::other)?;
-    w.into_inner().map_err(|e| std::io::Error::other(e.to_string()))
-}
-
-/// An error reading a results CSV, with the place.
-#[derive(Debug, thiserror::Error)]
-pub enum ReadError {
-    /// The file could not be read.
-    #[error("{path}: cannot read: {source}")]
-    Io {
-        /// The file.
-        path: PathBuf,
-        /// The OS error.
-        source: std::io::Error,
-    },
-    /// A row does not fit the schema.
-    #[error("{path}:{line}: {message}")]
-    Row {
-        /// The file.
-        path: PathBuf,
-        /// 1-based line.
-        line: u64,
-        /// What was wrong.
-        message: String,
-    },
-}
-
-/// Read every row of a results CSV (or journal), by header name.
-pub fn read_records(path: &Path) -> Result<Vec<Record>, ReadError> {
-    let file = File::open(path).map_err(|source| ReadError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    read_records_from(file, path)
-}
-
-/// Read rows from any reader; `path` is used in messages.
-pub fn read_records_from<R: Read>(reader: R, path: &Path) -> Result<Vec<Record>, ReadError> {
-    let mut rdr = csv::Reader::from_reader(reader);
-    let mut out = Vec::new();
-    for row in rdr.deserialize::<Record>() {
-        let r = row.map_err(|e| ReadError::Row {
-            path: path.to_path_buf(),
-            line: e.position().map_or(0, |p| p.line()),
-            message: match e.kind() {
-                csv::ErrorKind::Deserialize { err, .. } => format!(
-                    "{} (expected a puzzlebench results row)",
-                    err
-                ),
-                _ => e.to_string(),
-            },
-        })?;
-        out.push(r);
-    }
-    Ok(out)
+    w.into_inner()
+        .map_err(|e| std::io::Error::other(e.to_string()))
 }
 
 /// Writes a run's result files (see the module docs).
@@ -168,31 +106,34 @@ impl ResultWriter {
 
     /// The rows an interrupted run left in `path`'s journal, by job index. A torn last line
     /// (the process died mid-write) is cut off the journal first.
-    pub fn resume_rows(path: &Path) -> Result<BTreeMap<u64, Record>, ReadError> {
+    pub fn resume_rows(path: &Path) -> Result<BTreeMap<u64, Record>, String> {
         let jpath = journal_path(path);
-        let io = |source| ReadError::Io {
-            path: jpath.clone(),
-            source,
-        };
-        let mut f = OpenOptions::new().read(true).write(true).open(&jpath).map_err(io)?;
+        let io = |e: std::io::Error| format!("{}: {e}", jpath.display());
+        let mut f = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .open(&jpath)
+            .map_err(io)?;
         let mut bytes = Vec::new();
         f.read_to_end(&mut bytes).map_err(io)?;
         let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
         if keep < bytes.len() {
             f.set_len(keep as u64).map_err(io)?;
-            f.seek(SeekFrom::End(0)).map_err(io)?;
-            bytes.truncate(keep);
         }
-        let rows = read_records_from(&bytes[..], &jpath)?;
+        let rows = match read_results(&jpath) {
+            Ok(file) => file.rows,
+            // Interrupted before the first row finished: nothing to keep.
+            Err(ReadError::NoRows { .. }) => Vec::new(),
+            Err(e) => return Err(e.to_string()),
+        };
         let mut map = BTreeMap::new();
         for r in rows {
-            if map.insert(r.job, r).is_some() {
-                return Err(ReadError::Row {
-                    path: jpath.clone(),
-                    line: 0,
-                    message: "the journal holds the same job twice; it was not written by one run"
-                        .to_string(),
-                });
+            let job = r.job;
+            if map.insert(job, r).is_some() {
+                return Err(format!(
+                    "{}: holds job {job} twice; it was not written by one run",
+                    jpath.display()
+                ));
             }
         }
         Ok(map)

@@ -170,27 +170,24 @@ pub fn fingerprint(
     seeds: u32,
     colonies: u32,
 ) -> String {
-    format!(
-        "{:016x}",
-        {
-            let mut h = StableHasher::default();
-            h.write_str("plan-v1");
-            h.write_str(&dataset.name);
-            h.write_u64(dataset.puzzles.len() as u64);
-            for p in &dataset.puzzles {
-                p.fingerprint(&mut h);
-            }
-            for s in strategies {
-                h.write_str(s.name());
-                h.write_str(s.rules());
-                h.write_str(&s.params());
-            }
-            h.write_u64(seed);
-            h.write_u64(u64::from(seeds));
-            h.write_u64(u64::from(colonies));
-            h.finish()
+    format!("{:016x}", {
+        let mut h = StableHasher::default();
+        h.write_str("plan-v1");
+        h.write_str(&dataset.name);
+        h.write_u64(dataset.puzzles.len() as u64);
+        for p in &dataset.puzzles {
+            p.fingerprint(&mut h);
         }
-    )
+        for s in strategies {
+            h.write_str(s.name());
+            h.write_str(s.rules());
+            h.write_str(&s.params());
+        }
+        h.write_u64(seed);
+        h.write_u64(u64::from(seeds));
+        h.write_u64(u64::from(colonies));
+        h.finish()
+    })
 }
 
 /// `--shard K/N`: the K-th (1-based) of N slices; job `j` belongs to it iff `j % N == K - 1`.
@@ -242,7 +239,13 @@ mod tests {
 
     #[test]
     fn shard_parsing() {
-        assert_eq!("3/16".parse::<Shard>(), Ok(Shard { index: 3, count: 16 }));
+        assert_eq!(
+            "3/16".parse::<Shard>(),
+            Ok(Shard {
+                index: 3,
+                count: 16
+            })
+        );
         for bad in ["0/4", "5/4", "3", "a/b", "1/0", ""] {
             assert!(bad.parse::<Shard>().is_err(), "{bad} accepted");
         }

@@ -77,7 +77,8 @@ pub fn run_job(
     let mut trace = settings.trace.then(Vec::new);
     let start = Instant::now();
     let deadline = settings.timeout.map(|t| start + t);
-    let mut stop = || interrupt.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
+    let mut stop =
+        || interrupt.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
     let result = catch_unwind(AssertUnwindSafe(|| {
         solver.solve(&puzzle.data, &mut rng, &mut stop, trace.as_mut())
     }));
@@ -87,12 +88,18 @@ pub fn run_job(
         Ok(Err(msg)) => {
             record.status = Some(Status::Error);
             record.message = msg;
-            return Some(JobResult { record, trace: None });
+            return Some(JobResult {
+                record,
+                trace: None,
+            });
         }
         Err(payload) => {
             record.status = Some(Status::Error);
             record.message = format!("solver panicked: {}", panic_message(payload.as_ref()));
-            return Some(JobResult { record, trace: None });
+            return Some(JobResult {
+                record,
+                trace: None,
+            });
         }
     };
     let c = &outcome.counters;

@@ -89,7 +89,11 @@ mod tests {
         let mut unique = pinned.to_vec();
         unique.sort_unstable();
         unique.dedup();
-        assert_eq!(unique.len(), 4, "seeds must differ by seed, colony and puzzle");
+        assert_eq!(
+            unique.len(),
+            4,
+            "seeds must differ by seed, colony and puzzle"
+        );
         assert_eq!(pinned[0], PINNED_DEMO_1);
         let mut rng = job_rng(7, "x", 3);
         assert_eq!(rng.next_u64(), PINNED_RNG_FIRST);

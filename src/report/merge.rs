@@ -74,9 +74,9 @@ pub enum MergeError {
         /// Puzzle.
         puzzle_id: String,
         /// Shard number from the meta.
-        index: u64,
+        index: u32,
         /// Shard count from the meta.
-        count: u64,
+        count: u32,
     },
     /// A job index beyond the plan.
     #[error("{path}: job {job} (puzzle {puzzle_id}) is beyond the plan's {jobs_total} jobs")]
@@ -168,7 +168,7 @@ pub fn merge(inputs: Vec<(PathBuf, Vec<Record>, Option<RunMeta>)>) -> Result<Mer
         let shard = meta.as_ref().and_then(|m| m.shard).filter(|s| s.count > 1);
         for r in rows {
             if let Some(s) = shard {
-                if !s.holds(r.job) {
+                if !s.contains(r.job) {
                     return Err(MergeError::WrongShard {
                         path: path.clone(),
                         job: r.job,
@@ -309,7 +309,7 @@ mod tests {
             .collect()
     }
 
-    fn shard_meta(k: u64, n: u64, total: u64) -> RunMeta {
+    fn shard_meta(k: u32, n: u32, total: u64) -> RunMeta {
         RunMeta {
             shard: Some(Shard { index: k, count: n }),
             jobs_total: Some(total),
@@ -322,11 +322,14 @@ mod tests {
         }
     }
 
-    fn shards(all: &[Record], n: u64) -> Vec<(PathBuf, Vec<Record>, Option<RunMeta>)> {
+    fn shards(all: &[Record], n: u32) -> Vec<(PathBuf, Vec<Record>, Option<RunMeta>)> {
         (1..=n)
             .map(|k| {
-                let part: Vec<Record> =
-                    all.iter().filter(|r| r.job % n == k - 1).cloned().collect();
+                let part: Vec<Record> = all
+                    .iter()
+                    .filter(|r| r.job % u64::from(n) == u64::from(k - 1))
+                    .cloned()
+                    .collect();
                 // Shard files are sorted by job but arrive in any order; reverse to prove it.
                 let part = part.into_iter().rev().collect();
                 (

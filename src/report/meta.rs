@@ -7,27 +7,13 @@
 use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 
-/// Which part of a plan a file holds: jobs `j` with `j % count == index - 1`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Shard {
-    /// 1-based shard number.
-    pub index: u64,
-    /// Number of shards the plan was split into.
-    pub count: u64,
-}
-
-impl Shard {
-    /// Whether job `job` belongs to this shard.
-    pub fn holds(self, job: u64) -> bool {
-        self.count > 0 && job % self.count == self.index.wrapping_sub(1)
-    }
-}
+pub use crate::harness::plan::Shard;
 
 /// Run metadata. Every field may be missing in a file; missing means "unknown".
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
 pub struct RunMeta {
-    /// Tool that wrote the run (`bench-run`).
+    /// Tool that wrote the run (`puzzlebench`).
     pub tool: String,
     /// Tool version.
     pub version: String,
@@ -35,10 +21,20 @@ pub struct RunMeta {
     pub git_revision: Option<String>,
     /// The command line, one argument per element.
     pub command_line: Vec<String>,
-    /// Dataset name or path.
+    /// The `--dataset` path.
     pub dataset: String,
+    /// The dataset's name (`dataset` column).
+    pub dataset_name: Option<String>,
+    /// Fingerprint of the dataset's puzzles and ids.
+    pub dataset_hash: Option<String>,
+    /// Puzzles in the dataset.
+    pub puzzles: Option<u64>,
     /// Strategies run.
     pub strategies: Vec<String>,
+    /// Each strategy as `name [rules] params`, the form `--resume` compares.
+    pub solvers: Vec<String>,
+    /// Optional columns present in the results.
+    pub columns: Option<crate::harness::record::Columns>,
     /// Base seed.
     pub seed: Option<u64>,
     /// Seeds per puzzle.
@@ -65,6 +61,10 @@ pub struct RunMeta {
     pub finished: Option<String>,
     /// `complete`, `interrupted` or `running`.
     pub status: Option<String>,
+    /// Jobs with a row so far.
+    pub jobs_done: Option<u64>,
+    /// Rows per status once the run ended.
+    pub status_counts: std::collections::BTreeMap<String, u64>,
     /// Machine description (free-form object).
     pub machine: serde_json::Value,
     /// Fields this version does not know, kept so that `merge` passes them on.
@@ -119,6 +119,6 @@ mod tests {
             m.extra.get("future_field"),
             Some(&serde_json::json!([1, 2]))
         );
-        assert!(m.shard.is_some_and(|s| s.holds(4) && !s.holds(3)));
+        assert!(m.shard.is_some_and(|s| s.contains(4) && !s.contains(3)));
     }
 }

@@ -1,0 +1,233 @@
+//! Interrupt and resume: SIGINT mid-run keeps every finished row (whole lines only), the
+//! finished file does not appear, `--resume` runs only the missing jobs, and the result equals
+//! an uninterrupted run (timings aside). Also: a per-job time budget holds on an input with
+//! few deductions. Unix only (signals).
+#![cfg(unix)]
+mod common;
+
+use common::*;
+use puzzlebench::harness::meta;
+use puzzlebench::harness::record::Status;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+fn bin() -> std::path::PathBuf {
+    assert_cmd::cargo::cargo_bin("bench-run")
+}
+
+fn data_rows(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .map(|t| t.lines().count().saturating_sub(1))
+        .unwrap_or(0)
+}
+
+const ARGS: [&str; 10] = [
+    "--strategy",
+    "abc,backtrack",
+    "--seeds",
+    "150",
+    "--max-cycles",
+    "1500",
+    "--threads",
+    "2",
+    "--quiet",
+    "--record-solutions",
+];
+
+#[test]
+fn sigint_keeps_finished_rows_and_resume_completes_the_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "s.txt", &sudoku_lines());
+    let reference = dir.path().join("ref.csv");
+    let status = Command::new(bin())
+        .args(ARGS)
+        .arg("--dataset")
+        .arg(&data)
+        .arg("--output")
+        .arg(&reference)
+        .status()
+        .unwrap();
+    assert!(status.success());
+
+    let out = dir.path().join("run.csv");
+    let journal = dir.path().join("run.csv.partial");
+    let mut child = Command::new(bin())
+        .args(ARGS)
+        .arg("--dataset")
+        .arg(&data)
+        .arg("--output")
+        .arg(&out)
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    while data_rows(&journal) < 20 {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run finished before it could be interrupted"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no rows after 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let pid = child.id().to_string();
+    assert!(Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .unwrap()
+        .success());
+    let output = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("--resume"), "{stderr}");
+    assert!(
+        !out.exists(),
+        "the finished file must not appear for an interrupted run"
+    );
+    let kept = puzzlebench::report::io::read_results(&journal)
+        .expect("every journal line parses")
+        .rows;
+    let total = rows(&reference).len();
+    assert!(
+        kept.len() >= 20 && kept.len() < total,
+        "{} of {total}",
+        kept.len()
+    );
+    assert!(kept.iter().all(|r| r.status.is_some()));
+    let m = meta::read(&meta::meta_path(&out)).unwrap();
+    assert_eq!(m.status.as_deref(), Some("interrupted"));
+    assert_eq!(m.jobs_done, Some(kept.len() as u64));
+
+    // A different plan is refused, naming the difference.
+    let refused = Command::new(bin())
+        .args(ARGS)
+        .args(["--seed", "9"])
+        .arg("--dataset")
+        .arg(&data)
+        .arg("--output")
+        .arg(&out)
+        .arg("--resume")
+        .output()
+        .unwrap();
+    assert_eq!(refused.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("--seed"));
+
+    let resumed = Command::new(bin())
+        .args(ARGS)
+        .arg("--dataset")
+        .arg(&data)
+        .arg("--output")
+        .arg(&out)
+        .arg("--resume")
+        .output()
+        .unwrap();
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert!(!journal.exists());
+    assert_eq!(untimed(&out), untimed(&reference));
+    // The resumed rows were kept, not rerun: their timings are the first run's.
+    let finished = rows(&out);
+    for k in &kept {
+        assert_eq!(
+            finished[k.job as usize].wall_s.to_bits(),
+            k.wall_s.to_bits()
+        );
+    }
+    assert_eq!(
+        meta::read(&meta::meta_path(&out))
+            .unwrap()
+            .status
+            .as_deref(),
+        Some("complete")
+    );
+}
+
+#[test]
+fn a_torn_last_line_is_dropped_on_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "p.txt", &format!("{HITORI_DEMO}\n1 2\n2 1\n"));
+    let out = dir.path().join("r.csv");
+    let mut cmd = bench_run();
+    cmd.args(["--strategy", "mrv,row", "--dataset"])
+        .arg(&data)
+        .arg("--output")
+        .arg(&out);
+    cmd.assert().success();
+    let full = untimed(&out);
+    // Fake an interrupted run: journal = header + first row + half of the second row.
+    let text = std::fs::read_to_string(&out).unwrap();
+    let lines: Vec<&str> = text.lines().collect();
+    let torn = format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..10]);
+    std::fs::write(dir.path().join("r.csv.partial"), torn).unwrap();
+    let mut m = meta::read(&meta::meta_path(&out)).unwrap();
+    m.status = Some("interrupted".into());
+    meta::write(&meta::meta_path(&out), &m).unwrap();
+    std::fs::remove_file(&out).unwrap();
+    let mut cmd = bench_run();
+    cmd.args(["--strategy", "mrv,row", "--resume", "--dataset"])
+        .arg(&data)
+        .arg("--output")
+        .arg(&out);
+    cmd.assert().success();
+    assert_eq!(untimed(&out), full);
+}
+
+/// A 64x64 grid of pseudo-random values: few forced deductions, a huge search.
+fn pathological_hitori() -> String {
+    let mut x: u64 = 0x9e37_79b9_7f4a_7c15;
+    let mut s = String::new();
+    for _ in 0..64 {
+        let row: Vec<String> = (0..64)
+            .map(|_| {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                (x % 48 + 1).to_string()
+            })
+            .collect();
+        s.push_str(&row.join(" "));
+        s.push('\n');
+    }
+    s
+}
+
+#[test]
+fn the_time_budget_holds_on_a_pathological_grid() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "big.txt", &pathological_hitori());
+    let out = dir.path().join("r.csv");
+    let limit = 0.5;
+    let mut cmd = bench_run();
+    cmd.args([
+        "--strategy",
+        "row,mrv",
+        "--rules",
+        "basic",
+        "--timeout",
+        "0.5",
+        "--dataset",
+    ])
+    .arg(&data)
+    .arg("--output")
+    .arg(&out);
+    cmd.assert().success();
+    for r in rows(&out) {
+        // The grid may be refuted quickly (unsolved); what must never happen is a job running
+        // past its budget.
+        assert!(
+            r.wall_s <= limit + f64::max(0.1 * limit, 0.05),
+            "{} ran {} s on a {limit} s budget",
+            r.strategy,
+            r.wall_s
+        );
+        if r.status == Some(Status::Timeout) {
+            assert!(r.wall_s >= limit, "timed out early: {}", r.wall_s);
+        }
+    }
+}

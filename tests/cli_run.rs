@@ -1,0 +1,217 @@
+//! `bench-run` end to end: rows, determinism, sharding, overwrite protection.
+mod common;
+
+use common::*;
+use predicates::prelude::*;
+use puzzlebench::harness::meta;
+use puzzlebench::harness::record::Status;
+
+#[test]
+fn demo_puzzle_takes_8_nodes_with_mrv_and_basic_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "demo.txt", HITORI_DEMO);
+    let out = dir.path().join("r.csv");
+    bench_run()
+        .args([
+            "--strategy",
+            "mrv",
+            "--rules",
+            "basic",
+            "--record-solutions",
+        ])
+        .arg("--dataset")
+        .arg(&data)
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("mrv"));
+    let r = rows(&out);
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].puzzle_id, "demo");
+    assert_eq!(r[0].status, Some(Status::Solved));
+    assert!(r[0].verified);
+    assert_eq!(r[0].nodes, Some(8));
+    assert_eq!(r[0].solution.as_deref(), Some(HITORI_DEMO_MASK));
+    assert_eq!(r[0].size, "5x5");
+    assert_eq!(r[0].kind, "hitori");
+    // The sidecar describes the run.
+    let m = meta::read(&meta::meta_path(&out)).unwrap();
+    assert_eq!(m.status.as_deref(), Some("complete"));
+    assert_eq!(m.jobs_total, Some(1));
+    assert_eq!(m.strategies, vec!["mrv".to_string()]);
+    assert!(!dir.path().join("r.csv.partial").exists());
+    assert!(!dir.path().join("r.csv.tmp").exists());
+}
+
+#[test]
+fn csv_header_is_pinned() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "demo.txt", HITORI_DEMO);
+    let out = dir.path().join("r.csv");
+    bench_run()
+        .args(["--strategy", "mrv,row", "--count-solutions", "2"])
+        .arg("--dataset")
+        .arg(&data)
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .success();
+    let text = std::fs::read_to_string(&out).unwrap();
+    let header = text.lines().next().unwrap();
+    assert_eq!(
+        header,
+        "dataset,puzzle_id,kind,size,strategy,rules,params,seed,colony,job,status,verified,nodes,\
+         max_depth,backtracks,propagated,guesses,cycles,evaluations,scouts,best_conflicts,\
+         empties_after_presolve,solutions,wall_s,message"
+    );
+    let r = rows(&out);
+    assert_eq!(r.len(), 2);
+    assert_eq!(r[0].strategy, "mrv");
+    assert_eq!(r[1].strategy, "row");
+    assert!(r.iter().all(|r| r.solutions == Some(1)), "demo is unique");
+}
+
+fn run_to(args: &[&str], data: &std::path::Path, out: &std::path::Path) {
+    bench_run()
+        .args(args)
+        .arg("--dataset")
+        .arg(data)
+        .arg("--output")
+        .arg(out)
+        .assert()
+        .success();
+}
+
+#[test]
+fn rows_do_not_depend_on_thread_count() {
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "demo.txt", HITORI_DEMO);
+    write(dir.path(), "sudoku.txt", &sudoku_lines());
+    let hitori = [
+        "--strategy",
+        "mrv,row",
+        "--rules",
+        "full",
+        "--record-solutions",
+    ];
+    let sudoku = [
+        "--strategy",
+        "abc,abc-hybrid,backtrack",
+        "--seeds",
+        "3",
+        "--colonies",
+        "2",
+        "--max-cycles",
+        "300",
+        "--record-solutions",
+    ];
+    for (i, args) in [&hitori[..], &sudoku[..]].iter().enumerate() {
+        let a = dir.path().join(format!("t1-{i}.csv"));
+        let b = dir.path().join(format!("t2-{i}.csv"));
+        let mut one = args.to_vec();
+        one.extend(["--threads", "1"]);
+        let mut two = args.to_vec();
+        two.extend(["--threads", "2"]);
+        run_to(&one, dir.path(), &a);
+        run_to(&two, dir.path(), &b);
+        let (ra, rb) = (untimed(&a), untimed(&b));
+        assert!(!ra.is_empty());
+        assert_eq!(ra, rb, "rows differ between --threads 1 and 2 for {args:?}");
+        // Jobs are sorted by index in the finished file.
+        assert!(ra.windows(2).all(|w| w[0].job < w[1].job));
+    }
+}
+
+#[test]
+fn shards_union_equals_the_unsharded_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "sudoku.txt", &sudoku_lines());
+    let args = [
+        "--strategy",
+        "abc,backtrack",
+        "--seeds",
+        "2",
+        "--max-cycles",
+        "200",
+    ];
+    let full = dir.path().join("full.csv");
+    run_to(&args, &data, &full);
+    let mut union = Vec::new();
+    for k in 1..=3 {
+        let out = dir.path().join(format!("s{k}.csv"));
+        let mut a = args.to_vec();
+        let shard = format!("{k}/3");
+        a.extend(["--shard", &shard]);
+        run_to(&a, &data, &out);
+        let m = meta::read(&meta::meta_path(&out)).unwrap();
+        assert_eq!(m.jobs_total, Some(12));
+        union.extend(untimed(&out));
+    }
+    union.sort_by_key(|r| r.job);
+    assert_eq!(union, untimed(&full));
+}
+
+#[test]
+fn results_are_never_overwritten_without_force() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "demo.txt", HITORI_DEMO);
+    let out = dir.path().join("r.csv");
+    run_to(&["--strategy", "mrv"], &data, &out);
+    let before = std::fs::read(&out).unwrap();
+    bench_run()
+        .args(["--strategy", "row", "--dataset"])
+        .arg(&data)
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("already exist"));
+    assert_eq!(std::fs::read(&out).unwrap(), before);
+    run_to(&["--strategy", "row", "--force"], &data, &out);
+    assert_eq!(rows(&out)[0].strategy, "row");
+}
+
+#[test]
+fn sudoku_rows_carry_abc_counters_and_colonies() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "demo.txt", &format!("{SUDOKU_DEMO}\n"));
+    let out = dir.path().join("r.csv");
+    let trace = dir.path().join("trace.csv");
+    bench_run()
+        .args([
+            "--strategy",
+            "abc-hybrid,backtrack",
+            "--seeds",
+            "2",
+            "--colonies",
+            "3",
+        ])
+        .arg("--dataset")
+        .arg(&data)
+        .arg("--output")
+        .arg(&out)
+        .arg("--trace")
+        .arg(&trace)
+        .assert()
+        .success();
+    let r = rows(&out);
+    // abc-hybrid: 2 seeds x 3 colonies; backtrack is deterministic: 2 seeds x 1 colony.
+    assert_eq!(r.len(), 8);
+    let abc: Vec<_> = r.iter().filter(|r| r.strategy == "abc-hybrid").collect();
+    assert_eq!(abc.len(), 6);
+    assert!(abc
+        .iter()
+        .all(|r| r.empties_after_presolve.is_some() && r.evaluations.is_some()));
+    assert_eq!(
+        abc[0].params,
+        "colony_size=100;limit=50;max_cycles=2000;neighbourhood=box"
+    );
+    let bt: Vec<_> = r.iter().filter(|r| r.strategy == "backtrack").collect();
+    assert!(bt
+        .iter()
+        .all(|r| r.status == Some(Status::Solved) && r.nodes.is_some() && r.cycles.is_none()));
+    let t = std::fs::read_to_string(&trace).unwrap();
+    assert!(t.starts_with("dataset,puzzle_id,strategy,params,seed,colony,cycle,best_conflicts\n"));
+    assert!(t.lines().count() > 6, "one line per cycle per ABC job");
+}

@@ -1,0 +1,77 @@
+//! Helpers shared by the CLI tests.
+#![allow(dead_code)]
+
+use assert_cmd::Command;
+use puzzlebench::harness::record::Record;
+use std::path::{Path, PathBuf};
+
+/// The article's demo Hitori puzzle as a grid block with a name.
+pub const HITORI_DEMO: &str =
+    "# name: demo\n1 1 3 1 2\n4 4 2 5 1\n3 5 1 2 3\n2 2 4 4 5\n2 2 5 1 4\n";
+/// The article's shading of the demo puzzle, row-major.
+pub const HITORI_DEMO_MASK: &str = "#..#..#.......#.#.#.#....";
+/// The Sudoku article's demo puzzle.
+pub const SUDOKU_DEMO: &str =
+    "000260701680070090190004500820100040004602900050003028009300074040050036703018000";
+
+/// `bench-run` with no progress bar.
+pub fn bench_run() -> Command {
+    let mut c = Command::cargo_bin("bench-run").expect("bench-run is built");
+    c.arg("--quiet");
+    c
+}
+
+/// Write `text` to `dir/name` and return the path.
+pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
+    let p = dir.join(name);
+    std::fs::write(&p, text).expect("write fixture");
+    p
+}
+
+/// Rows of a result file.
+pub fn rows(path: &Path) -> Vec<Record> {
+    puzzlebench::report::io::read_results(path)
+        .expect("readable results")
+        .rows
+}
+
+/// Rows with timing cleared, for determinism comparisons.
+pub fn untimed(path: &Path) -> Vec<Record> {
+    rows(path).iter().map(Record::without_timing).collect()
+}
+
+/// The repository's bundled datasets.
+pub fn datasets() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets")
+}
+
+/// A public corpus file under `../shared/corpora`, or `None` (with a message) where absent.
+pub fn corpus(rel: &str) -> Option<PathBuf> {
+    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/corpora")
+        .join(rel);
+    if p.exists() {
+        Some(p)
+    } else {
+        eprintln!(
+            "SKIP: {} is absent (../shared is not beside the repository)",
+            p.display()
+        );
+        None
+    }
+}
+
+/// Four Sudoku lines (the demo, then well-known easy grids).
+pub fn sudoku_lines() -> String {
+    let mut s = String::new();
+    for l in [
+        SUDOKU_DEMO,
+        "530070000600195000098000060800060003400803001700020006060000280000419005000080079",
+        "003020600900305001001806400008102900700000008006708200002609500800203009005010300",
+        "200080300060070084030500209000105408000000000402706000301007040720040060004010003",
+    ] {
+        s.push_str(l);
+        s.push('\n');
+    }
+    s
+}

@@ -1,0 +1,160 @@
+//! The harness isolates failures: a panicking solver gives an `error` row and the batch goes
+//! on; a wrong answer is a `wrong` row, never `solved`. The faulty solvers here are test-only
+//! implementations of the harness's `Solver` trait, not strategies of the release CLI.
+mod common;
+
+use common::*;
+use puzzlebench::dataset::{PuzzleData, PuzzleKind};
+use puzzlebench::harness::bench::{bench, BenchConfig};
+use puzzlebench::harness::plan::Shard;
+use puzzlebench::harness::record::{Columns, Status};
+use puzzlebench::harness::Solver;
+use puzzlebench::hitori::search::{Rules, Strategy};
+use puzzlebench::solvers::{Answer, End, Outcome, SolverSpec};
+use rand_pcg::Pcg64Mcg;
+use std::sync::atomic::AtomicBool;
+
+/// Delegates to the real `mrv` solver, but panics on one puzzle or corrupts one answer.
+struct Faulty {
+    inner: SolverSpec,
+    panic_on: &'static str,
+    corrupt: bool,
+}
+
+impl Solver for Faulty {
+    fn name(&self) -> &str {
+        if self.corrupt {
+            "corrupt"
+        } else {
+            "panicky"
+        }
+    }
+    fn kind(&self) -> PuzzleKind {
+        PuzzleKind::Hitori
+    }
+    fn rules(&self) -> &str {
+        "full"
+    }
+    fn params(&self) -> String {
+        String::new()
+    }
+    fn is_randomised(&self) -> bool {
+        false
+    }
+    fn solve(
+        &self,
+        data: &PuzzleData,
+        rng: &mut Pcg64Mcg,
+        stop: &mut dyn FnMut() -> bool,
+        trace: Option<&mut Vec<u32>>,
+    ) -> Result<Outcome, String> {
+        let mut out = self.inner.run(data, rng, stop, trace)?;
+        let PuzzleData::Hitori { puzzle, .. } = data else {
+            return Err("not hitori".into());
+        };
+        if puzzle.value(0, 0) == 1 && puzzle.value(0, 1) == 1 && !self.panic_on.is_empty() {
+            panic!("{}", self.panic_on);
+        }
+        if self.corrupt {
+            // Shade every cell: breaks adjacency, so the verifier must reject it.
+            let mask = "#".repeat(puzzle.width() * puzzle.height());
+            let bad = puzzlebench::hitori::grid::Shading::from_mask(
+                puzzle.width(),
+                puzzle.height(),
+                &mask,
+            )
+            .map_err(|e| e.to_string())?;
+            out.end = End::Found(Answer::Hitori(bad));
+        }
+        Ok(out)
+    }
+}
+
+fn config(dir: &std::path::Path, solver: Faulty) -> BenchConfig {
+    BenchConfig {
+        dataset: dir.join("data"),
+        solvers: vec![Box::new(solver)],
+        seed: 0,
+        seeds: 1,
+        colonies: 1,
+        threads: 2,
+        timeout: None,
+        node_limit: None,
+        output: Some(dir.join("out.csv")),
+        columns: Columns::default(),
+        trace: None,
+        shard: Shard::default(),
+        resume: false,
+        force: false,
+        progress: false,
+        command_line: vec!["test".into()],
+    }
+}
+
+fn mrv() -> SolverSpec {
+    SolverSpec::Hitori {
+        strategy: Strategy::Mrv,
+        rules: Rules::Full,
+        max_solutions: 1,
+        node_limit: None,
+    }
+}
+
+fn dataset(dir: &std::path::Path) {
+    let d = dir.join("data");
+    std::fs::create_dir(&d).unwrap();
+    write(&d, "a.txt", HITORI_DEMO);
+    write(&d, "b.txt", "2 1 2\n1 2 3\n3 3 1\n\n1 2\n2 1\n");
+}
+
+#[test]
+fn a_panicking_solver_gives_an_error_row_and_the_batch_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    dataset(dir.path());
+    let cfg = config(
+        dir.path(),
+        Faulty {
+            inner: mrv(),
+            panic_on: "boom in the solver",
+            corrupt: false,
+        },
+    );
+    let outcome = bench(cfg, &AtomicBool::new(false)).expect("run completes");
+    assert!(!outcome.interrupted);
+    let r = rows(&dir.path().join("out.csv"));
+    assert_eq!(r.len(), 3, "every job has a row");
+    let demo = r.iter().find(|r| r.puzzle_id == "demo").unwrap();
+    assert_eq!(demo.status, Some(Status::Error));
+    assert!(!demo.verified);
+    assert!(
+        demo.message.contains("boom in the solver"),
+        "{}",
+        demo.message
+    );
+    for other in r.iter().filter(|r| r.puzzle_id != "demo") {
+        assert_ne!(other.status, Some(Status::Error), "{other:?}");
+    }
+    assert_eq!(outcome.status_counts.get(&Status::Error), Some(&1));
+}
+
+#[test]
+fn a_wrong_answer_is_a_wrong_row_not_solved() {
+    let dir = tempfile::tempdir().unwrap();
+    dataset(dir.path());
+    let cfg = config(
+        dir.path(),
+        Faulty {
+            inner: mrv(),
+            panic_on: "",
+            corrupt: true,
+        },
+    );
+    bench(cfg, &AtomicBool::new(false)).expect("run completes");
+    let r = rows(&dir.path().join("out.csv"));
+    assert!(!r.is_empty());
+    for row in &r {
+        assert_eq!(row.status, Some(Status::Wrong), "{row:?}");
+        assert!(!row.verified);
+        assert!(row.message.contains("verifier"), "{}", row.message);
+    }
+}
