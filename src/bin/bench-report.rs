@@ -53,6 +53,11 @@ enum Cmd {
         /// Relative band around 1 within which a time ratio counts as noise.
         #[arg(long, default_value_t = 0.10)]
         noise_band: f64,
+        /// `fail`: a flagged slowdown is a regression (same machine as the baseline);
+        /// `warn`: slowdowns are reported but only counters and statuses decide the exit code
+        /// (baseline made on another machine).
+        #[arg(long, default_value = "fail", value_parser = ["fail", "warn"])]
+        times: String,
         /// Also write the markdown report here (e.g. $GITHUB_STEP_SUMMARY).
         #[arg(long, value_name = "FILE")]
         markdown_out: Option<PathBuf>,
@@ -182,6 +187,7 @@ fn run() -> Result<ExitCode> {
             baseline,
             new,
             noise_band,
+            times,
             markdown_out,
             github_benchmark_out,
             bmf_out,
@@ -198,6 +204,7 @@ fn run() -> Result<ExitCode> {
                     noise_band,
                     baseline_label: baseline.display().to_string(),
                     new_label: new.display().to_string(),
+                    time_regressions: times == "fail",
                     ..CompareOptions::default()
                 },
             );

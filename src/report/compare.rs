@@ -32,6 +32,10 @@ pub struct CompareOptions {
     pub baseline_label: String,
     /// Name of the new run in reports.
     pub new_label: String,
+    /// Whether a flagged slowdown counts as a regression. Off when the two runs come from
+    /// different machines (e.g. a CI runner against a baseline made elsewhere): slowdowns are
+    /// then still reported, but only deterministic counters and statuses decide the verdict.
+    pub time_regressions: bool,
 }
 
 impl Default for CompareOptions {
@@ -44,6 +48,7 @@ impl Default for CompareOptions {
             list_limit: 20,
             baseline_label: "baseline".to_string(),
             new_label: "new".to_string(),
+            time_regressions: true,
         }
     }
 }
@@ -189,6 +194,8 @@ pub struct Comparison {
     pub baseline_label: String,
     /// New run name.
     pub new_label: String,
+    /// Whether flagged slowdowns count as a regression (see [`CompareOptions::time_regressions`]).
+    pub time_regressions: bool,
     /// Markdown list cap.
     #[serde(skip)]
     list_limit: usize,
@@ -408,6 +415,7 @@ pub fn compare(baseline: &[Record], new: &[Record], opts: &CompareOptions) -> Co
         resamples: opts.resamples,
         baseline_label: opts.baseline_label.clone(),
         new_label: opts.new_label.clone(),
+        time_regressions: opts.time_regressions,
         list_limit: opts.list_limit.max(1),
     }
 }
@@ -469,7 +477,12 @@ impl Comparison {
     /// improvements are not regressions.
     pub fn is_regression(&self) -> bool {
         let t = self.tally();
-        t.status_worse + t.counters_worse + t.slowdowns + t.missing_in_new > 0
+        let slow = if self.time_regressions {
+            t.slowdowns
+        } else {
+            0
+        };
+        t.status_worse + t.counters_worse + slow + t.missing_in_new > 0
     }
 
     /// One line: the verdict and what it rests on.
@@ -490,7 +503,18 @@ impl Comparison {
             "worse or changed",
             &mut bad,
         );
-        push(t.slowdowns, "group", "groups", "slower", &mut bad);
+        let mut noted = Vec::new();
+        if self.time_regressions {
+            push(t.slowdowns, "group", "groups", "slower", &mut bad);
+        } else {
+            push(
+                t.slowdowns,
+                "group",
+                "groups",
+                "slower (not judged: --times warn)",
+                &mut noted,
+            );
+        }
         push(
             t.missing_in_new,
             "row",
@@ -509,6 +533,7 @@ impl Comparison {
         );
         push(t.speedups, "group", "groups", "faster", &mut good);
         push(t.only_in_new, "row", "rows", "only in new", &mut good);
+        good.extend(noted);
         if self.is_regression() {
             let mut s = format!("❌ Regression: {}", bad.join(", "));
             if !good.is_empty() {

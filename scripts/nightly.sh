@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Nightly regression check: build, run the fixed suite, compare with results/baseline/,
+# write a markdown report. Exit 1 on a regression (a counter or status got worse, rows went
+# missing, or — with NIGHTLY_TIMES=fail, for a runner like the one that made the baseline — a
+# slowdown whose whole confidence interval clears the noise band).
+#   scripts/nightly.sh                 # report in results/nightly/report.md
+#   NIGHTLY_OUT=/tmp/n scripts/nightly.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+out=${NIGHTLY_OUT:-results/nightly}
+start=$(date +%s)
+cargo build --release --quiet --bins
+rm -rf "$out"
+echo "nightly: running the suite into $out"
+scripts/suite.sh "$out"
+times_flag=()
+[ "${NIGHTLY_TIMES:-warn}" = fail ] || times_flag=(--times warn)
+set +e
+target/release/bench-report compare results/baseline "$out" "${times_flag[@]}" \
+  --noise-band "${NOISE_BAND:-0.25}" \
+  --markdown-out "$out/report.md" \
+  --github-benchmark-out "$out/github-benchmark.json" \
+  --bmf-out "$out/bmf.json" >/dev/null
+code=$?
+set -e
+{
+  echo
+  echo "Suite wall time: $(( $(date +%s) - start )) s on $(nproc) CPUs."
+} >>"$out/report.md"
+cat "$out/report.md"
+exit $code
