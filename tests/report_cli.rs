@@ -125,6 +125,15 @@ fn compare_flags_slowdown_only_when_interval_clears_band() {
         .code(1)
         .stdout(predicate::str::contains("2 groups slower"))
         .stdout(predicate::str::contains("🐢 slower"));
+    // With --times warn (baseline from another machine) the slowdown is reported, not failed.
+    bench_report()
+        .arg("compare")
+        .arg(&a)
+        .arg(&slow)
+        .args(["--times", "warn"])
+        .assert()
+        .code(0)
+        .stdout(predicate::str::contains("2 groups slower (not judged"));
     // x1.05 with different noise: within the band.
     let meh = file(&d, "meh.csv", &hitori_run(40, |j| 0.00105 * wobble(j + 3)));
     bench_report()
