@@ -7,9 +7,7 @@
 use std::path::PathBuf;
 use std::time::Instant;
 
-use puzzlebench::hitori::{
-    parse_singles, solve, verify, Rules, SearchConfig, SearchEnd, Strategy,
-};
+use puzzlebench::hitori::{parse_singles, solve, verify, Rules, SearchConfig, SearchEnd, Strategy};
 
 /// `$PUZZLEBENCH_SHARED/corpora/...` when set, else `shared/` beside the repository (CI), else
 /// `shared/` two levels up (a git worktree kept in a `wt/` folder).
@@ -27,7 +25,9 @@ fn corpus_path() -> Option<PathBuf> {
 #[test]
 fn whole_corpus_solved_equal_to_given_verified_and_unique() {
     let Some(path) = corpus_path() else {
-        eprintln!("skipping: Hitori corpus ../shared/corpora/hitori/tud-singles-5to25.tsv not found");
+        eprintln!(
+            "skipping: Hitori corpus ../shared/corpora/hitori/tud-singles-5to25.tsv not found"
+        );
         return;
     };
     let text = std::fs::read_to_string(&path).expect("corpus readable");
@@ -46,7 +46,12 @@ fn whole_corpus_solved_equal_to_given_verified_and_unique() {
         let sol = res
             .first
             .unwrap_or_else(|| panic!("line {}: no solution found", p.line));
-        assert_eq!(Some(&sol), p.solution.as_ref(), "line {}: differs from the given mask", p.line);
+        assert_eq!(
+            Some(&sol),
+            p.solution.as_ref(),
+            "line {}: differs from the given mask",
+            p.line
+        );
         assert_eq!(verify(&p.puzzle, &sol), Ok(()), "line {}", p.line);
         let count = solve(
             &p.puzzle,

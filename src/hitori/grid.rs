@@ -196,10 +196,7 @@ mod tests {
         );
         assert!(HitoriPuzzle::new(65, 2, vec![1; 130]).is_err());
         let e = HitoriPuzzle::new(2, 2, vec![1; 3]).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "expected 4 cells for a 2x2 grid, found 3"
-        );
+        assert_eq!(e.to_string(), "expected 4 cells for a 2x2 grid, found 3");
         let e = HitoriPuzzle::new(2, 2, vec![1, 2, 0, 1]).unwrap_err();
         assert_eq!(e, GridError::ZeroValue { row: 2, col: 1 });
         let p = HitoriPuzzle::new(3, 2, vec![1, 2, 3, 4, 5, 99]).unwrap();

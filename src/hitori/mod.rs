@@ -7,7 +7,7 @@
 //! - [`grid`]: [`HitoriPuzzle`] and [`Shading`].
 //! - [`parse`]: grid blocks and Simon Tatham's *Singles* game IDs.
 //! - [`search`]: [`solve`] with its [`Strategy`], [`Rules`] and counters.
-//! - [`verify`]: an independent check of a shading, sharing no code with the solver.
+//! - [`verify`](mod@verify): an independent check of a shading, sharing no code with the solver.
 //! - [`generate`](mod@generate): unique-solution puzzles from a seeded RNG.
 pub mod generate;
 pub mod grid;
@@ -55,7 +55,9 @@ mod corpus_tests {
 
     fn load() -> Option<Vec<ParsedHitori>> {
         let Some(path) = corpus_path() else {
-            eprintln!("skipping: Hitori corpus ../shared/corpora/hitori/tud-singles-5to25.tsv not found");
+            eprintln!(
+                "skipping: Hitori corpus ../shared/corpora/hitori/tud-singles-5to25.tsv not found"
+            );
             return None;
         };
         let text = std::fs::read_to_string(&path).expect("corpus readable");
@@ -83,7 +85,9 @@ mod corpus_tests {
             }
             *n += 1;
             let res = solve(&p.puzzle, &mrv_full(1), &mut || false);
-            let sol = res.first.unwrap_or_else(|| panic!("line {}: no solution", p.line));
+            let sol = res
+                .first
+                .unwrap_or_else(|| panic!("line {}: no solution", p.line));
             assert_eq!(Some(&sol), p.solution.as_ref(), "line {}", p.line);
             assert_eq!(verify(&p.puzzle, &sol), Ok(()), "line {}", p.line);
         }
@@ -144,7 +148,9 @@ mod corpus_tests {
                 }
             }
         }
-        eprintln!("\n40 generated 5x5 puzzles (seeds 0..40, Pcg64Mcg), basic rules, first solution");
+        eprintln!(
+            "\n40 generated 5x5 puzzles (seeds 0..40, Pcg64Mcg), basic rules, first solution"
+        );
         let puzzles: Vec<HitoriPuzzle> = (0..40)
             .map(|s| generate(5, 5, &mut Pcg64Mcg::seed_from_u64(s)).0)
             .collect();

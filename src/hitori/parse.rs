@@ -63,14 +63,21 @@ fn parse_number(tok: &str, line: usize) -> Result<u32, ParseError> {
             Ok(v) => Ok(v),
             Err(_) => Err(err(
                 line,
-                format!("expected a number at most {}, found {}", u32::MAX, shown(tok)),
+                format!(
+                    "expected a number at most {}, found {}",
+                    u32::MAX,
+                    shown(tok)
+                ),
             )),
         };
     }
     if tok.strip_prefix('-').is_some_and(digits) {
         return Err(err(
             line,
-            format!("expected a positive integer, found the negative {}", shown(tok)),
+            format!(
+                "expected a positive integer, found the negative {}",
+                shown(tok)
+            ),
         ));
     }
     Err(err(
@@ -223,8 +230,9 @@ fn split_id(s: &str) -> Option<(&str, &str, &str)> {
 
 /// Parses a side given as ASCII digits, saturating so a huge number cannot overflow.
 fn side(s: &str) -> usize {
-    s.bytes()
-        .fold(0usize, |acc, b| acc.saturating_mul(10).saturating_add((b - b'0') as usize))
+    s.bytes().fold(0usize, |acc, b| {
+        acc.saturating_mul(10).saturating_add((b - b'0') as usize)
+    })
 }
 
 /// The value of one Singles cell character.
@@ -255,7 +263,11 @@ pub fn parse_singles_line(line: &str, line_no: usize) -> Result<Option<ParsedHit
     } else if fields.len() >= 2 && split_id(fields[1]).is_some() {
         (Some(fields[0]), fields[1], &fields[2..])
     } else {
-        let at = if fields.len() >= 2 { fields[1] } else { fields[0] };
+        let at = if fields.len() >= 2 {
+            fields[1]
+        } else {
+            fields[0]
+        };
         return Err(err(
             line_no,
             format!(
@@ -458,7 +470,10 @@ mod tests {
             "expected 3 numbers in this row (like the block's first row), found 2"
         );
         let e = grid_err("1 2\n2 1\n\n1 x\n");
-        assert_eq!((e.line, e.message.as_str()), (4, "expected a positive integer, found `x`"));
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (4, "expected a positive integer, found `x`")
+        );
         let e = grid_err("1 2\n0 1\n");
         assert_eq!(e.line, 2);
         assert!(e.message.contains("expected a positive integer") && e.message.contains("found 0"));
@@ -470,7 +485,11 @@ mod tests {
         assert!(e.message.contains("at most 4294967295"), "{}", e.message);
         let e = grid_err("\n1 2 3\n");
         assert_eq!(e.line, 2);
-        assert!(e.message.contains("rows, found a block of 1 row"), "{}", e.message);
+        assert!(
+            e.message.contains("rows, found a block of 1 row"),
+            "{}",
+            e.message
+        );
         let e = grid_err("7\n");
         assert_eq!(e.line, 1);
         assert!(e.message.contains("found 1"), "{}", e.message);
@@ -487,8 +506,14 @@ mod tests {
         assert!(e.message.contains("no puzzle found"));
         assert_eq!(grid_err("").line, 1);
         let e = grid_err("1 2\n2 ü\n");
-        assert_eq!((e.line, e.message.as_str()), (2, "expected a positive integer, found `ü`"));
-        assert_eq!(e.to_string(), "line 2: expected a positive integer, found `ü`");
+        assert_eq!(
+            (e.line, e.message.as_str()),
+            (2, "expected a positive integer, found `ü`")
+        );
+        assert_eq!(
+            e.to_string(),
+            "line 2: expected a positive integer, found `ü`"
+        );
     }
 
     #[test]
@@ -498,7 +523,9 @@ mod tests {
         assert_eq!(p.puzzle.cells(), &[1, 2, 10, 4, 37, 61]);
         assert_eq!((p.puzzle.width(), p.puzzle.height()), (3, 2));
         assert_eq!((p.name.clone(), p.solution.clone()), (None, None));
-        let p = parse_singles_line("x/y\t2x2:1221\t#..#\r", 1).unwrap().unwrap();
+        let p = parse_singles_line("x/y\t2x2:1221\t#..#\r", 1)
+            .unwrap()
+            .unwrap();
         assert_eq!(p.name.as_deref(), Some("x/y"));
         assert_eq!(p.solution.unwrap().to_mask(), "#..#");
         let p = parse_singles_line("2x2de:1221\t.##.", 1).unwrap().unwrap();
@@ -513,9 +540,16 @@ mod tests {
     fn singles_errors_name_line_and_expectation() {
         let e = singles_err("5by5:1234");
         assert_eq!(e.line, 7);
-        assert!(e.message.contains("expected a Singles game ID `WxH:cells`"), "{}", e.message);
+        assert!(
+            e.message.contains("expected a Singles game ID `WxH:cells`"),
+            "{}",
+            e.message
+        );
         let e = singles_err("70x5:1");
-        assert_eq!(e.message, "expected width and height from 2 to 64, found 70x5");
+        assert_eq!(
+            e.message,
+            "expected width and height from 2 to 64, found 70x5"
+        );
         let e = singles_err("99999999999999999999999x5:1");
         assert!(e.message.contains("from 2 to 64"), "{}", e.message);
         let e = singles_err("1x5:11111");
@@ -523,16 +557,31 @@ mod tests {
         let e = singles_err("2x2:122");
         assert_eq!(e.message, "expected 4 cells for 2x2, found 3");
         let e = singles_err("2x2:12210");
-        assert!(e.message.contains("expected a cell character"), "{}", e.message);
+        assert!(
+            e.message.contains("expected a cell character"),
+            "{}",
+            e.message
+        );
         assert!(e.message.contains("'0' at cell 5"), "{}", e.message);
         let e = singles_err("2x2:1é21");
         assert!(e.message.contains("'é' at cell 2"), "{}", e.message);
         let e = singles_err("2x2:1221\t#.#");
-        assert_eq!(e.message, "expected a solution mask of 4 characters for 2x2, found 3");
+        assert_eq!(
+            e.message,
+            "expected a solution mask of 4 characters for 2x2, found 3"
+        );
         let e = singles_err("2x2:1221\t#x.#");
-        assert!(e.message.contains("found 'x' at position 2"), "{}", e.message);
+        assert!(
+            e.message.contains("found 'x' at position 2"),
+            "{}",
+            e.message
+        );
         let e = singles_err("n\t2x2:1221\t#..#\textra");
-        assert!(e.message.contains("at most a solution mask"), "{}", e.message);
+        assert!(
+            e.message.contains("at most a solution mask"),
+            "{}",
+            e.message
+        );
         let e = parse_singles("\n# nothing\n").unwrap_err();
         assert_eq!(e.line, 2);
         assert!(e.message.contains("no puzzle found"));

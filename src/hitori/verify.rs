@@ -15,7 +15,9 @@ use super::grid::{HitoriPuzzle, Shading};
 #[derive(Error, Debug, Clone, PartialEq, Eq)]
 pub enum Violation {
     /// The shading's size differs from the puzzle's (both `width x height`).
-    #[error("shading is {shading_width}x{shading_height} but puzzle is {puzzle_width}x{puzzle_height}")]
+    #[error(
+        "shading is {shading_width}x{shading_height} but puzzle is {puzzle_width}x{puzzle_height}"
+    )]
     SizeMismatch {
         /// Shading width.
         shading_width: usize,
