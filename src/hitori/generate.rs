@@ -214,8 +214,13 @@ mod tests {
         let a = generate(5, 5, &mut Pcg64Mcg::seed_from_u64(10));
         let b = generate(5, 5, &mut Pcg64Mcg::seed_from_u64(11));
         assert_ne!(a.0, b.0);
-        let (p, s) = generate(2, 2, &mut Pcg64Mcg::seed_from_u64(0));
-        assert_eq!(verify(&p, &s), Ok(()));
+        for w in 2..=4 {
+            for h in 2..=4 {
+                let (p, s) = generate(w, h, &mut Pcg64Mcg::seed_from_u64(w as u64 * 10 + h as u64));
+                assert_eq!((p.width(), p.height()), (w, h));
+                assert_eq!(verify(&p, &s), Ok(()));
+            }
+        }
     }
 
     #[test]

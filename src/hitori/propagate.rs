@@ -112,6 +112,10 @@ impl Propagator {
     }
 
     /// Static deductions of the `full` rules, from the numbers alone, for every line.
+    ///
+    /// Deliberately absent: "a number unique in its row and column is white". Shading such a
+    /// cell breaks no rule, so that rule only preserves the *existence* of a solution, not the
+    /// solution count; counting up to 2 to prove uniqueness would then miss solutions.
     fn find_static(&mut self, puzzle: &HitoriPuzzle) {
         let (w, h) = (self.width, self.height);
         let v = |r: usize, c: usize| puzzle.value(r, c);

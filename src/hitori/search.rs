@@ -201,7 +201,6 @@ struct Frame {
 /// Picks branching cells; holds the static MRV buckets.
 struct Picker {
     strategy: Strategy,
-    width: usize,
     height: usize,
     full: u64,
     /// Static MRV: per distinct score, highest first, the cells with that score as row masks.
@@ -227,7 +226,6 @@ impl Picker {
         }
         Picker {
             strategy,
-            width: w,
             height: h,
             full: super::connectivity::row_mask(w),
             buckets,
@@ -276,7 +274,6 @@ impl Picker {
                 best.map(|(_, r, c)| (r, c))
             }
         }
-        .filter(|&(_, c)| c < self.width)
     }
 }
 
@@ -469,8 +466,8 @@ mod tests {
 
     #[test]
     fn counting_mode_finds_more_than_one_solution() {
-        // A 2x2 of all-distinct numbers: white everywhere, and each single shaded corner is
-        // also valid (2 of them keep the whites connected? no: one shaded cell leaves an L).
+        // A 2x2 of distinct numbers: all white is valid, and so is shading any one cell (the
+        // other three form an L); two shaded cells would touch or split the whites.
         let p = HitoriPuzzle::new(2, 2, vec![1, 2, 3, 4]).unwrap();
         let res = run(&p, &cfg(Strategy::Row, Rules::Basic, 100));
         // All white, or exactly one of the 4 cells black: 5 solutions.
@@ -483,7 +480,8 @@ mod tests {
 
     #[test]
     fn node_limit_and_stop_end_the_search() {
-        let p = HitoriPuzzle::new(6, 6, vec![1; 36]).unwrap(); // unsolvable, large tree? no:
+        // All 1s: at most one white per row, which 6x6 cannot do with non-touching blacks.
+        let p = HitoriPuzzle::new(6, 6, vec![1; 36]).unwrap();
         let res = run(&p, &cfg(Strategy::Row, Rules::Basic, 1));
         assert_eq!((res.end, res.solutions), (SearchEnd::Complete, 0));
         // A puzzle with many solutions explored exhaustively hits the limits.

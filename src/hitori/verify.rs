@@ -157,20 +157,13 @@ pub fn verify(puzzle: &HitoriPuzzle, shading: &Shading) -> Result<(), Violation>
             seen[r0][c0] = true;
             queue.push_back((r0, c0));
             while let Some((r, c)) = queue.pop_front() {
-                let mut next = Vec::with_capacity(4);
-                if r > 0 {
-                    next.push((r - 1, c));
-                }
-                if r + 1 < h {
-                    next.push((r + 1, c));
-                }
-                if c > 0 {
-                    next.push((r, c - 1));
-                }
-                if c + 1 < w {
-                    next.push((r, c + 1));
-                }
-                for (nr, nc) in next {
+                let next = [
+                    (r > 0).then(|| (r.wrapping_sub(1), c)),
+                    (r + 1 < h).then_some((r + 1, c)),
+                    (c > 0).then(|| (r, c.wrapping_sub(1))),
+                    (c + 1 < w).then_some((r, c + 1)),
+                ];
+                for (nr, nc) in next.into_iter().flatten() {
                     if !shading.is_black(nr, nc) && !seen[nr][nc] {
                         seen[nr][nc] = true;
                         queue.push_back((nr, nc));
