@@ -1,0 +1,459 @@
+//! Three-valued bitboard state and propagation of the rules to a fixpoint.
+//!
+//! Bit layout: one `u64` per row for white and one for black; bit `c` is column `c`.
+//!
+//! ```text
+//!   row r:  white[r] = 0b...00101   cells (r,0) and (r,2) white
+//!           black[r] = 0b...00010   cell  (r,1) black
+//!   unknown = !(white | black) & row_mask(width)
+//! ```
+//!
+//! The state is a plain `Copy` value (1 KiB); the search copies it to branch instead of keeping
+//! an undo log.
+
+use super::connectivity::{whites_connected, CutFinder};
+use super::grid::{HitoriPuzzle, Shading, MAX_SIDE};
+use super::search::Rules;
+
+/// Zero-sized marker: the state cannot be extended to a solution. Not an error: the search
+/// simply prunes the branch.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Contradiction;
+
+/// A partial shading: each cell white, black or unknown (neither bit set).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(crate) struct State {
+    /// Row `r`, bit `c`: cell `(r, c)` is white.
+    pub(crate) white: [u64; MAX_SIDE],
+    /// Row `r`, bit `c`: cell `(r, c)` is black.
+    pub(crate) black: [u64; MAX_SIDE],
+}
+
+impl State {
+    /// All cells unknown.
+    pub(crate) fn empty() -> Self {
+        State {
+            white: [0; MAX_SIDE],
+            black: [0; MAX_SIDE],
+        }
+    }
+
+    /// Number of fixed (white or black) cells in the first `height` rows.
+    pub(crate) fn fixed_count(&self, height: usize) -> u32 {
+        (0..height)
+            .map(|r| (self.white[r] | self.black[r]).count_ones())
+            .sum()
+    }
+
+    /// The black cells as a [`Shading`]; unknown cells count as white.
+    pub(crate) fn shading(&self, width: usize, height: usize) -> Shading {
+        let black = (0..height)
+            .flat_map(|r| (0..width).map(move |c| self.black[r] >> c & 1 != 0))
+            .collect();
+        // Dimensions come from a valid puzzle, so this cannot fail.
+        Shading::new(width, height, black).expect("state dimensions come from a valid puzzle")
+    }
+}
+
+/// Per-puzzle tables plus reusable scratch: everything propagation needs, built once per solve.
+pub(crate) struct Propagator {
+    width: usize,
+    height: usize,
+    rules: Rules,
+    /// For cell `r * width + c`: the other columns of row `r` holding the same number.
+    row_same: Vec<u64>,
+    /// For cell `r * width + c`: the other rows of column `c` holding the same number.
+    col_same: Vec<u64>,
+    /// Cells the `full` rules fix before any search, from the numbers alone.
+    static_white: Vec<(u8, u8)>,
+    static_black: Vec<(u8, u8)>,
+    /// Newly fixed cells whose consequences are not yet drawn, packed `row << 6 | col`.
+    queue: Vec<u16>,
+    cuts: CutFinder,
+}
+
+impl Propagator {
+    /// Builds the tables for `puzzle` under `rules`.
+    pub(crate) fn new(puzzle: &HitoriPuzzle, rules: Rules) -> Self {
+        let (w, h) = (puzzle.width(), puzzle.height());
+        let v = puzzle.cells();
+        let mut row_same = vec![0u64; w * h];
+        let mut col_same = vec![0u64; w * h];
+        for r in 0..h {
+            for c in 0..w {
+                let x = v[r * w + c];
+                for k in 0..w {
+                    if k != c && v[r * w + k] == x {
+                        row_same[r * w + c] |= 1 << k;
+                    }
+                }
+                for k in 0..h {
+                    if k != r && v[k * w + c] == x {
+                        col_same[r * w + c] |= 1 << k;
+                    }
+                }
+            }
+        }
+        let mut p = Propagator {
+            width: w,
+            height: h,
+            rules,
+            row_same,
+            col_same,
+            static_white: Vec::new(),
+            static_black: Vec::new(),
+            queue: Vec::with_capacity(w * h),
+            cuts: CutFinder::new(w, h),
+        };
+        if rules == Rules::Full {
+            p.find_static(puzzle);
+        }
+        p
+    }
+
+    /// Static deductions of the `full` rules, from the numbers alone, for every line.
+    ///
+    /// Deliberately absent: "a number unique in its row and column is white". Shading such a
+    /// cell breaks no rule, so that rule only preserves the *existence* of a solution, not the
+    /// solution count; counting up to 2 to prove uniqueness would then miss solutions.
+    fn find_static(&mut self, puzzle: &HitoriPuzzle) {
+        let (w, h) = (self.width, self.height);
+        let v = |r: usize, c: usize| puzzle.value(r, c);
+        // Lines as lists of cells: rows, then columns.
+        let lines = (0..h)
+            .map(|r| (0..w).map(move |c| (r, c)).collect::<Vec<_>>())
+            .chain((0..w).map(|c| (0..h).map(move |r| (r, c)).collect::<Vec<_>>()));
+        for line in lines {
+            for i in 0..line.len() {
+                let (r, c) = line[i];
+                // Sandwich `x y x`: if y were black, both x's (its neighbours) would be white,
+                // two white x's in one line. So y is white.
+                if i >= 1 && i + 1 < line.len() {
+                    let (a, b) = (line[i - 1], line[i + 1]);
+                    if v(a.0, a.1) == v(b.0, b.1) {
+                        self.static_white.push((r as u8, c as u8));
+                    }
+                }
+                // Adjacent pair `x x`: they cannot both be black (adjacent) nor both white
+                // (duplicate), so exactly one is white, and that white x blackens every other
+                // x in the line. So every x of the line outside the pair is black.
+                if i + 1 < line.len() {
+                    let (r2, c2) = line[i + 1];
+                    let x = v(r, c);
+                    if v(r2, c2) == x {
+                        for (j, &(rr, cc)) in line.iter().enumerate() {
+                            if j != i && j != i + 1 && v(rr, cc) == x {
+                                self.static_black.push((rr as u8, cc as u8));
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// Fixes `(r, c)` white, queueing it; contradiction when it is black.
+    #[inline]
+    pub(crate) fn make_white(
+        &mut self,
+        s: &mut State,
+        r: usize,
+        c: usize,
+    ) -> Result<(), Contradiction> {
+        let bit = 1u64 << c;
+        if s.white[r] & bit != 0 {
+            return Ok(());
+        }
+        if s.black[r] & bit != 0 {
+            return Err(Contradiction);
+        }
+        s.white[r] |= bit;
+        self.queue.push(((r as u16) << 6) | c as u16);
+        Ok(())
+    }
+
+    /// Fixes `(r, c)` black, queueing it; contradiction when it is white.
+    #[inline]
+    pub(crate) fn make_black(
+        &mut self,
+        s: &mut State,
+        r: usize,
+        c: usize,
+    ) -> Result<(), Contradiction> {
+        let bit = 1u64 << c;
+        if s.black[r] & bit != 0 {
+            return Ok(());
+        }
+        if s.white[r] & bit != 0 {
+            return Err(Contradiction);
+        }
+        s.black[r] |= bit;
+        self.queue.push(((r as u16) << 6) | c as u16);
+        Ok(())
+    }
+
+    /// Draws the consequences of every queued cell with the two `basic` rules, to a fixpoint.
+    /// The queue is empty afterwards, whatever the outcome.
+    fn run_queue(&mut self, s: &mut State) -> Result<(), Contradiction> {
+        let res = self.run_queue_inner(s);
+        if res.is_err() {
+            self.queue.clear();
+        }
+        res
+    }
+
+    fn run_queue_inner(&mut self, s: &mut State) -> Result<(), Contradiction> {
+        let (w, h) = (self.width, self.height);
+        while let Some(e) = self.queue.pop() {
+            let (r, c) = ((e >> 6) as usize, (e & 63) as usize);
+            if s.white[r] >> c & 1 != 0 {
+                // A white cell blackens the other copies of its number in its row and in its
+                // column (separately: a white in the row and another in the column is fine).
+                let idx = r * w + c;
+                let m = self.row_same[idx];
+                if m & s.white[r] != 0 {
+                    return Err(Contradiction);
+                }
+                let mut new = m & !s.black[r];
+                s.black[r] |= new;
+                while new != 0 {
+                    let k = new.trailing_zeros() as u16;
+                    new &= new - 1;
+                    self.queue.push(((r as u16) << 6) | k);
+                }
+                let mut cm = self.col_same[idx];
+                while cm != 0 {
+                    let k = cm.trailing_zeros() as usize;
+                    cm &= cm - 1;
+                    self.make_black(s, k, c)?;
+                }
+            } else {
+                // A black cell whitens its four neighbours; a black neighbour is a contradiction.
+                if c > 0 {
+                    self.make_white(s, r, c - 1)?;
+                }
+                if c + 1 < w {
+                    self.make_white(s, r, c + 1)?;
+                }
+                if r > 0 {
+                    self.make_white(s, r - 1, c)?;
+                }
+                if r + 1 < h {
+                    self.make_white(s, r + 1, c)?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Applies what holds before any choice: with `full` rules, the static deductions. Then
+    /// settles. Call once on the root state.
+    pub(crate) fn root(&mut self, s: &mut State) -> Result<(), Contradiction> {
+        self.queue.clear();
+        for i in 0..self.static_white.len() {
+            let (r, c) = self.static_white[i];
+            self.make_white(s, r as usize, c as usize)?;
+        }
+        for i in 0..self.static_black.len() {
+            let (r, c) = self.static_black[i];
+            self.make_black(s, r as usize, c as usize)?;
+        }
+        self.settle(s)
+    }
+
+    /// Fixes one cell (`black` or white) and settles.
+    pub(crate) fn assign(
+        &mut self,
+        s: &mut State,
+        r: usize,
+        c: usize,
+        black: bool,
+    ) -> Result<(), Contradiction> {
+        self.queue.clear();
+        if black {
+            self.make_black(s, r, c)?;
+        } else {
+            self.make_white(s, r, c)?;
+        }
+        self.settle(s)
+    }
+
+    /// Propagates the queued cells to a fixpoint and checks connectivity. With `full` rules the
+    /// connectivity pass also whitens white-separating cut vertices, and the loop repeats until
+    /// it finds none. `Err` when the state is contradictory or its whites are cut apart.
+    pub(crate) fn settle(&mut self, s: &mut State) -> Result<(), Contradiction> {
+        self.run_queue(s)?;
+        match self.rules {
+            Rules::Basic => {
+                if whites_connected(s, self.width, self.height) {
+                    Ok(())
+                } else {
+                    Err(Contradiction)
+                }
+            }
+            Rules::Full => loop {
+                self.cuts.run(s)?;
+                if self.cuts.forced.is_empty() {
+                    return Ok(());
+                }
+                for i in 0..self.cuts.forced.len() {
+                    let (r, c) = self.cuts.forced[i];
+                    if let Err(e) = self.make_white(s, r as usize, c as usize) {
+                        self.queue.clear();
+                        return Err(e);
+                    }
+                }
+                self.run_queue(s)?;
+            },
+        }
+    }
+
+    /// Static MRV score of each cell, row-major: other cells of its row with the same number
+    /// plus other cells of its column with the same number.
+    pub(crate) fn dup_scores(&self) -> Vec<u32> {
+        self.row_same
+            .iter()
+            .zip(&self.col_same)
+            .map(|(a, b)| a.count_ones() + b.count_ones())
+            .collect()
+    }
+
+    /// The other cells of `(r, c)`'s row with its number (column bits) and of its column
+    /// (row bits).
+    #[inline]
+    pub(crate) fn same(&self, r: usize, c: usize) -> (u64, u64) {
+        let i = r * self.width + c;
+        (self.row_same[i], self.col_same[i])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::hitori::generate::generate;
+    use proptest::prelude::*;
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64Mcg;
+
+    fn demo() -> HitoriPuzzle {
+        let v = [
+            1, 1, 3, 1, 2, 4, 4, 2, 5, 1, 3, 5, 1, 2, 3, 2, 2, 4, 4, 5, 2, 2, 5, 1, 4,
+        ];
+        HitoriPuzzle::new(5, 5, v.to_vec()).unwrap()
+    }
+
+    #[test]
+    fn white_blackens_same_number_in_row_and_column_only() {
+        let p = demo();
+        let mut pr = Propagator::new(&p, Rules::Basic);
+        let mut s = State::empty();
+        // (0,1) = 1 white: (0,0) and (0,3) are the other 1s of its row; column 1 has no other 1,
+        // and the 1 at (2,2) is in neither line, so it is not blackened.
+        pr.assign(&mut s, 0, 1, false).unwrap();
+        assert!(s.black[0] & 1 == 1 && s.black[0] >> 3 & 1 == 1);
+        assert_eq!(s.black[2] >> 2 & 1, 0);
+        // ... and the new blacks whiten their neighbours.
+        assert!(s.white[1] & 1 == 1 && s.white[1] >> 3 & 1 == 1 && s.white[0] >> 4 & 1 == 1);
+    }
+
+    #[test]
+    fn two_adjacent_blacks_contradict() {
+        let p = demo();
+        let mut pr = Propagator::new(&p, Rules::Basic);
+        let mut s = State::empty();
+        pr.assign(&mut s, 0, 0, true).unwrap();
+        let mut t = s;
+        assert_eq!(pr.assign(&mut t, 0, 1, true), Err(Contradiction));
+        // The queue is left clean: a later assignment still works.
+        let mut t = s;
+        assert_eq!(pr.assign(&mut t, 2, 2, true), Ok(()));
+    }
+
+    #[test]
+    fn full_static_rules_sandwich_and_pair() {
+        // Row 0: 2 1 2 -> the 1 is white (sandwich). Row 1: 3 3 1 3 -> last 3 black (pair),
+        // and its 1 is sandwiched between 3s. Column 0 (2 3 2) sandwiches (1,0).
+        let p = HitoriPuzzle::new(4, 3, vec![2, 1, 2, 4, 3, 3, 1, 3, 2, 4, 4, 1]).unwrap();
+        let pr = Propagator::new(&p, Rules::Full);
+        let mut white = pr.static_white.clone();
+        white.sort_unstable();
+        white.dedup();
+        assert_eq!(white, vec![(0, 1), (1, 0), (1, 2)]);
+        let mut black = pr.static_black.clone();
+        black.sort_unstable();
+        // Row 1's pair blackens (1,3); row 2's 4 4 pair has no other 4 in its row.
+        assert_eq!(black, vec![(1, 3)]);
+        let pb = Propagator::new(&p, Rules::Basic);
+        assert!(pb.static_white.is_empty() && pb.static_black.is_empty());
+    }
+
+    /// Fixes the cells of `solution` selected by `subset` (cycled), propagates with `rules`
+    /// and checks that nothing contradicts the solution.
+    fn check_subset(p: &HitoriPuzzle, sol: &Shading, subset: &[bool], rules: Rules) {
+        let (w, h) = (p.width(), p.height());
+        let mut pr = Propagator::new(p, rules);
+        let mut s = State::empty();
+        pr.root(&mut s)
+            .expect("root propagation contradicts a solution");
+        for r in 0..h {
+            for c in 0..w {
+                if subset[(r * w + c) % subset.len()] {
+                    let res = if sol.is_black(r, c) {
+                        pr.make_black(&mut s, r, c)
+                    } else {
+                        pr.make_white(&mut s, r, c)
+                    };
+                    assert_eq!(res, Ok(()), "fixing ({r},{c}) to the solution contradicts");
+                }
+            }
+        }
+        assert_eq!(
+            pr.settle(&mut s),
+            Ok(()),
+            "{rules:?} contradicts a solution"
+        );
+        for r in 0..h {
+            for c in 0..w {
+                let b = s.black[r] >> c & 1 != 0;
+                let wh = s.white[r] >> c & 1 != 0;
+                let want_black = sol.is_black(r, c);
+                assert!(
+                    (!b || want_black) && (!wh || !want_black),
+                    "{rules:?} fixed ({r},{c}) against the solution"
+                );
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(48))]
+        #[test]
+        fn propagation_never_contradicts_a_known_solution(
+            seed in any::<u64>(),
+            w in 3usize..8,
+            h in 3usize..8,
+            subset in proptest::collection::vec(any::<bool>(), 1..40),
+        ) {
+            let mut rng = Pcg64Mcg::seed_from_u64(seed);
+            let (p, sol) = generate(w, h, &mut rng);
+            check_subset(&p, &sol, &subset, Rules::Basic);
+            check_subset(&p, &sol, &subset, Rules::Full);
+        }
+    }
+
+    #[test]
+    fn propagation_never_contradicts_the_demo_solution_exhaustive_pairs() {
+        let p = demo();
+        let sol = Shading::from_mask(5, 5, "#..#..#.......#.#.#.#....").unwrap();
+        // Every single cell and every pair of cells fixed to the solution.
+        for i in 0..25 {
+            for j in i..25 {
+                let mut subset = vec![false; 25];
+                subset[i] = true;
+                subset[j] = true;
+                check_subset(&p, &sol, &subset, Rules::Basic);
+                check_subset(&p, &sol, &subset, Rules::Full);
+            }
+        }
+    }
+}
