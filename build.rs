@@ -18,6 +18,10 @@ fn main() {
         .ok()
         .filter(|o| o.status.success())
         .is_some_and(|o| !o.stdout.is_empty());
-    let rev = if !rev.is_empty() && dirty { format!("{rev}-dirty") } else { rev };
+    let rev = if !rev.is_empty() && dirty {
+        format!("{rev}-dirty")
+    } else {
+        rev
+    };
     println!("cargo:rustc-env=PUZZLEBENCH_GIT_REV={rev}");
 }

@@ -320,7 +320,9 @@ pub fn load_file(path: &Path, file_index: usize) -> Result<Vec<Puzzle>, DatasetE
         }
         Format::SudokuLines => {
             for (i, line) in text.lines().enumerate() {
-                if let Some(p) = sparse::parse_line(line, i + 1).map_err(|e| parse_err(e.line, e.message))? {
+                if let Some(p) =
+                    sparse::parse_line(line, i + 1).map_err(|e| parse_err(e.line, e.message))?
+                {
                     let index = out.len() + 1;
                     out.push(Puzzle {
                         id: format!("{stem}:{index}"),

@@ -11,9 +11,10 @@ use crate::sudoku::abc::{AbcParams, Limit, Neighbourhood};
 use rand_pcg::Pcg64Mcg;
 
 /// Strategy names `--strategy` accepts, with the puzzle kind each solves.
-pub const STRATEGY_NAMES: [(&str, PuzzleKind); 5] = [
+pub const STRATEGY_NAMES: [(&str, PuzzleKind); 6] = [
     ("mrv", PuzzleKind::Hitori),
     ("row", PuzzleKind::Hitori),
+    ("mrv-dyn", PuzzleKind::Hitori),
     ("abc", PuzzleKind::Sudoku),
     ("abc-hybrid", PuzzleKind::Sudoku),
     ("backtrack", PuzzleKind::Sudoku),
@@ -138,15 +139,19 @@ pub fn parse_strategies(list: &str, opts: &SolverOptions) -> Result<Vec<SolverSp
     for raw in list.split(',') {
         let name = raw.trim();
         if name.is_empty() {
-            return Err(format!("empty strategy name in {list:?}; expected a comma-separated list such as mrv,row"));
+            return Err(format!(
+                "empty strategy name in {list:?}; expected a comma-separated list such as mrv,row"
+            ));
         }
         if seen.contains(&name) {
             return Err(format!("strategy {name:?} is listed twice in {list:?}"));
         }
         seen.push(name);
         let spec = match name {
-            "mrv" | "row" => SolverSpec::Hitori {
-                strategy: name.parse().map_err(|e: String| e)?,
+            "mrv" | "row" | "mrv-dyn" => SolverSpec::Hitori {
+                strategy: name
+                    .parse()
+                    .map_err(|e: hitori::search::UnknownName| e.to_string())?,
                 rules: opts.rules,
                 max_solutions: opts.max_solutions,
                 node_limit: opts.node_limit,
