@@ -17,7 +17,7 @@ pub mod verify;
 #[cfg(test)]
 mod testdata;
 
-
+pub use abc::{AbcEnd, AbcParams, AbcResult, Limit, Neighbourhood};
 pub use backtrack::{BacktrackEnd, BacktrackResult};
 
 pub use grid::{GridError, Pos, Solution, SudokuPuzzle, UnitKind};

@@ -52,3 +52,38 @@ pub(crate) fn corpus(file: &str) -> Option<String> {
     eprintln!("skipping: corpus file {} not found", candidates[0]);
     None
 }
+
+/// A timer for the `#[ignore]` speed tests. The machine is shared, so besides wall time it reads
+/// this thread's on-CPU time from `/proc/thread-self/schedstat` (Linux, nanoseconds), which time
+/// spent waiting for a core does not inflate.
+pub(crate) struct Timer {
+    wall: std::time::Instant,
+    cpu_ns: Option<u64>,
+}
+
+fn thread_cpu_ns() -> Option<u64> {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()?
+        .split_whitespace()
+        .next()?
+        .parse()
+        .ok()
+}
+
+impl Timer {
+    pub(crate) fn start() -> Timer {
+        Timer {
+            cpu_ns: thread_cpu_ns(),
+            wall: std::time::Instant::now(),
+        }
+    }
+
+    /// Seconds elapsed: on-CPU time where available, else wall time.
+    pub(crate) fn secs(&self) -> f64 {
+        match (self.cpu_ns, thread_cpu_ns()) {
+            (Some(a), Some(b)) => (b - a) as f64 * 1e-9,
+            _ => self.wall.elapsed().as_secs_f64(),
+        }
+    }
+
+}
