@@ -309,7 +309,10 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
 
     fn finish(self, end: AbcEnd, cycles: u64) -> AbcResult {
         let solution = if end == AbcEnd::Solved {
-            self.sources.iter().find(|s| s.conflicts == 0).map(|s| s.vals)
+            self.sources
+                .iter()
+                .find(|s| s.conflicts == 0)
+                .map(|s| s.vals)
         } else {
             None
         };
@@ -579,7 +582,10 @@ mod tests {
         assert_eq!(Limit::Fixed(7).to_string(), "7");
         assert_eq!(Limit::Adaptive.to_string(), "adaptive");
         assert_eq!(Limit::Adaptive.for_conflicts(4), 35);
-        assert_eq!("cross-box".parse::<Neighbourhood>(), Ok(Neighbourhood::CrossBox));
+        assert_eq!(
+            "cross-box".parse::<Neighbourhood>(),
+            Ok(Neighbourhood::CrossBox)
+        );
         assert_eq!("box".parse::<Neighbourhood>(), Ok(Neighbourhood::Box));
         assert!("ring".parse::<Neighbourhood>().is_err());
         assert_eq!(Neighbourhood::CrossBox.name(), "cross-box");
@@ -639,8 +645,20 @@ mod tests {
     fn abc_demo_statistics() {
         let variants = [
             ("abc", AbcParams::default()),
-            ("abc adaptive", AbcParams { limit: Limit::Adaptive, ..AbcParams::default() }),
-            ("abc cross-box", AbcParams { neighbourhood: Neighbourhood::CrossBox, ..AbcParams::default() }),
+            (
+                "abc adaptive",
+                AbcParams {
+                    limit: Limit::Adaptive,
+                    ..AbcParams::default()
+                },
+            ),
+            (
+                "abc cross-box",
+                AbcParams {
+                    neighbourhood: Neighbourhood::CrossBox,
+                    ..AbcParams::default()
+                },
+            ),
         ];
         for (name, params) in variants {
             let t = crate::sudoku::testdata::Timer::start();
