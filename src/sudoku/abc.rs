@@ -653,6 +653,8 @@ mod tests {
             }
             best = best.min(t.secs());
         }
+        // 50 initial sources per run, at most 100 neighbours a cycle, one more per scout.
+        assert!(evals <= 20 * 50 + cycles * 100 + scouts && evals > cycles * 50);
         eprintln!(
             "top1465 #1, 20 seeds x max 2000 cycles: {cycles} cycles in {best:.3} s on-CPU (best of 5) = {:.0} cycles/s, {:.1} M evaluations/s, {:.2} scouts/cycle",
             cycles as f64 / best,
