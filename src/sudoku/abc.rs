@@ -194,7 +194,9 @@ pub struct AbcResult {
 }
 
 /// Runs the colony on `puzzle`. `stop` polled once per cycle. `trace`, when Some, receives the
-/// best conflict count after initialisation (index 0) and after each cycle. All randomness comes
+/// best conflict count after initialisation (index 0) and after each cycle (so `cycles + 1`
+/// entries; a single 0 when presolve fills the grid, none after a presolve contradiction).
+/// The run ends inside the cycle where a source first reaches 0 conflicts. All randomness comes
 /// from `rng`, so a seeded generator gives the same run every time.
 pub fn solve<R: Rng + ?Sized>(
     puzzle: &SudokuPuzzle,
