@@ -194,7 +194,9 @@ pub struct AbcResult {
 }
 
 /// Runs the colony on `puzzle`. `stop` polled once per cycle. `trace`, when Some, receives the
-/// best conflict count after initialisation (index 0) and after each cycle. All randomness comes
+/// best conflict count after initialisation (index 0) and after each cycle (so `cycles + 1`
+/// entries; a single 0 when presolve fills the grid, none after a presolve contradiction).
+/// The run ends inside the cycle where a source first reaches 0 conflicts. All randomness comes
 /// from `rng`, so a seeded generator gives the same run every time.
 pub fn solve<R: Rng + ?Sized>(
     puzzle: &SudokuPuzzle,
@@ -653,6 +655,8 @@ mod tests {
             }
             best = best.min(t.secs());
         }
+        // 50 initial sources per run, at most 100 neighbours a cycle, one more per scout.
+        assert!(evals <= 20 * 50 + cycles * 100 + scouts && evals > cycles * 50);
         eprintln!(
             "top1465 #1, 20 seeds x max 2000 cycles: {cycles} cycles in {best:.3} s on-CPU (best of 5) = {:.0} cycles/s, {:.1} M evaluations/s, {:.2} scouts/cycle",
             cycles as f64 / best,

@@ -119,17 +119,18 @@ impl Board {
         for &u in &CELL_UNITS[cell] {
             self.placed[u as usize] |= bit;
         }
+        // Store unconditionally and test only the rare outcome (a peer left with one candidate
+        // or none): whether a peer had the digit is a coin toss for the branch predictor, and
+        // this loop is the solver's hottest.
         for &p in &PEERS[cell] {
             let c = self.cand[p as usize];
-            if c & bit != 0 {
-                let n = c & !bit;
-                self.cand[p as usize] = n;
+            let n = c & !bit;
+            self.cand[p as usize] = n;
+            if n & n.wrapping_sub(1) == 0 && c != n {
                 if n == 0 {
                     return Err(Contradiction);
                 }
-                if n & (n - 1) == 0 {
-                    pending.push(p);
-                }
+                pending.push(p);
             }
         }
         Ok(())
@@ -181,6 +182,9 @@ impl Board {
             }
             let mut progress = false;
             for (u, members) in UNITS.iter().enumerate() {
+                if self.placed[u] == ALL {
+                    continue;
+                }
                 // `once`: digits with at least one place; `twice`: with at least two.
                 let (mut once, mut twice) = (0u16, 0u16);
                 for &m in members {

@@ -331,7 +331,7 @@ mod tests {
     use crate::sudoku::fitness;
     use crate::sudoku::testdata::{demo_puzzle, puzzle};
     use proptest::prelude::*;
-    use rand::{Rng, SeedableRng};
+    use rand::{Rng, RngCore, SeedableRng};
     use rand_pcg::Pcg64Mcg;
 
     const HARD: &str =
@@ -360,6 +360,27 @@ mod tests {
         }
         assert_eq!(s.conflicts, fitness::conflicts(&s.vals, false));
         assert_eq!(s.trial, 0);
+    }
+
+    #[test]
+    fn below_is_in_range_and_uniform() {
+        let mut rng = Pcg64Mcg::seed_from_u64(3);
+        for range in [1u32, 2, 7, 72] {
+            let mut counts = vec![0u32; range as usize];
+            let n = 20_000 * range;
+            for _ in 0..n {
+                let bits = rng.next_u32();
+                let v = below(bits, range, &mut rng);
+                counts[v as usize] += 1;
+            }
+            // Each value expects 20,000 hits; 5% off would be over 7 standard deviations.
+            assert!(
+                counts.iter().all(|&c| (19_000..=21_000).contains(&c)),
+                "{counts:?}"
+            );
+        }
+        // The biased corner (low product bits near the top) still stays in range.
+        assert!(below(u32::MAX, 72, &mut rng) < 72);
     }
 
     #[test]
@@ -450,50 +471,5 @@ mod tests {
             check_moves(HARD, seed, moves, true)?;
             check_moves(crate::sudoku::testdata::DEMO, seed, moves, true)?;
         }
-    }
-}
-
-#[cfg(test)]
-mod micro {
-    use super::*;
-    use crate::sudoku::testdata::{puzzle, Timer};
-    use rand::SeedableRng;
-    use rand_pcg::Pcg64Mcg;
-
-    #[test]
-    #[ignore]
-    fn micro_costs() {
-        let p = puzzle(
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-        );
-        let l = Layout::new(&p);
-        let mut rng = Pcg64Mcg::seed_from_u64(1);
-        let n = 20_000_000u64;
-        let t = Timer::start();
-        let mut acc = 0u64;
-        for _ in 0..n {
-            acc = acc.wrapping_add(u64::from(rng.random_range(0..9u32)));
-        }
-        eprintln!("random_range: {:.2} ns ({acc})", t.secs() * 1e9 / n as f64);
-        let t = Timer::start();
-        for _ in 0..n {
-            let (a, b) = l.pick_box_move(&mut rng);
-            acc = acc.wrapping_add((a ^ b) as u64);
-        }
-        eprintln!("pick_box_move: {:.2} ns ({acc})", t.secs() * 1e9 / n as f64);
-        let mut s = Source::empty();
-        s.randomize(&l, &mut rng);
-        let t = Timer::start();
-        let mut dsum = 0i64;
-        for _ in 0..n {
-            let (a, b) = l.pick_box_move(&mut rng);
-            dsum += i64::from(s.delta::<false>(a, b));
-        }
-        eprintln!("pick+delta: {:.2} ns ({dsum})", t.secs() * 1e9 / n as f64);
-        let t = Timer::start();
-        for _ in 0..n {
-            acc = acc.wrapping_add((rng.random::<f64>() * 1000.0) as u64);
-        }
-        eprintln!("f64: {:.2} ns ({acc})", t.secs() * 1e9 / n as f64);
     }
 }
