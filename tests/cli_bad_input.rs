@@ -155,7 +155,7 @@ fn impossible_parameters() {
     let sd = write(dir.path(), "s.txt", &format!("{SUDOKU_DEMO}\n"));
     let cases: &[(&Path, &str, &[&str], &str)] = &[
         (&data, "mrv", &["--rules", "fancy"], "--rules"),
-        (&data, "mrv", &["--timeout", "-1"], "--timeout"),
+        (&data, "mrv", &["--timeout=-1"], "--timeout"),
         (&data, "mrv", &["--timeout", "nan"], "--timeout"),
         (&data, "mrv", &["--seeds", "0"], "--seeds"),
         (&data, "mrv", &["--threads", "0"], "--threads"),
