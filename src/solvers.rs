@@ -129,6 +129,10 @@ pub struct Outcome {
     pub end: End,
     /// Its counters.
     pub counters: Counters,
+    /// A budget (or the stop check) ended a solution count before it was complete: the answer
+    /// may be right, but the `solutions` count is only a lower bound. The harness then writes
+    /// a `timeout` row (still verified), never `solved`.
+    pub count_cut_short: Option<End>,
 }
 
 /// Parse a comma-separated `--strategy` list into solver specs. Unknown names and options that
@@ -159,7 +163,7 @@ pub fn parse_strategies(list: &str, opts: &SolverOptions) -> Result<Vec<SolverSp
             "abc" | "abc-hybrid" => {
                 let params = AbcParams {
                     presolve: name == "abc-hybrid",
-                    ..opts.abc.clone()
+                    ..opts.abc
                 };
                 params
                     .validate()
@@ -280,6 +284,15 @@ impl SolverSpec {
                     node_limit: *node_limit,
                 };
                 let r = hitori::search::solve(puzzle, &cfg, stop);
+                let count_cut_short = cut_short(
+                    *max_solutions,
+                    r.solutions,
+                    match r.end {
+                        hitori::search::SearchEnd::Complete => None,
+                        hitori::search::SearchEnd::NodeLimit => Some(End::NodeLimit),
+                        hitori::search::SearchEnd::Stopped => Some(End::Stopped),
+                    },
+                );
                 let end = match (r.first, r.end) {
                     (Some(s), _) => End::Found(Answer::Hitori(s)),
                     (None, hitori::search::SearchEnd::Complete) => End::NoSolution,
@@ -296,6 +309,7 @@ impl SolverSpec {
                         solutions: Some(u64::from(r.solutions)),
                         ..Counters::default()
                     },
+                    count_cut_short,
                 })
             }
             (SolverSpec::Abc { params }, PuzzleData::Sudoku { puzzle, .. }) => {
@@ -316,6 +330,7 @@ impl SolverSpec {
                         empties_after_presolve: r.empties_after_presolve.map(u64::from),
                         ..Counters::default()
                     },
+                    count_cut_short: None,
                 })
             }
             (
@@ -326,6 +341,15 @@ impl SolverSpec {
                 PuzzleData::Sudoku { puzzle, .. },
             ) => {
                 let r = sudoku::backtrack::solve(puzzle, *max_solutions, *node_limit, stop);
+                let count_cut_short = cut_short(
+                    *max_solutions,
+                    r.solutions,
+                    match r.end {
+                        sudoku::backtrack::BacktrackEnd::Complete => None,
+                        sudoku::backtrack::BacktrackEnd::NodeLimit => Some(End::NodeLimit),
+                        sudoku::backtrack::BacktrackEnd::Stopped => Some(End::Stopped),
+                    },
+                );
                 let end = match (r.first, r.end) {
                     (Some(s), _) => End::Found(Answer::Sudoku(s)),
                     (None, sudoku::backtrack::BacktrackEnd::Complete) => End::NoSolution,
@@ -340,6 +364,7 @@ impl SolverSpec {
                         solutions: Some(u64::from(r.solutions)),
                         ..Counters::default()
                     },
+                    count_cut_short,
                 })
             }
             _ => Err(format!(
@@ -352,6 +377,11 @@ impl SolverSpec {
             )),
         }
     }
+}
+
+/// For a solution count (K > 1) that found something but was stopped early: how it was stopped.
+fn cut_short(max_solutions: u32, found: u32, early: Option<End>) -> Option<End> {
+    early.filter(|_| max_solutions > 1 && found > 0 && found < max_solutions)
 }
 
 /// Check an answer with the puzzle's independent verifier, then against the dataset's known

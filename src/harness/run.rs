@@ -122,7 +122,17 @@ pub fn run_job(
             match check_answer(&puzzle.data, answer) {
                 Ok(()) => {
                     record.verified = true;
-                    Status::Solved
+                    match &outcome.count_cut_short {
+                        None => Status::Solved,
+                        Some(End::Stopped) if interrupt.load(Ordering::Relaxed) => return None,
+                        Some(_) => {
+                            record.message = format!(
+                                "budget ran out while counting solutions; {} found so far",
+                                c.solutions.unwrap_or(0)
+                            );
+                            Status::Timeout
+                        }
+                    }
                 }
                 Err(msg) => {
                     record.message = msg;
