@@ -233,7 +233,12 @@ mod tests {
         for p in all.iter().take(200) {
             let r = solve(&p.puzzle, 2, None, &mut never());
             assert_eq!(r.solutions, 1, "line {}", p.line);
-            assert_eq!(verify(&p.puzzle, &r.first.unwrap()), Ok(()), "line {}", p.line);
+            assert_eq!(
+                verify(&p.puzzle, &r.first.unwrap()),
+                Ok(()),
+                "line {}",
+                p.line
+            );
         }
     }
 

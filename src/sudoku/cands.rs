@@ -135,6 +135,29 @@ impl Board {
         Ok(())
     }
 
+    /// Removes the digits of `mask` from an unsolved `cell` (solved cells have no candidates and
+    /// are left alone), queueing it if it becomes a naked single. True when something changed.
+    pub(crate) fn eliminate(
+        &mut self,
+        cell: usize,
+        mask: u16,
+        pending: &mut Pending,
+    ) -> Result<bool, Contradiction> {
+        let c = self.cand[cell];
+        if c & mask == 0 {
+            return Ok(false);
+        }
+        let n = c & !mask;
+        if n == 0 {
+            return Err(Contradiction);
+        }
+        self.cand[cell] = n;
+        if n & (n - 1) == 0 {
+            pending.push(cell as u8);
+        }
+        Ok(true)
+    }
+
     /// Naked and hidden singles (rows, columns, boxes) to a fixpoint. On `Err` the board is
     /// garbage and `pending` is cleared; on `Ok` `pending` is empty.
     pub(crate) fn propagate(&mut self, pending: &mut Pending) -> Result<(), Contradiction> {

@@ -88,8 +88,8 @@ impl Layout {
                 l.n_movable += 1;
             }
         }
-        for line in 0..18 {
-            for &c in &UNITS[line] {
+        for (line, members) in UNITS[..18].iter().enumerate() {
+            for &c in members {
                 if givens[c as usize] == 0 {
                     l.line_free[line][l.line_len[line] as usize] = c;
                     l.line_len[line] += 1;
@@ -175,8 +175,8 @@ const DUP: u32 = 16;
 /// Mask of a line from its counts.
 fn mask_of(counts: &Counts) -> Mask {
     let mut m = 0;
-    for d in 1..10 {
-        m |= u32::from(counts[d] >= 1) << d | u32::from(counts[d] >= 2) << (DUP + d as u32);
+    for (d, &n) in counts.iter().enumerate().skip(1) {
+        m |= u32::from(n >= 1) << d | u32::from(n >= 2) << (DUP + d as u32);
     }
     m
 }
@@ -185,7 +185,9 @@ fn mask_of(counts: &Counts) -> Mask {
 #[inline(always)]
 fn refresh(mask: &mut Mask, counts: &Counts, d: usize) {
     let clear = !(1u32 << d | 1u32 << (DUP + d as u32));
-    *mask = *mask & clear | u32::from(counts[d] >= 1) << d | u32::from(counts[d] >= 2) << (DUP + d as u32);
+    *mask = *mask & clear
+        | u32::from(counts[d] >= 1) << d
+        | u32::from(counts[d] >= 2) << (DUP + d as u32);
 }
 
 /// Change of a line's duplicates when one `out` leaves it and one `inn` (≠ `out`) enters:
@@ -247,8 +249,8 @@ impl Source {
                 let j = rng.random_range(0..=k as u32) as usize;
                 perm.swap(k, j);
             }
-            for k in 0..m {
-                self.vals[layout.box_free[b][k] as usize] = perm[k];
+            for (&cell, &digit) in layout.box_free[b][..m].iter().zip(&perm) {
+                self.vals[cell as usize] = digit;
             }
         }
         self.recount();
@@ -461,7 +463,9 @@ mod micro {
     #[test]
     #[ignore]
     fn micro_costs() {
-        let p = puzzle("4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........");
+        let p = puzzle(
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        );
         let l = Layout::new(&p);
         let mut rng = Pcg64Mcg::seed_from_u64(1);
         let n = 20_000_000u64;

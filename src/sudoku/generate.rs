@@ -1,1 +1,210 @@
-//! stub
+//! Puzzle generator with difficulty grading by the techniques a solution needs.
+//!
+//! A random full grid (three independent diagonal boxes shuffled, the rest completed by the
+//! backtracking solver), then cells are emptied one at a time in random order, each removal kept
+//! only while the puzzle stays within the target difficulty: singles-solvable for `Easy`,
+//! solvable by the logic technique set for `Medium`, uniquely solvable for `Hard`. The result is
+//! graded and kept when it has exactly the requested difficulty, else a new grid is tried.
+//! Everything random comes from the caller's `rng`, so a seeded generator repeats itself.
+
+use std::fmt;
+use std::str::FromStr;
+
+use rand::seq::SliceRandom;
+use rand::Rng;
+
+use super::backtrack;
+use super::grid::{Solution, SudokuPuzzle, UNITS};
+use super::logic::{self, Logic};
+use super::presolve;
+
+/// Difficulty by the techniques needed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Difficulty {
+    /// Naked and hidden singles solve it.
+    Easy,
+    /// Needs more than singles (locked candidates, naked or hidden pairs and triples) but no
+    /// guessing.
+    Medium,
+    /// Those techniques get stuck: it needs guessing (or techniques outside the set).
+    Hard,
+}
+
+impl Difficulty {
+    /// `"easy"`, `"medium"` or `"hard"`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Difficulty::Easy => "easy",
+            Difficulty::Medium => "medium",
+            Difficulty::Hard => "hard",
+        }
+    }
+}
+
+impl FromStr for Difficulty {
+    type Err = String;
+    /// `"easy"`, `"medium"` or `"hard"` (any case).
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "easy" => Ok(Difficulty::Easy),
+            "medium" => Ok(Difficulty::Medium),
+            "hard" => Ok(Difficulty::Hard),
+            _ => Err(format!(
+                "invalid difficulty {s:?}: expected easy, medium or hard"
+            )),
+        }
+    }
+}
+
+impl fmt::Display for Difficulty {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The difficulty of a puzzle, or None if it is not uniquely solvable.
+pub fn grade(puzzle: &SudokuPuzzle) -> Option<Difficulty> {
+    if backtrack::solve(puzzle, 2, None, &mut || false).solutions != 1 {
+        return None;
+    }
+    Some(grade_unique(puzzle))
+}
+
+/// Grade of a puzzle known to have exactly one solution.
+fn grade_unique(puzzle: &SudokuPuzzle) -> Difficulty {
+    match presolve::singles(puzzle) {
+        Ok((_, 0)) => Difficulty::Easy,
+        _ => match logic::solve(puzzle) {
+            Logic::Solved { .. } => Difficulty::Medium,
+            _ => Difficulty::Hard,
+        },
+    }
+}
+
+/// A unique-solution puzzle of exactly this difficulty, deterministic for an rng state.
+pub fn generate<R: Rng + ?Sized>(difficulty: Difficulty, rng: &mut R) -> (SudokuPuzzle, Solution) {
+    loop {
+        let full = full_grid(rng);
+        let puzzle = dig(full, difficulty, rng);
+        if grade_unique(&puzzle) == difficulty {
+            return (puzzle, *full.cells());
+        }
+    }
+}
+
+/// A random complete grid. The three diagonal boxes share no row or column, so any fillings of
+/// them are compatible, and any such start completes to a full grid.
+fn full_grid<R: Rng + ?Sized>(rng: &mut R) -> SudokuPuzzle {
+    loop {
+        let mut cells = [0u8; 81];
+        for b in [0, 4, 8] {
+            let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
+            digits.shuffle(rng);
+            for (k, &c) in UNITS[18 + b].iter().enumerate() {
+                cells[c as usize] = digits[k];
+            }
+        }
+        // Both steps always succeed; the loop only keeps the code free of panics.
+        let Ok(start) = SudokuPuzzle::new(cells) else {
+            continue;
+        };
+        let Some(grid) = backtrack::solve(&start, 1, None, &mut || false).first else {
+            continue;
+        };
+        if let Ok(full) = SudokuPuzzle::new(grid) {
+            return full;
+        }
+    }
+}
+
+/// Empties cells of the full grid in random order, keeping each removal while the puzzle stays
+/// uniquely solvable and no harder than `target`.
+fn dig<R: Rng + ?Sized>(full: SudokuPuzzle, target: Difficulty, rng: &mut R) -> SudokuPuzzle {
+    let mut order: Vec<usize> = (0..81).collect();
+    order.shuffle(rng);
+    let mut current = full;
+    for &c in &order {
+        let mut cells = *current.cells();
+        cells[c] = 0;
+        // Emptying a cell never creates a repeated given.
+        let Ok(p) = SudokuPuzzle::new(cells) else {
+            continue;
+        };
+        // Singles and the logic set are sound, so a puzzle they finish has a unique solution.
+        let ok = match target {
+            Difficulty::Easy => matches!(presolve::singles(&p), Ok((_, 0))),
+            Difficulty::Medium => matches!(logic::solve(&p), Logic::Solved { .. }),
+            Difficulty::Hard => backtrack::solve(&p, 2, None, &mut || false).solutions == 1,
+        };
+        if ok {
+            current = p;
+        }
+    }
+    current
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sudoku::testdata::{demo_puzzle, puzzle};
+    use crate::sudoku::verify::verify;
+    use rand::SeedableRng;
+    use rand_pcg::Pcg64Mcg;
+
+    #[test]
+    fn grades_known_puzzles() {
+        assert_eq!(grade(&demo_puzzle()), Some(Difficulty::Easy));
+        let hard = puzzle(
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        );
+        assert_eq!(grade(&hard), Some(Difficulty::Hard));
+        assert_eq!(grade(&SudokuPuzzle::new([0; 81]).unwrap()), None);
+    }
+
+    #[test]
+    fn parse_and_names() {
+        for d in [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard] {
+            assert_eq!(d.name().parse::<Difficulty>(), Ok(d));
+            assert_eq!(d.to_string(), d.name());
+        }
+        assert_eq!("Hard".parse::<Difficulty>(), Ok(Difficulty::Hard));
+        assert!("extreme".parse::<Difficulty>().is_err());
+    }
+
+    #[test]
+    fn generates_each_difficulty_deterministically_and_uniquely() {
+        for d in [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard] {
+            for seed in 0..2 {
+                let (p, s) = generate(d, &mut Pcg64Mcg::seed_from_u64(seed));
+                let (p2, s2) = generate(d, &mut Pcg64Mcg::seed_from_u64(seed));
+                assert_eq!((p, s), (p2, s2), "{d} seed {seed} not deterministic");
+                assert_eq!(verify(&p, &s), Ok(()));
+                let r = backtrack::solve(&p, 2, None, &mut || false);
+                assert_eq!(r.solutions, 1, "{d} seed {seed} not unique");
+                assert_eq!(r.first, Some(s));
+                assert_eq!(grade(&p), Some(d), "{d} seed {seed}: {}", p.to_line());
+            }
+        }
+        let a = generate(Difficulty::Easy, &mut Pcg64Mcg::seed_from_u64(1)).0;
+        let b = generate(Difficulty::Easy, &mut Pcg64Mcg::seed_from_u64(2)).0;
+        assert_ne!(a, b);
+    }
+
+    /// Generation cost: `cargo test --release --lib -- --ignored --nocapture generate_speed`.
+    #[test]
+    #[ignore]
+    fn generate_speed() {
+        for d in [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard] {
+            let t = crate::sudoku::testdata::Timer::start();
+            let mut givens = 0;
+            for seed in 0..20 {
+                givens += generate(d, &mut Pcg64Mcg::seed_from_u64(seed)).0.givens();
+            }
+            eprintln!(
+                "{d}: {:.2} ms per puzzle, {:.1} givens on average (20 seeds)",
+                t.secs() * 1e3 / 20.0,
+                givens as f64 / 20.0
+            );
+        }
+    }
+}

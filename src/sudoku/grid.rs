@@ -255,9 +255,9 @@ mod tests {
                 assert_ne!(p as usize, c);
             }
         }
-        for u in 0..27 {
+        for unit in &UNITS {
             let mut seen = [false; 81];
-            for &c in &UNITS[u] {
+            for &c in unit {
                 seen[c as usize] = true;
             }
             assert_eq!(seen.iter().filter(|&&s| s).count(), 9);

@@ -6,6 +6,8 @@ pub mod abc;
 pub mod backtrack;
 mod cands;
 mod encoding;
+// The full-recount reference the colony's delta scoring is tested against.
+#[cfg(test)]
 mod fitness;
 pub mod generate;
 pub mod grid;
@@ -19,7 +21,7 @@ mod testdata;
 
 pub use abc::{AbcEnd, AbcParams, AbcResult, Limit, Neighbourhood};
 pub use backtrack::{BacktrackEnd, BacktrackResult};
-
+pub use generate::{generate, grade, Difficulty};
 pub use grid::{GridError, Pos, Solution, SudokuPuzzle, UnitKind};
 pub use parse::{looks_like_sudoku, parse_line, parse_lines, ParseError, ParsedSudoku};
 pub use presolve::{singles, Contradiction};

@@ -170,7 +170,9 @@ mod tests {
         assert_eq!(q.puzzle, p.puzzle);
         assert_eq!(q.puzzle.to_line(), dotted);
         for sep in [",", ";", ":", "|", "\t"] {
-            let r = parse_line(&format!("{DEMO}{sep}ER 7.1"), 1).unwrap().unwrap();
+            let r = parse_line(&format!("{DEMO}{sep}ER 7.1"), 1)
+                .unwrap()
+                .unwrap();
             assert_eq!(r.puzzle, p.puzzle);
         }
         assert!(parse_line(&format!("{DEMO}\r"), 1).unwrap().is_some());
@@ -181,8 +183,13 @@ mod tests {
         let p = parse_line(&format!("{DEMO} 3.2 {DEMO_SOLUTION}"), 5)
             .unwrap()
             .unwrap();
-        assert_eq!(p.solution.map(|s| s.to_vec()), Some(crate::sudoku::testdata::demo_solution().to_vec()));
-        let p = parse_line(&format!("{DEMO},{DEMO_SOLUTION}"), 5).unwrap().unwrap();
+        assert_eq!(
+            p.solution.map(|s| s.to_vec()),
+            Some(crate::sudoku::testdata::demo_solution().to_vec())
+        );
+        let p = parse_line(&format!("{DEMO},{DEMO_SOLUTION}"), 5)
+            .unwrap()
+            .unwrap();
         assert!(p.solution.is_some());
 
         // A solution that contradicts a given (r1c4 = 2 in the demo).
@@ -223,7 +230,10 @@ mod tests {
         let mut rep = DEMO.to_string();
         rep.replace_range(11..12, "5");
         rep.replace_range(15..16, "5");
-        assert_eq!(msg(&rep, 2), "line 2: given 5 repeats in row 2 (columns 3 and 7)");
+        assert_eq!(
+            msg(&rep, 2),
+            "line 2: given 5 repeats in row 2 (columns 3 and 7)"
+        );
     }
 
     #[test]

@@ -67,7 +67,11 @@ mod tests {
             return;
         };
         let mut checked = 0;
-        for p in crate::sudoku::parse::parse_lines(&text).unwrap().iter().take(150) {
+        for p in crate::sudoku::parse::parse_lines(&text)
+            .unwrap()
+            .iter()
+            .take(150)
+        {
             let sol = backtrack::solve(&p.puzzle, 1, None, &mut || false)
                 .first
                 .unwrap();

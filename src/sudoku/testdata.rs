@@ -85,5 +85,4 @@ impl Timer {
             _ => self.wall.elapsed().as_secs_f64(),
         }
     }
-
 }

@@ -48,7 +48,10 @@ pub fn verify(puzzle: &SudokuPuzzle, solution: &Solution) -> Result<(), Violatio
             let v = solution[r * 9 + c];
             if !(1..=9).contains(&v) {
                 return Err(Violation::NotADigit {
-                    at: Pos { row: r + 1, col: c + 1 },
+                    at: Pos {
+                        row: r + 1,
+                        col: c + 1,
+                    },
                     value: v,
                 });
             }
@@ -60,7 +63,10 @@ pub fn verify(puzzle: &SudokuPuzzle, solution: &Solution) -> Result<(), Violatio
             let v = solution[r * 9 + c];
             if g != 0 && g != v {
                 return Err(Violation::GivenChanged {
-                    at: Pos { row: r + 1, col: c + 1 },
+                    at: Pos {
+                        row: r + 1,
+                        col: c + 1,
+                    },
                     given: g,
                     found: v,
                 });
@@ -86,8 +92,14 @@ pub fn verify(puzzle: &SudokuPuzzle, solution: &Solution) -> Result<(), Violatio
                         digit: v as u8,
                         unit: kind,
                         index: u + 1,
-                        first: Pos { row: r0 + 1, col: c0 + 1 },
-                        second: Pos { row: r + 1, col: c + 1 },
+                        first: Pos {
+                            row: r0 + 1,
+                            col: c0 + 1,
+                        },
+                        second: Pos {
+                            row: r + 1,
+                            col: c + 1,
+                        },
                     });
                 }
                 first_at[v] = Some((r, c));
@@ -140,7 +152,14 @@ mod tests {
         t.swap(0, 9);
         let e = verify(&blank, &t).unwrap_err();
         assert!(
-            matches!(e, Violation::Duplicate { unit: UnitKind::Row, index: 1, .. }),
+            matches!(
+                e,
+                Violation::Duplicate {
+                    unit: UnitKind::Row,
+                    index: 1,
+                    ..
+                }
+            ),
             "{e}"
         );
         assert!(e.to_string().contains("row 1"), "{e}");
@@ -152,7 +171,14 @@ mod tests {
         }
         let e = verify(&blank, &t).unwrap_err();
         assert!(
-            matches!(e, Violation::Duplicate { unit: UnitKind::Box, index: 1, .. }),
+            matches!(
+                e,
+                Violation::Duplicate {
+                    unit: UnitKind::Box,
+                    index: 1,
+                    ..
+                }
+            ),
             "{e}"
         );
 

@@ -1,0 +1,80 @@
+//! The backtracking baseline against the public tdoku corpora in `../shared/corpora/sudoku/`:
+//! every answer checked by the independent verifier, and multi-solution puzzles recognised.
+//! Each test skips with a message when the corpora are absent.
+
+use puzzlebench::sudoku::backtrack::{self, BacktrackEnd};
+use puzzlebench::sudoku::parse::parse_lines;
+use puzzlebench::sudoku::verify::verify;
+
+/// Text of a corpus file, looked up beside the repository (`../shared`) and, for a git worktree
+/// one level deeper, at `../../shared`; None with a message when absent.
+fn corpus(file: &str) -> Option<String> {
+    let dir = env!("CARGO_MANIFEST_DIR");
+    let candidates = [
+        format!("{dir}/../shared/corpora/sudoku/{file}"),
+        format!("{dir}/../../shared/corpora/sudoku/{file}"),
+    ];
+    for path in &candidates {
+        if let Ok(text) = std::fs::read_to_string(path) {
+            return Some(text);
+        }
+    }
+    eprintln!("skipping: corpus file {} not found", candidates[0]);
+    None
+}
+
+/// Solves the first `limit` puzzles of `file` with a uniqueness check; each must have exactly
+/// one solution, which the verifier accepts.
+fn solves_uniquely(file: &str, limit: usize) {
+    let Some(text) = corpus(file) else {
+        return;
+    };
+    let puzzles = parse_lines(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+    let mut n = 0;
+    for p in puzzles.iter().take(limit) {
+        let r = backtrack::solve(&p.puzzle, 2, None, &mut || false);
+        assert_eq!(r.end, BacktrackEnd::Complete, "{file}:{}", p.line);
+        assert_eq!(r.solutions, 1, "{file}:{} {}", p.line, p.puzzle.to_line());
+        let s = r.first.expect("a solution");
+        assert_eq!(verify(&p.puzzle, &s), Ok(()), "{file}:{}", p.line);
+        n += 1;
+    }
+    assert_eq!(n, puzzles.len().min(limit));
+}
+
+#[test]
+fn all_17_clue_prefix() {
+    solves_uniquely("puzzles2_17_clue.txt", 5_000);
+}
+
+#[test]
+fn all_top1465() {
+    solves_uniquely("puzzles3_magictour_top1465.txt", usize::MAX);
+}
+
+#[test]
+fn forum_hardest_1905_prefix() {
+    solves_uniquely("puzzles5_forum_hardest_1905_11+.txt", 5_000);
+}
+
+#[test]
+fn all_forum_hardest_1106() {
+    solves_uniquely("puzzles6_forum_hardest_1106.txt", usize::MAX);
+}
+
+#[test]
+fn serg_benchmark_puzzles_have_several_solutions() {
+    let file = "puzzles7_serg_benchmark.txt";
+    let Some(text) = corpus(file) else {
+        return;
+    };
+    let puzzles = parse_lines(&text).unwrap_or_else(|e| panic!("{file}: {e}"));
+    assert_eq!(puzzles.len(), 10_000);
+    for p in &puzzles {
+        let r = backtrack::solve(&p.puzzle, 2, None, &mut || false);
+        assert_eq!(r.solutions, 2, "{file}:{} {}", p.line, p.puzzle.to_line());
+        assert_eq!(r.end, BacktrackEnd::Complete);
+        let s = r.first.expect("a solution");
+        assert_eq!(verify(&p.puzzle, &s), Ok(()), "{file}:{}", p.line);
+    }
+}
