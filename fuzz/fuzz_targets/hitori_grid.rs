@@ -1,0 +1,32 @@
+//! Hitori grid blocks: never panic; errors name a line inside the text; every parsed puzzle
+//! has a non-empty name (if any) and survives a round trip through `to_grid_block`.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+use puzzlebench::hitori::{parse_grid_blocks, to_grid_block};
+
+fuzz_target!(|data: &[u8]| {
+    // The loader refuses non-UTF-8 before any parser runs, so only text matters here.
+    let Ok(text) = std::str::from_utf8(data) else {
+        return;
+    };
+    let max_line = text.lines().count().max(1);
+    match parse_grid_blocks(text) {
+        Ok(puzzles) => {
+            assert!(!puzzles.is_empty());
+            for p in &puzzles {
+                assert!((1..=max_line).contains(&p.line), "line {}", p.line);
+                if let Some(name) = &p.name {
+                    assert!(!name.trim().is_empty(), "empty name at line {}", p.line);
+                }
+                let back = parse_grid_blocks(&to_grid_block(&p.puzzle)).expect("round trip");
+                assert_eq!(back.len(), 1);
+                assert_eq!(back[0].puzzle, p.puzzle);
+            }
+        }
+        Err(e) => {
+            assert!((1..=max_line).contains(&e.line), "error line {}: {e}", e.line);
+            assert!(!e.message.trim().is_empty());
+        }
+    }
+});
