@@ -117,6 +117,14 @@ fn check_text(text: &str) {
     check_hitori("grid", text, &parse_grid_blocks(text));
     check_hitori("singles", text, &parse_singles(text));
     check_sudoku(text, &parse_lines(text));
+    // Reported lines are exact, not merely in range: the line alone gives the same puzzle.
+    let lines: Vec<&str> = text.lines().collect();
+    for p in parse_singles(text).unwrap_or_default() {
+        assert_eq!(parse_singles_line(lines[p.line - 1], p.line), Ok(Some(p)));
+    }
+    for p in parse_lines(text).unwrap_or_default() {
+        assert_eq!(parse_line(lines[p.line - 1], p.line), Ok(Some(p)));
+    }
     for (i, line) in text.lines().enumerate() {
         // The single-line parsers must report the line number they were given, nothing else.
         match parse_singles_line(line, i + 1) {
@@ -138,12 +146,12 @@ fn check_text(text: &str) {
     }
 }
 
-/// What `load_file` should give for `text`: the puzzles (id, line, data) of the parser that
-/// `Format::detect` picks, or that parser's (line, message).
-fn expected_load(
-    text: &str,
-    stem: &str,
-) -> Result<Vec<(String, usize, PuzzleData)>, (usize, String)> {
+/// Puzzles as (id, line, data), or an error as (line, message).
+type Loaded = Result<Vec<(String, usize, PuzzleData)>, (usize, String)>;
+
+/// What `load_file` should give for `text`: the puzzles of the parser that `Format::detect`
+/// picks, or that parser's error.
+fn expected_load(text: &str, stem: &str) -> Loaded {
     let hitori = |v: Vec<ParsedHitori>| {
         v.into_iter()
             .enumerate()
@@ -655,7 +663,7 @@ fn soup() -> impl Strategy<Value = String> {
 // The properties.
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1500))]
+    #![proptest_config(ProptestConfig::with_cases(3000))]
 
     /// (a) Arbitrary strings, for every parser.
     #[test]
@@ -734,7 +742,7 @@ proptest! {
 
 proptest! {
     // Each case writes a file, so fewer of them.
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(ProptestConfig::with_cases(800))]
 
     /// (a) `load_file` on arbitrary bytes: no panic, and exactly the parser's verdict.
     #[test]

@@ -16,7 +16,10 @@ fuzz_target!(|data: &[u8]| {
     let in_file = |line: usize| assert!((1..=max_line).contains(&line), "line {line}");
     let format = Format::detect(text);
     assert_eq!(format == Format::Singles, looks_like_singles(text));
-    assert_eq!(format == Format::SudokuLines, !looks_like_singles(text) && looks_like_sudoku(text));
+    assert_eq!(
+        format == Format::SudokuLines,
+        !looks_like_singles(text) && looks_like_sudoku(text)
+    );
     let hitori = match format {
         Format::HitoriGrid => parse_grid_blocks(text),
         Format::Singles => parse_singles(text),

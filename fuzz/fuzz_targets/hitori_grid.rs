@@ -16,6 +16,16 @@ fuzz_target!(|data: &[u8]| {
             assert!(!puzzles.is_empty());
             for p in &puzzles {
                 assert!((1..=max_line).contains(&p.line), "line {}", p.line);
+                // The line number is exact: it holds the puzzle's first row (before any comment).
+                let own = text.lines().nth(p.line - 1).expect("line exists");
+                let row: Vec<u32> = own
+                    .split('#')
+                    .next()
+                    .unwrap_or("")
+                    .split_whitespace()
+                    .map(|t| t.parse().expect("a parsed row holds numbers"))
+                    .collect();
+                assert_eq!(row, p.puzzle.cells()[..p.puzzle.width()]);
                 if let Some(name) = &p.name {
                     assert!(!name.trim().is_empty(), "empty name at line {}", p.line);
                 }
@@ -25,7 +35,11 @@ fuzz_target!(|data: &[u8]| {
             }
         }
         Err(e) => {
-            assert!((1..=max_line).contains(&e.line), "error line {}: {e}", e.line);
+            assert!(
+                (1..=max_line).contains(&e.line),
+                "error line {}: {e}",
+                e.line
+            );
             assert!(!e.message.trim().is_empty());
         }
     }

@@ -16,20 +16,38 @@ fuzz_target!(|data: &[u8]| {
             assert!(!puzzles.is_empty());
             for p in &puzzles {
                 assert!((1..=max_line).contains(&p.line), "line {}", p.line);
+                // The line number is exact: that line alone gives the same puzzle.
+                let own = text.lines().nth(p.line - 1).expect("line exists");
+                assert_eq!(
+                    parse_singles_line(own, p.line)
+                        .as_ref()
+                        .ok()
+                        .and_then(Option::as_ref),
+                    Some(p)
+                );
                 if let Some(name) = &p.name {
                     assert!(!name.trim().is_empty(), "empty name at line {}", p.line);
                 }
                 if let Some(s) = &p.solution {
-                    assert_eq!((s.width(), s.height()), (p.puzzle.width(), p.puzzle.height()));
+                    assert_eq!(
+                        (s.width(), s.height()),
+                        (p.puzzle.width(), p.puzzle.height())
+                    );
                 }
                 // Singles values are 1..=61, so the ID always exists.
                 let id = to_singles_id(&p.puzzle).expect("Singles values fit an ID");
-                let back = parse_singles_line(&id, 1).expect("round trip").expect("a puzzle");
+                let back = parse_singles_line(&id, 1)
+                    .expect("round trip")
+                    .expect("a puzzle");
                 assert_eq!(back.puzzle, p.puzzle);
             }
         }
         Err(e) => {
-            assert!((1..=max_line).contains(&e.line), "error line {}: {e}", e.line);
+            assert!(
+                (1..=max_line).contains(&e.line),
+                "error line {}: {e}",
+                e.line
+            );
             assert!(!e.message.trim().is_empty());
             // The whole-text error is the first failing line's own error.
             if let Some(line) = text.lines().nth(e.line - 1) {

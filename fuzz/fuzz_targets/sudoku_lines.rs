@@ -15,6 +15,9 @@ fuzz_target!(|data: &[u8]| {
         Ok(puzzles) => {
             for p in &puzzles {
                 assert!((1..=max_line).contains(&p.line), "line {}", p.line);
+                // The line number is exact: that line alone gives the same puzzle.
+                let own = text.lines().nth(p.line - 1).expect("line exists");
+                assert_eq!(parse_line(own, p.line), Ok(Some(p.clone())));
                 let mut line = p.puzzle.to_line();
                 if let Some(sol) = &p.solution {
                     // The parser promises a checked solution.
@@ -23,11 +26,18 @@ fuzz_target!(|data: &[u8]| {
                     line.extend(sol.iter().map(|&d| char::from(b'0' + d)));
                 }
                 let back = parse_line(&line, 3).expect("round trip").expect("a puzzle");
-                assert_eq!((back.line, back.puzzle, back.solution), (3, p.puzzle, p.solution));
+                assert_eq!(
+                    (back.line, back.puzzle, back.solution),
+                    (3, p.puzzle, p.solution)
+                );
             }
         }
         Err(e) => {
-            assert!((1..=max_line).contains(&e.line), "error line {}: {e}", e.line);
+            assert!(
+                (1..=max_line).contains(&e.line),
+                "error line {}: {e}",
+                e.line
+            );
             assert!(!e.message.trim().is_empty());
         }
     }
