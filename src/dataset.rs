@@ -273,13 +273,20 @@ fn read_text(path: &Path) -> Result<String, DatasetError> {
         path: path.to_path_buf(),
         source,
     })?;
-    String::from_utf8(bytes).map_err(|e| {
+    let mut text = String::from_utf8(bytes).map_err(|e| {
         let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
         DatasetError::NotText {
             path: path.to_path_buf(),
             line: good.iter().filter(|&&b| b == b'\n').count() + 1,
         }
-    })
+    })?;
+    // A byte-order mark (some editors save UTF-8 with one) is encoding, not content. Only the
+    // Sudoku parser skipped it: a Hitori file with one failed on an invisible "`1`" token, or a
+    // Singles file became grid blocks, or its first name (so id) started with U+FEFF.
+    if text.starts_with('\u{feff}') {
+        text.drain(..'\u{feff}'.len_utf8());
+    }
+    Ok(text)
 }
 
 fn stem(path: &Path) -> String {

@@ -139,7 +139,16 @@ pub fn parse_grid_blocks(text: &str) -> Result<Vec<ParsedHitori>, ParseError> {
                 if let Some(b) = block.take() {
                     out.push(b.finish()?);
                 }
-                pending_name = Some(name.trim().to_string());
+                // The name becomes the puzzle's id in the dataset; an empty one gave rows with an
+                // empty `puzzle_id`, so it is an error, not a silent "".
+                let name = name.trim();
+                if name.is_empty() {
+                    return Err(err(
+                        line_no,
+                        "expected a puzzle name after `# name:`, found nothing",
+                    ));
+                }
+                pending_name = Some(name.to_string());
             }
             continue;
         }
@@ -514,6 +523,22 @@ mod tests {
             e.to_string(),
             "line 2: expected a positive integer, found `ü`"
         );
+    }
+
+    /// Regression: `# name:` with nothing after it named the next block "", which became an
+    /// empty puzzle id in the result CSV.
+    #[test]
+    fn empty_name_comment_is_an_error() {
+        for text in ["# name:\n1 2\n2 1\n", "1 2\n2 1\n#name:   \t\r\n3 4\n4 3\n"] {
+            let e = grid_err(text);
+            assert_eq!(
+                e.message, "expected a puzzle name after `# name:`, found nothing",
+                "{text:?}"
+            );
+        }
+        assert_eq!(grid_err("# c\n# name:\n1 2\n2 1\n").line, 2);
+        // The block before the bad line is still checked first, as before.
+        assert_eq!(grid_err("1 2 3\n# name:\n").line, 1);
     }
 
     #[test]
