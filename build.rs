@@ -2,8 +2,14 @@
 use std::process::Command;
 
 fn main() {
-    println!("cargo:rerun-if-changed=.git/HEAD");
-    println!("cargo:rerun-if-changed=.git/refs/heads");
+    // Watch git's HEAD only where it is a file we can see (in a worktree `.git` is a file and
+    // these paths do not exist; watching a missing path would rerun this script every build).
+    if std::path::Path::new(".git/HEAD").is_file() {
+        println!("cargo:rerun-if-changed=.git/HEAD");
+        println!("cargo:rerun-if-changed=.git/refs/heads");
+    } else {
+        println!("cargo:rerun-if-changed=build.rs");
+    }
     let rev = Command::new("git")
         .args(["rev-parse", "--short=12", "HEAD"])
         .output()
