@@ -106,6 +106,12 @@ struct Args {
     /// Overwrite existing results (and discard an interrupted run's rows).
     #[arg(long)]
     force: bool,
+
+    /// Skip the end-of-run summary. The summary reads every row back into memory; for runs of
+    /// millions of jobs this keeps peak memory to what the run itself needs
+    /// (`bench-report summary FILE` gives the same table later).
+    #[arg(long)]
+    no_summary: bool,
 }
 
 fn config(args: &Args) -> Result<BenchConfig> {
@@ -208,6 +214,7 @@ fn install_interrupt() -> Result<Arc<AtomicBool>> {
 
 fn run() -> Result<ExitCode> {
     let args = Args::parse();
+    let no_summary = args.no_summary;
     let cfg = match config(&args) {
         Ok(c) => c,
         Err(e) => {
@@ -246,6 +253,10 @@ fn run() -> Result<ExitCode> {
         eprintln!("bench-run: to finish the run: {}", cmd.join(" "));
         return Ok(ExitCode::from(130));
     }
+    if no_summary {
+        println!("results: {}", outcome.path.display());
+        return Ok(exit_code(&outcome.status_counts));
+    }
     let rows = puzzlebench::report::io::read_results(&outcome.path)?.rows;
     let opts = SummaryOptions {
         time_limit_s: outcome.meta.timeout_s,
@@ -257,15 +268,20 @@ fn run() -> Result<ExitCode> {
     };
     print!("{}", summarize(&rows, &opts).render(Format::Text));
     println!("results: {}", outcome.path.display());
+    Ok(exit_code(&outcome.status_counts))
+}
+
+/// 1 when any row is `wrong` or `error`, else 0.
+fn exit_code(counts: &std::collections::BTreeMap<Status, u64>) -> ExitCode {
     let bad = [Status::Wrong, Status::Error]
         .iter()
-        .map(|s| outcome.status_counts.get(s).copied().unwrap_or(0))
+        .map(|s| counts.get(s).copied().unwrap_or(0))
         .sum::<u64>();
     if bad > 0 {
         eprintln!("bench-run: {bad} job(s) ended `wrong` or `error`; see the message column");
-        return Ok(ExitCode::from(1));
+        return ExitCode::from(1);
     }
-    Ok(ExitCode::SUCCESS)
+    ExitCode::SUCCESS
 }
 
 fn main() -> ExitCode {
