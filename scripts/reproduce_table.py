@@ -1,0 +1,714 @@
+#!/usr/bin/env python3
+"""Turn the CSVs of scripts/reproduce.sh into REPRODUCTION.md.
+
+Usage: scripts/reproduce_table.py RESULTS_DIR OUTPUT_MD   (run by scripts/reproduce.sh)
+
+Standard library only. Every figure is computed here from the result rows; every verdict is
+computed from those figures by the rule written next to it, so a change in a counter changes
+the table, never silently the other way round.
+"""
+
+import csv
+import math
+import os
+import statistics
+import sys
+
+OUT, MD = sys.argv[1], sys.argv[2]
+ENV = os.environ.get
+
+# ---------------------------------------------------------------- inputs
+
+CMDS = {}  # key -> (number, exit code, seconds, command)
+with open(os.path.join(OUT, "commands.tsv"), newline="") as f:
+    for i, line in enumerate(f, 1):
+        key, rc, secs, cmd = line.rstrip("\n").split("\t", 3)
+        CMDS[key] = (i, int(rc), float(secs), cmd)
+
+
+def have(key):
+    return key in CMDS and os.path.exists(os.path.join(OUT, key + ".csv"))
+
+
+def rows(key):
+    with open(os.path.join(OUT, key + ".csv"), newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def ref(*keys):
+    """Command references like [3, 4]."""
+    return "[" + ", ".join(str(CMDS[k][0]) for k in keys if k in CMDS) + "]"
+
+
+# ---------------------------------------------------------------- statistics
+
+
+def quantile(xs, p):
+    """Type 7 (linear interpolation between order statistics), as bench-report, R and NumPy."""
+    xs = sorted(xs)
+    if not xs:
+        return float("nan")
+    h = (len(xs) - 1) * p
+    lo = math.floor(h)
+    hi = min(lo + 1, len(xs) - 1)
+    return xs[lo] + (h - lo) * (xs[hi] - xs[lo])
+
+
+def mean(xs):
+    return statistics.fmean(xs) if xs else float("nan")
+
+
+def fnum(x, nd=1):
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "–"
+    if isinstance(x, int) or abs(x) >= 1000 or float(x).is_integer() and abs(x) >= 10:
+        return f"{int(round(x)):,}".replace(",", " ")
+    return f"{x:.{nd}f}"
+
+
+def ftime(s):
+    """Seconds as µs / ms / s with three significant digits."""
+    if s is None or math.isnan(s):
+        return "–"
+    if s < 1e-3:
+        return f"{s * 1e6:.3g} µs"
+    if s < 1:
+        return f"{s * 1e3:.3g} ms"
+    return f"{s:.3g} s"
+
+
+def pct(k, n):
+    return f"{k}/{n} ({100.0 * k / n:.0f}%)" if n else "0/0"
+
+
+def ints(rs, col):
+    return [int(r[col]) for r in rs if r[col] != ""]
+
+
+def floats(rs, col):
+    return [float(r[col]) for r in rs if r[col] != ""]
+
+
+def sel(rs, **kw):
+    out = rs
+    for k, v in kw.items():
+        out = [r for r in out if (v(r[k]) if callable(v) else r[k] == v)]
+    return out
+
+
+def cells(size):
+    w, h = size.split("x")
+    return int(w) * int(h)
+
+
+# ---------------------------------------------------------------- table rows
+
+TABLE = []  # (claim no, claim, article figure, measured, verdict, why)
+
+
+def claim(no, text, article, measured, verdict, why):
+    TABLE.append((no, text, article, measured, verdict, why))
+
+
+corpus = have("tud-basic")
+SKIP = "skipped: `../shared/corpora` absent"
+
+# ================================================================ Hitori
+
+h5b = rows("h5-basic")
+h5f = rows("h5-full")
+h10b = rows("h10-basic")
+h10f = rows("h10-full")
+gen = lambda v: v.startswith("generated:")  # noqa: E731  the article's 40-puzzle sample
+tudb = rows("tud-basic") if corpus else []
+tudf = rows("tud-full") if corpus else []
+
+
+def tud(rs, size, strategy):
+    return sel(rs, size=size, strategy=strategy)
+
+
+def nodes_stats(rs):
+    n = ints(rs, "nodes")
+    return {"n": len(n), "mean": mean(n), "median": quantile(n, 0.5), "max": max(n) if n else None,
+            "solved": len(sel(rs, status="solved"))}
+
+
+# ---- 1. demo puzzle
+PRINTED = "#..#..#.......#.#.#.#...."  # the article's printed shading, row-major
+d = sel(h5b, puzzle_id="demo", strategy="mrv")[0]
+df = sel(h5f, puzzle_id="demo", strategy="mrv")[0]
+ok1 = d["status"] == "solved" and int(d["nodes"]) == 8 and d["solution"] == PRINTED
+claim(
+    1,
+    "“A 5×5 puzzle converges in only 8 search nodes” — the demo puzzle, with the printed shading.",
+    "8 nodes; shading `#..#.` `.#...` `....#` `.#.#.` `#....`",
+    f"mrv/basic: {d['nodes']} nodes (max depth {d['max_depth']}, {d['backtracks']} failed branches), "
+    f"status {d['status']}, verified {d['verified']}, shading "
+    f"{'= printed' if d['solution'] == PRINTED else '≠ printed: `' + d['solution'] + '`'} {ref('h5-basic')}; "
+    f"mrv/full: {df['nodes']} nodes {ref('h5-full')}",
+    "holds" if ok1 else "does not hold",
+    "exact node count and the same shading with the article's rule set (basic) and branching (mrv, black first)"
+    if ok1 else "node count or shading differs",
+)
+
+# ---- 2. 40 random 5x5
+g_b = nodes_stats(sel(h5b, strategy="mrv", puzzle_id=gen))
+g_f = nodes_stats(sel(h5f, strategy="mrv", puzzle_id=gen))
+parts = [f"hitori5, 40 generated, mrv/basic: mean {fnum(g_b['mean'])}, median {fnum(g_b['median'])}, "
+         f"max {g_b['max']} ({g_b['solved']}/40 solved) {ref('h5-basic')}",
+         f"mrv/full: mean {fnum(g_f['mean'])}, max {g_f['max']} {ref('h5-full')}"]
+if corpus:
+    t_b = nodes_stats(tud(tudb, "5x5", "mrv"))
+    t_f = nodes_stats(tud(tudf, "5x5", "mrv"))
+    parts.append(f"corpus 150 5×5, mrv/basic: mean {fnum(t_b['mean'])}, median {fnum(t_b['median'])}, "
+                 f"max {t_b['max']} {ref('tud-basic')}; mrv/full: mean {fnum(t_f['mean'])}, max {t_f['max']} "
+                 f"{ref('tud-full')}")
+else:
+    parts.append("corpus 5×5: " + SKIP)
+
+
+def within2(x, target):
+    return target / 2 <= x <= target * 2
+
+
+samples = [g_b] + ([t_b] if corpus else [])
+if all(within2(s["mean"], 9) and within2(s["max"], 19) for s in samples):
+    v2 = "holds"
+    w2 = "mean and worst case within a factor 2 of 9 and 19 on every sample (basic rules, the article's)"
+elif all(s["mean"] <= 9 * 2 and s["max"] <= 19 * 2 for s in samples):
+    v2 = "holds"
+    w2 = "no sample exceeds the article's figures by more than a factor 2; some are lower by more (an easier sample or stronger pruning)"
+else:
+    v2 = "does not hold"
+    w2 = "a sample's mean or maximum exceeds twice the article's figure"
+claim(2, "“40 randomly generated valid 5×5 puzzles: on average only 9 search nodes, worst 19.”",
+      "mean 9, max 19 (mrv)", "; ".join(parts), v2,
+      w2 + ". Different random puzzles than the article's, so only the order of magnitude is comparable "
+      "(criterion: within a factor 2).")
+
+# ---- 3. row vs mrv
+def ratio(rs, nodes_of=None):
+    m = ints(sel(rs, strategy="mrv"), "nodes")
+    r = ints(sel(rs, strategy="row"), "nodes")
+    return mean(r) / mean(m), max(r) / max(m), mean(m), mean(r), max(m), max(r)
+
+
+sets3 = [("hitori5 (40 gen.) basic", sel(h5b, puzzle_id=gen), "h5-basic"),
+         ("hitori5 (40 gen.) full", sel(h5f, puzzle_id=gen), "h5-full"),
+         ("hitori10 basic", h10b, "h10-basic"),
+         ("hitori10 full", h10f, "h10-full")]
+if corpus:
+    sets3 += [("corpus 5×5 basic", sel(tudb, size="5x5"), "tud-basic"),
+              ("corpus 10×10 basic", sel(tudb, size="10x10"), "tud-basic"),
+              ("corpus 10×10 full", sel(tudf, size="10x10"), "tud-full"),
+              ("corpus 25×25 basic", sel(tudb, size="25x25"), "tud-basic")]
+r3 = {name: ratio(rs) for name, rs, _ in sets3}
+meas3 = "; ".join(f"{name}: ×{a:.2f} (mean {fnum(m)}→{fnum(r)}), max ×{b:.2f} ({mm}→{mr}) {ref(k)}"
+                  for (name, _, k), (a, b, m, r, mm, mr) in zip(sets3, r3.values()))
+basic_ratios = [v[0] for k, v in r3.items() if "basic" in k and "25" not in k]
+if all(x >= 2 for x in basic_ratios):
+    v3, w3 = "holds", "row order needs at least twice the nodes of mrv (ratio of means) on every 5×5 and 10×10 set"
+elif all(x < 2 for x in basic_ratios):
+    v3, w3 = "does not hold", (f"ratio of means between ×{min(basic_ratios):.2f} and ×{max(basic_ratios):.2f} with the "
+                               "article's rules on 5×5 and 10×10: more nodes, but not “several-fold” (criterion ≥ ×2)")
+else:
+    v3, w3 = "does not hold", "the ratio of means reaches ×2 on some sets only"
+max_ratios = [v[1] for k, v in r3.items() if "basic" in k]
+w3 += (f"; the ratio of maxima is ×{min(max_ratios):.2f}–×{max(max_ratios):.2f} with basic rules: row order mainly "
+       "fattens the tail (a few puzzles take several times more nodes)")
+claim(3, "“Replacing MRV by naive row/column-order cell selection makes the node count rise several-fold.”",
+      "several-fold (成倍, ≥ ×2)", meas3, v3, w3)
+
+# ---- 4. propagation fixes 60-90%
+def prop_stats(rs):
+    p = floats(rs, "propagated")
+    lb = [1 - int(r["max_depth"]) / cells(r["size"]) for r in rs]
+    return mean(p), quantile(p, 0.5), mean(lb), quantile(lb, 0.5), min(lb)
+
+
+sets4 = [("hitori5 (40 gen.)", sel(h5b, puzzle_id=gen, strategy="mrv"), sel(h5f, puzzle_id=gen, strategy="mrv"), "h5-basic", "h5-full"),
+         ("hitori10", sel(h10b, strategy="mrv"), sel(h10f, strategy="mrv"), "h10-basic", "h10-full")]
+if corpus:
+    sets4.append(("corpus 5×5", tud(tudb, "5x5", "mrv"), tud(tudf, "5x5", "mrv"), "tud-basic", "tud-full"))
+    sets4.append(("corpus 10×10", tud(tudb, "10x10", "mrv"), tud(tudf, "10x10", "mrv"), "tud-basic", "tud-full"))
+m4, lbs = [], []
+for name, b, fl, kb, kf in sets4:
+    pb = prop_stats(b)
+    pf = prop_stats(fl)
+    lbs.append(pb[3])
+    single = sum(1 for r in b if int(r["nodes"]) == int(r["max_depth"]) + 1)
+    m4.append(f"{name}: root, basic {100 * pb[0]:.0f}% {ref(kb)}, full mean {100 * pf[0]:.0f}% "
+              f"(median {100 * pf[1]:.0f}%) {ref(kf)}; along the path (basic, 1 − max_depth/cells) "
+              f"median ≥ {100 * pb[3]:.0f}%, min ≥ {100 * pb[4]:.0f}% (exact for the {pct(single, len(b))} single-path searches)")
+if all(0.6 <= x <= 0.9 for x in lbs):
+    v4 = "holds"
+    w4 = "in the only reading the article's own rules allow (propagation along the search path), the lower bound's median lies in 60–90% on every set"
+elif all(x > 0.9 for x in lbs):
+    v4 = "holds"
+    w4 = "in the search-path reading, propagation fixes at least 90% (median lower bound) — more than the article says"
+elif all(x >= 0.6 for x in lbs):
+    v4 = "holds"
+    w4 = "in the search-path reading the median lower bound is ≥ 60% on every set (above 90% on some)"
+else:
+    v4 = "does not hold"
+    w4 = "the median lower bound falls below 60% on some set"
+claim(4, "“The propagation phase already fixes 60%–90% of the cells.”", "60%–90%", "; ".join(m4), v4,
+      w4 + ". Not comparable at the root: with the basic rules (and with the article's own code) nothing is fixed "
+      "before the first branch, since both rules need a decided cell; `full` fixes some cells at the root. "
+      "1 − max_depth/cells is a lower bound on the cells fixed by propagation on the solution path "
+      "(each level of the path fixes one cell by branching), exact when the search tree is a single path; the "
+      "article does not say how it measured.")
+
+# ---- 5. connectivity pruning within depth 2
+def proxy(rs):
+    extra = [int(r["nodes"]) - 1 - int(r["max_depth"]) for r in rs]
+    bt = ints(rs, "backtracks")
+    single = sum(1 for e in extra if e == 0)
+    return sum(extra) / sum(bt) if sum(bt) else float("nan"), single, len(rs), max(extra), mean(bt)
+
+
+sets5 = [("hitori5 (40 gen.)", sel(h5b, puzzle_id=gen, strategy="mrv"), "h5-basic"),
+         ("hitori10", sel(h10b, strategy="mrv"), "h10-basic")]
+if corpus:
+    sets5.append(("corpus 5×5", tud(tudb, "5x5", "mrv"), "tud-basic"))
+    sets5.append(("corpus 10×10", tud(tudb, "10x10", "mrv"), "tud-basic"))
+p5 = [(name, proxy(rs), k) for name, rs, k in sets5]
+meas5 = "; ".join(f"{name} (mrv/basic): proxy {x[0]:.2f} extra nodes per failed branch, single-path searches "
+                  f"{pct(x[1], x[2])}, mean failed branches {fnum(x[4])} {ref(k)}" for name, x, k in p5)
+single_share = [x[1] / x[2] for _, x, _ in p5]
+if all(s >= 0.5 for s in single_share):
+    v5 = "not directly comparable (proxy supports it)"
+    w5 = (f"no counter records the depth at which a failed branch dies. In {100 * min(single_share):.0f}%–"
+          f"{100 * max(single_share):.0f}% of the searches the tree is a single path (nodes = max_depth + 1), so every "
+          "failed branch died at its own assignment (depth 1); elsewhere failed subtrees are small "
+          "(the proxy, nodes beyond one deepest path per failed branch, stays below 1)")
+else:
+    v5 = "not directly comparable"
+    w5 = "no counter records the depth at which a failed branch dies; the proxy is only indicative"
+claim(5, "“Connectivity pruning cuts wrong branches within depth 2 on average.”", "≤ 2 levels",
+      meas5, v5, w5 + ". A counter of the depth of each failed subtree (or a histogram) would measure it directly.")
+
+# ---- 6. milliseconds per 5x5
+w_g = floats(sel(h5b, puzzle_id=gen, strategy="mrv"), "wall_s")
+parts6 = [f"hitori5 40 gen. mrv/basic, 1 thread: median {ftime(quantile(w_g, 0.5))}, max {ftime(max(w_g))} {ref('h5-basic')}"]
+worst6 = max(w_g)
+if corpus:
+    w_t = floats(tud(tudb, "5x5", "mrv"), "wall_s")
+    parts6.append(f"corpus 5×5: median {ftime(quantile(w_t, 0.5))}, max {ftime(max(w_t))} {ref('tud-basic')}")
+    worst6 = max(worst6, max(w_t))
+    w25 = floats(tud(tudb, "25x25", "mrv"), "wall_s")
+    parts6.append(f"(corpus 25×25: median {ftime(quantile(w25, 0.5))}, max {ftime(max(w25))})")
+claim(6, "“All solved within milliseconds” / “the actual solving time falls in the millisecond range.”",
+      "≤ milliseconds per 5×5",
+      "; ".join(parts6),
+      "holds" if worst6 < 1e-3 else ("holds" if worst6 < 1e-2 else "does not hold"),
+      ("every 5×5 solve takes well under a millisecond: true as an upper bound; the actual level is microseconds, "
+       "not milliseconds (a Rust bitboard solver against the article's Java; machines differ)")
+      if worst6 < 1e-3 else "worst 5×5 solve time compared with 10 ms")
+
+# ---- 16 (extra). MRV keeps the search "linear"
+if corpus:
+    sizes = [5, 10, 15, 20, 25]
+    by = {s: nodes_stats(tud(tudb, f"{s}x{s}", "mrv")) for s in sizes}
+    byr = {s: nodes_stats(tud(tudb, f"{s}x{s}", "row")) for s in sizes}
+    slope = math.log(by[25]["mean"] / by[5]["mean"]) / math.log(25 / 5)
+    meas16 = ("corpus, mrv/basic mean (max) nodes by side N: " +
+              ", ".join(f"{s}: {fnum(by[s]['mean'])} ({by[s]['max']})" for s in sizes) +
+              f"; row: " + ", ".join(f"{s}: {fnum(byr[s]['mean'])}" for s in sizes) +
+              f"; growth of the mean ~ N^{slope:.2f} {ref('tud-basic')}")
+    v16 = "holds" if slope <= 2.3 else "does not hold"
+    w16 = (f"mean nodes grow like N^{slope:.1f}, i.e. about linearly in the {('number of cells' if slope > 1.5 else 'side')} "
+           "— no exponential blow-up on these unique-solution puzzles up to 25×25 (criterion: exponent ≤ 2.3, i.e. "
+           "at most about linear in the N² cells)") if slope <= 2.3 else f"mean nodes grow like N^{slope:.1f}"
+else:
+    meas16, v16, w16 = SKIP, "not measured", "needs the corpus's larger sizes"
+
+# ================================================================ Sudoku
+
+smr = rows("sm-abc")
+shr = rows("sh-abc")
+ser = rows("se-abc")
+dab = rows("demo-abc")
+dhy = rows("demo-hybrid")
+sad = rows("sm-adaptive")
+dad = rows("demo-adaptive")
+dcr = rows("demo-cross")
+top = have("top20-abc")
+t20 = rows("top20-abc") if top else []
+
+
+def givens(path):
+    """Mean number of givens of a Sudoku lines file."""
+    g = []
+    with open(path) as f:
+        for line in f:
+            line = line.strip()
+            if line and not line.startswith("#"):
+                g.append(sum(ch not in ".0" for ch in line[:81]))
+    return mean(g)
+
+
+G_MED = givens("datasets/sudoku-medium/generated.txt")
+G_DEMO = givens("datasets/sudoku-demo/demo.txt")
+
+
+def abc_stats(rs):
+    solved = sel(rs, status="solved")
+    c = ints(solved, "cycles")
+    final = ints(sel(rs, status="unsolved"), "best_conflicts")
+    return {"n": len(rs), "k": len(solved), "rate": len(solved) / len(rs) if rs else float("nan"),
+            "med": quantile(c, 0.5), "p10": quantile(c, 0.1), "p90": quantile(c, 0.9),
+            "max": max(c) if c else None, "cycles": c, "final_med": quantile(final, 0.5),
+            "final": final, "puzzles_any": len({r["puzzle_id"] for r in solved}),
+            "puzzles": len({r["puzzle_id"] for r in rs})}
+
+
+def abc_str(s, with_cycles=True):
+    t = f"solved {pct(s['k'], s['n'])}"
+    if s["k"] and with_cycles:
+        t += f", cycles median {fnum(s['med'], 0)}, p10 {fnum(s['p10'], 0)}, p90 {fnum(s['p90'], 0)}, max {s['max']}"
+    if s["final"]:
+        t += f", unsolved runs end at best conflicts median {fnum(s['final_med'], 0)}"
+    return t
+
+
+# ---- 7. convergence from traces
+def load_trace(path):
+    runs = {}
+    with open(path, newline="") as f:
+        for r in csv.DictReader(f):
+            key = (r["puzzle_id"], r["seed"], r["colony"])
+            runs.setdefault(key, []).append(int(r["best_conflicts"]))
+    return list(runs.values())  # each: best conflicts at cycle 0..last (a solved run ends at 0)
+
+
+def at(run, c):
+    return run[c] if c < len(run) else run[-1]  # after its last cycle a run keeps its final best
+
+
+def trace_stats(path):
+    runs = load_trace(path)
+    res = {"n": len(runs)}
+    for c in (0, 20, 100):
+        xs = [at(r, c) for r in runs]
+        res[c] = (quantile(xs, 0.1), quantile(xs, 0.5), quantile(xs, 0.9))
+    long_runs = [r for r in runs if len(r) > 201 and at(r, 200) > 0]  # unsolved at cycle 200
+    res["long"] = len(long_runs)
+    plateau = [at(r, 200) for r in long_runs]
+    final = [r[-1] for r in runs if r[-1] > 0]
+    res["plat"] = (quantile(plateau, 0.1), quantile(plateau, 0.5), quantile(plateau, 0.9)) if plateau else None
+    res["final"] = (quantile(final, 0.1), quantile(final, 0.5), quantile(final, 0.9)) if final else None
+    res["nfinal"] = len(final)
+    horizon = max(len(r) for r in runs)
+    res["to10"] = next((c for c in range(horizon) if quantile([at(r, c) for r in runs], 0.5) <= 10), None)
+    return res
+
+
+tr_m = trace_stats(os.path.join(OUT, "sm-trace.trace.csv"))
+tr_d = trace_stats(os.path.join(OUT, "demo-abc.trace.csv"))
+
+
+def q3(t):
+    return f"{fnum(t[1], 0)} (p10–p90 {fnum(t[0], 0)}–{fnum(t[2], 0)})" if t else "–"
+
+
+def trace_str(name, t, key):
+    s = (f"{name} ({t['n']} runs): best conflicts at cycle 0 {q3(t[0])}, cycle 20 {q3(t[20])}, "
+         f"cycle 100 {q3(t[100])}; the median first reaches ≤ 10 at cycle {t['to10']}; "
+         f"runs unsolved at cycle 200 ({t['long']}): level there {q3(t['plat'])}")
+    if t["nfinal"]:
+        s += f"; unsolved at the end ({t['nfinal']}): final best {q3(t['final'])}"
+    return s + f" {ref(key)}"
+
+
+meas7 = trace_str("sudoku-medium, 5 seeds", tr_m, "sm-trace") + "; " + trace_str("demo, 100 seeds", tr_d, "demo-abc")
+sub = []
+for name, t in (("medium", tr_m), ("demo", tr_d)):
+    start_ok = 30 <= t[0][1] <= 50
+    c20_ok = 5 <= t[20][1] <= 15
+    plat = t["final"] if t["nfinal"] >= 10 else t["plat"]
+    plat_ok = plat is not None and 4 <= plat[1] <= 9
+    sub.append((name, start_ok, c20_ok, plat_ok))
+all_ok = all(a and b and c for _, a, b, c in sub)
+w7 = "the descent to ≈10 takes " + " and ".join(f"{t['to10']} ({n})" for n, t in (("medium", tr_m), ("demo", tr_d))) + " cycles, not 20. " + "; ".join(f"{n}: start 30–50 {'yes' if a else 'no'}, ≈10 at cycle 20 {'yes' if b else 'no'}, plateau 5–8 "
+               f"{'yes' if c else 'no'}" for n, a, b, c in sub)
+claim(7, "“From a random start (usually 30–50 conflicts) ABC drops to about 10 within the first 20 cycles, then "
+         "plateaus: the conflict count is stuck at 5–8.”",
+      "30–50 → ≈10 by cycle 20 → plateau 5–8",
+      meas7,
+      "holds" if all_ok else "does not hold",
+      ("" if all_ok else "only partly — ") + w7 + " (criteria: median start in 30–50, median at cycle 20 in 5–15, "
+      "plateau = median final best of runs unsolved at the end, or of runs unsolved at cycle 200 when fewer than 10 "
+      "runs stay unsolved, in 4–9). The trace is the best source of the colony (never increasing), whereas the "
+      "article most likely describes a typical source; a typical source's curve lies at or above the best-of-colony "
+      "curve, so a slower-than-claimed descent would be slower still for it.")
+
+# ---- 8. medium in 300-800 cycles
+s_m = abc_stats(sel(smr, strategy="abc"))
+s_e = abc_stats(sel(ser, strategy="abc"))
+s_d = abc_stats(dab)
+meas8 = (f"sudoku-medium, 50 puzzles × 20 seeds: {abc_str(s_m)}; puzzles solved by any seed {s_m['puzzles_any']}/"
+         f"{s_m['puzzles']} {ref('sm-abc')}. For context: sudoku-easy (5 seeds) {abc_str(s_e)} {ref('se-abc')}; "
+         f"the article's demo ({G_DEMO:.0f} givens, solvable by singles alone) {abc_str(s_d)} {ref('demo-abc')}")
+if s_m["rate"] >= 0.8 and 300 <= s_m["med"] <= 800:
+    v8, w8 = "holds", "most runs solve, median cycles within 300–800"
+else:
+    v8 = "does not hold"
+    w8 = (f"pure ABC solved {s_m['k']} of {s_m['n']} runs on our medium puzzles (graded by technique, {G_MED:.1f} givens on average) "
+          "in 2000 cycles")
+    if s_d["k"]:
+        w8 += (f"; only the article's own, much easier demo puzzle is solved in that range (median "
+               f"{fnum(s_d['med'], 0)}). The article does not say what its “medium” puzzles were; if they had as many "
+               "givens as its demo they were far easier than ours")
+claim(8, "“Configuration colonySize=100 (50 food sources), limit=50, maxCycles=2000: medium sudokus are usually "
+         "solved within 300–800 cycles.”", "300–800 cycles, usually solved", meas8, v8, w8)
+
+# ---- 9. hard 1500+ cycles, occasional failure
+s_h = abc_stats(sel(shr, strategy="abc"))
+meas9 = f"sudoku-hard, 50 × 20 seeds: {abc_str(s_h)} {ref('sh-abc')}"
+tt = None
+if top:
+    tt = abc_stats(sel(t20, strategy="abc"))
+    meas9 += f"; top1465 first 20 × 5 seeds: {abc_str(tt)} {ref('top20-abc')}"
+else:
+    meas9 += "; top1465: " + SKIP
+long9 = sum(1 for c in s_h["cycles"] if c >= 1500)
+if s_h["rate"] >= 0.5 and s_h["k"] and long9 / s_h["k"] >= 0.25:
+    v9, w9 = "holds", "most runs solve and at least a quarter of them need 1500+ cycles"
+else:
+    v9 = "does not hold"
+    w9 = (f"failure is the rule, not the exception: {s_h['k']}/{s_h['n']} runs solved"
+          + (f" (top1465: {tt['k']}/{tt['n']})" if tt else ""))
+claim(9, "“Hard sudokus commonly need 1500+ cycles, with occasional failures.”", "1500+ cycles, occasional failure",
+      meas9, v9, w9)
+
+# ---- 10. demo vs the article's Java code
+J = {"k": 58, "n": 60, "med": 393, "p10": 86, "p90": 973, "max": 1927}
+rate_d, rate_j = s_d["rate"], J["k"] / J["n"]
+se = math.sqrt(rate_d * (1 - rate_d) / s_d["n"] + rate_j * (1 - rate_j) / J["n"])
+z = (rate_d - rate_j) / se if se > 0 else 0.0
+med_ratio = s_d["med"] / J["med"] if s_d["k"] else float("nan")
+p90_ratio = s_d["p90"] / J["p90"] if s_d["k"] else float("nan")
+meas10 = (f"{s_d['k']}/{s_d['n']} solved ({100 * rate_d:.0f}%), cycles median {fnum(s_d['med'], 0)}, "
+          f"p10 {fnum(s_d['p10'], 0)}, p90 {fnum(s_d['p90'], 0)}, max {s_d['max']} {ref('demo-abc')}")
+ok10 = abs(z) < 2 and 2 / 3 <= med_ratio <= 1.5 and 2 / 3 <= p90_ratio <= 1.5
+claim(10, "The demo puzzle with the article's parameters — its Java code, run on this kind of machine "
+          "(`datasets/sudoku-demo/README.md`; the article itself prints no figure).",
+      "58/60 (97%), median 393, p10 86, p90 973, max 1927",
+      meas10,
+      "holds" if ok10 else "does not hold",
+      (f"success rates agree (difference {100 * (rate_d - rate_j):+.0f} points, z = {z:.1f}); median ×{med_ratio:.2f}, "
+       f"p90 ×{p90_ratio:.2f} of the Java run (criteria: |z| < 2, quantile ratios within ×⅔–×1.5). "
+       "Same algorithm, different random streams (Pcg64Mcg vs java.util.Random)")
+      if ok10 else
+      (f"success difference {100 * (rate_d - rate_j):+.0f} points (z = {z:.1f}), median ×{med_ratio:.2f}, "
+       f"p90 ×{p90_ratio:.2f} of the Java run (criteria: |z| < 2, quantile ratios within ×⅔–×1.5)"))
+
+# ---- 11. backtracking: ms for medium, tens of ms for hard
+def bt(key):
+    rs = rows(key)
+    w = floats(rs, "wall_s")
+    return {"n": len(rs), "k": len(sel(rs, status="solved")), "med": quantile(w, 0.5), "p90": quantile(w, 0.9),
+            "max": max(w), "nodes": quantile(ints(rs, "nodes"), 0.5)}
+
+
+b11 = [("sudoku-medium", bt("sm-bt"), "sm-bt"), ("sudoku-hard", bt("sh-bt"), "sh-bt")]
+if have("top-bt"):
+    b11 += [("top1465", bt("top-bt"), "top-bt"), ("forum_hardest_1106", bt("f1106-bt"), "f1106-bt")]
+meas11 = "; ".join(f"{n}: {pct(b['k'], b['n'])} solved, wall median {ftime(b['med'])}, p90 {ftime(b['p90'])}, "
+                   f"max {ftime(b['max'])} {ref(k)}" for n, b, k in b11) + " (1 thread)"
+bm, bh = b11[0][1], b11[1][1]
+hard_worst = max(b["max"] for _, b, _ in b11[1:])
+if 1e-3 <= bm["med"] < 1e-2 and 1e-2 <= bh["med"] < 1e-1:
+    v11, w11 = "holds", "same orders of magnitude"
+else:
+    v11 = "does not hold"
+    w11 = (f"wrong order of magnitude: medium median {ftime(bm['med'])} (≈{math.log10(1e-3 / bm['med']):.0f} orders "
+           f"below 1 ms), hard median {ftime(bh['med'])} (≈{math.log10(1e-2 / bh['med']):.0f} orders below 10 ms); "
+           f"even the worst hard puzzle takes {ftime(hard_worst)}. The claim is true only as an upper bound; the "
+           "article's point — backtracking is far faster than ABC — holds all the more")
+claim(11, "“Backtracking with proper constraint propagation: milliseconds for medium puzzles, tens of milliseconds "
+          "for hard ones.”", "medium ~1 ms, hard ~10s of ms", meas11, v11, w11)
+
+# ---- 12. cost per cycle, 1000 cycles in "seconds"
+def per_cycle(rs):
+    c = sum(int(r["cycles"]) for r in rs if r["cycles"] != "")
+    w = sum(float(r["wall_s"]) for r in rs if r["cycles"] != "")
+    e = sum(int(r["evaluations"]) for r in rs if r["evaluations"] != "")
+    return c, w, e
+
+
+abc_all = sel(smr, strategy="abc") + sel(shr, strategy="abc") + dab
+c12, w12, e12 = per_cycle(abc_all)
+cps = c12 / w12
+s_cost = {}
+for S, key, rs in ((50, "sm-s50", rows("sm-s50")), (100, "sm-abc", sel(smr, strategy="abc", seed="0")),
+                   (200, "sm-s200", rows("sm-s200")), (400, "sm-s400", rows("sm-s400"))):
+    c, w, _ = per_cycle(rs)
+    s_cost[S] = (w / c, key)
+meas12 = (f"{fnum(c12)} cycles in {w12:.1f} s of solver time over the abc runs (1 thread): {fnum(cps)} cycles/s, "
+          f"1000 cycles = {ftime(1000 / cps)}; {fnum(e12 / w12)} evaluations/s {ref('sm-abc', 'sh-abc', 'demo-abc')}. "
+          "Time per cycle against S: " + ", ".join(f"S={S}: {ftime(v[0])} {ref(v[1])}" for S, v in s_cost.items()))
+lin = s_cost[400][0] / s_cost[50][0]
+v12 = "holds" if 1 <= 1000 / cps < 10 else "does not hold"
+claim(12, "“One cycle costs O(S·81); with S=100 and C=1000 cycles about 8×10⁶ basic operations — seconds.”",
+      "1000 cycles ≈ seconds", meas12, v12,
+      (f"1000 cycles take {ftime(1000 / cps)}, about {math.log10(1 / (1000 / cps)):.0f} orders of magnitude "
+       f"less than a second. Partly not comparable: this implementation evaluates a swap by its delta on two rows and "
+       f"two columns (DESIGN.md) instead of decoding and rescanning 81 cells per move as the article does; "
+       f"even so, 8×10⁶ simple operations are milliseconds, not seconds, on current hardware. The O(S) part holds: "
+       f"S ×8 (50 → 400) costs ×{lin:.1f} per cycle (about linear; each cycle makes S evaluations plus scouts)") if v12 != "holds" else "same order of magnitude")
+
+# ---- 13. hybrid
+def emp(rs):
+    e = ints(rs, "empties_after_presolve")
+    return quantile(e, 0.5), quantile(e, 0.1), quantile(e, 0.9), sum(1 for x in e if x <= 8), len(e)
+
+
+sets13 = [("demo (100 seeds)", dab, dhy, "demo-abc", "demo-hybrid"),
+          ("easy (5 seeds)", sel(ser, strategy="abc"), sel(ser, strategy="abc-hybrid"), "se-abc", "se-abc"),
+          ("medium (20 seeds)", sel(smr, strategy="abc"), sel(smr, strategy="abc-hybrid"), "sm-abc", "sm-abc"),
+          ("hard (20 seeds)", sel(shr, strategy="abc"), sel(shr, strategy="abc-hybrid"), "sh-abc", "sh-abc")]
+if top:
+    sets13.append(("top1465 first 20 (5 seeds)", sel(t20, strategy="abc"), sel(t20, strategy="abc-hybrid"),
+                   "top20-abc", "top20-abc"))
+m13, better, worse = [], 0, 0
+for name, a, h, ka, kh in sets13:
+    sa, sh = abc_stats(a), abc_stats(h)
+    e = emp(h)
+    wa, wh = quantile(floats(a, "wall_s"), 0.5), quantile(floats(h, "wall_s"), 0.5)
+    m13.append(f"{name}: abc {pct(sa['k'], sa['n'])}"
+               + (f" (median {fnum(sa['med'], 0)} cycles)" if sa["k"] else "")
+               + f" vs hybrid {pct(sh['k'], sh['n'])}"
+               + (f" (median {fnum(sh['med'], 0)} cycles)" if sh["k"] else "")
+               + f", wall median {ftime(wa)} vs {ftime(wh)}; blanks left by singles: median {fnum(e[0], 0)} "
+               f"(p10–p90 {fnum(e[1], 0)}–{fnum(e[2], 0)}), ≤ 8 in {pct(e[3], e[4])} {ref(ka) if ka == kh else ref(ka, kh)}")
+    if sh["k"] > sa["k"] or (sh["k"] == sa["k"] and sh["k"] and sh["med"] < sa["med"]):
+        better += 1
+    elif sh["k"] < sa["k"]:
+        worse += 1
+v13 = "holds" if better and not worse else ("does not hold" if worse else "not comparable")
+claim(13, "“Pure ABC is not very efficient; the best practice is a hybrid: naked and hidden singles first, … "
+          "only then ABC (on ≤ 8 remaining blanks); the fewer blanks, the faster ABC converges.”",
+      "hybrid faster; ABC on ≤ 8 blanks", "; ".join(m13), v13,
+      (f"the hybrid is better on {better} of {len(sets13)} sets and never worse (more runs solved, or as many in fewer "
+       "cycles; on puzzles that singles solve outright it needs no cycle). But singles leave far more than 8 blanks "
+       "on every medium/hard puzzle, so the article's “≤ 8 blanks” regime never arises there, and even the hybrid "
+       "solves only a minority of those runs") if v13 == "holds" else f"hybrid better on {better}, worse on {worse} sets")
+
+# ---- 14. adaptive limit
+sets14 = [("demo abc (100 seeds)", dab, dad, "demo-abc", "demo-adaptive"),
+          ("medium abc (20 seeds)", sel(smr, strategy="abc"), sel(sad, strategy="abc"), "sm-abc", "sm-adaptive"),
+          ("medium abc-hybrid (20 seeds)", sel(smr, strategy="abc-hybrid"), sel(sad, strategy="abc-hybrid"),
+           "sm-abc", "sm-adaptive")]
+m14, imp, deg = [], 0, 0
+for name, f50, fad, k1, k2 in sets14:
+    a, b = abc_stats(f50), abc_stats(fad)
+    m14.append(f"{name}: limit 50 {pct(a['k'], a['n'])}" + (f", median {fnum(a['med'], 0)}" if a["k"] else "")
+               + f" → adaptive {pct(b['k'], b['n'])}" + (f", median {fnum(b['med'], 0)}" if b["k"] else "")
+               + f" {ref(k1, k2)}")
+    n = a["n"]
+    se_ = math.sqrt(max(a["rate"] * (1 - a["rate"]) + b["rate"] * (1 - b["rate"]), 1e-9) / n)
+    dz = (b["rate"] - a["rate"]) / se_
+    if dz >= 2 or (abs(dz) < 2 and a["k"] and b["k"] and b["med"] < a["med"] * 0.8):
+        imp += 1
+    elif dz <= -2 or (abs(dz) < 2 and a["k"] and b["k"] and b["med"] > a["med"] * 1.25):
+        deg += 1
+v14 = "holds" if imp and not deg else ("does not hold" if deg or not imp else "not comparable")
+claim(14, "“An adaptive limit is a simple, effective improvement: limit = 15 + 5 × conflicts — more patient "
+          "refining when conflicts are few, more aggressive restarts when many.”",
+      "an improvement", "; ".join(m14), v14,
+      f"improves {imp}, worsens {deg} of {len(sets14)} comparisons (criteria: success rate differs by ≥ 2 standard "
+      "errors, or equal success and median cycles ×0.8 / ×1.25); seeds are paired, puzzles identical")
+
+# ---- 15. cross-box
+s_c = abc_stats(dcr)
+claim(15, "“Replace `neighbour` by a cross-box swap — exchange digits in two different boxes — which can jump out of "
+          "single-box local optima, at the cost of rechecking box constraints.”",
+      "escapes local optima (no figure)",
+      f"demo, 100 seeds, `--neighbourhood cross-box`: {abc_str(s_c)} {ref('demo-cross')}; box moves: "
+      f"{pct(s_d['k'], s_d['n'])} {ref('demo-abc')}",
+      "does not hold" if s_c["k"] < s_d["k"] else "holds",
+      ("a source starts with every box whole; from there every cross-box swap adds exactly 2 box duplicates and "
+       "removes at most 2 row/column duplicates, so no move is strictly better and the greedy acceptance never "
+       "takes one: the colony only samples fresh random sources through its scouts (documented and tested in "
+       "`src/sudoku/abc.rs`). A mixed neighbourhood (mostly box swaps, some cross-box) was not measured")
+      if s_c["k"] < s_d["k"] else "cross-box solves at least as often as box swaps")
+
+claim(16, "“MRV branches at the narrowest point and presses the exponential blow-up down to a linear scale.”",
+      "linear (no figure)", meas16, v16, w16)
+
+# ================================================================ write
+
+rev = ENV("REPRO_REV", "unknown")
+lines = [
+    "# Reproduction of the source articles' numeric claims",
+    "",
+    "Written by `scripts/reproduce.sh` (do not edit by hand; rerun it). The articles are "
+    "`../shared/seeds/hitori-article.txt` and `../shared/seeds/sudoku-abc-article.txt` (Chinese; claims "
+    "translated in the table, original wording below it).",
+    "",
+    f"* Date: {ENV('REPRO_DATE', '?')}",
+    f"* Git revision: `{rev}`",
+    f"* Machine: {ENV('REPRO_NPROC', '?')} CPUs, {ENV('REPRO_CPU', '?')}",
+    f"* Binaries: `{ENV('REPRO_BIN', 'target/release')}/bench-run` (written `bench-run` below)",
+    f"* Public corpora: {('`' + ENV('REPRO_SHARED') + '/corpora`') if ENV('REPRO_SHARED') else 'absent — corpus rows skipped'}",
+    f"* Load average when the run started: {ENV('REPRO_LOAD', '?')} (times vary with other jobs on the machine)",
+    f"* Wall time of all measurements: {ENV('REPRO_SECS', '?')} s",
+    "",
+    "Deterministic counters (nodes, cycles, status, conflicts) come from fixed seeds and are identical on every "
+    "rerun and every machine; times (`wall_s`, one thread) vary by machine and load. Seed counts: Sudoku medium "
+    "and hard 20 seeds per puzzle (1000 runs per strategy), easy 5, demo 100, top1465 first 20 puzzles 5 seeds, "
+    "convergence traces 5 seeds on medium. Numbers in brackets refer to the command list at the end. "
+    "Nodes, cycles and rates come from different puzzles than the article's (it names none except the two "
+    "demos), so a count “holds” when it has the article's order (criteria stated per row); quantiles are type 7.",
+    "",
+    "| # | Claim (translated) | Article | Measured [command] | Verdict | Why |",
+    "|---|---|---|---|---|---|",
+]
+
+
+def esc(s):
+    return str(s).replace("|", "\\|").replace("\n", " ")
+
+
+for no, text, art, meas, verdict, why in sorted(TABLE, key=lambda t: t[0]):
+    lines.append(f"| {no} | {esc(text)} | {esc(art)} | {esc(meas)} | **{esc(verdict)}** | {esc(why)} |")
+
+ORIG = {
+    1: "一题 5×5 只需要 8 个搜索节点就能收敛 (with the printed solution grid)",
+    2: "实测数据（5×5 随机生成的合法谜题，40 个样本）：平均只需 9 个搜索节点，最差 19 个，全部在毫秒内求解完成。",
+    3: "把 MRV 换成朴素的”按行列顺序选格”，节点数会成倍上升",
+    4: "传播阶段就确定了 60%~90% 的格子",
+    5: "连通剪枝让错误分支平均在深度 2 内被砍掉",
+    6: "全部在毫秒内求解完成 / 使一个 NP 完全问题的实际求解时间落在毫秒级",
+    7: "ABC 从随机初始（冲突数通常 30~50）启动，前 20 轮快速降到 10 左右，然后进入平台期——无论怎么交换宫内数字，冲突数都卡在 5~8 不动。",
+    8: "实测配置：colonySize=100（50 个食物源）、limit=50、maxCycles=2000，中等难度数独通常 300~800 轮内解出",
+    9: "硬核难度则常见 1500 轮以上，偶有失败",
+    10: "(no text: the article's Java code run on the demo puzzle, recorded in datasets/sudoku-demo/README.md)",
+    11: "回溯在约束传播到位的情况下，中等难度毫秒级、困难难度几十毫秒",
+    12: "所以单轮 O(S·81)。设 S=100、迭代 C 轮，总代价 O(81·S·C)，C=1000 时约 8×10^6 次基本操作——秒级",
+    13: "纯粹靠 ABC 硬啃，效率不算高。实际工程中最好的做法是混合 … 第三步：剩 ≤8 个空格才上 ABC。空格越少，编码空间越小，ABC 收敛越快。",
+    14: "自适应 limit 是个简单有效的改进：把 limit 设成 15 + 冲突数×5，冲突少时更耐心地精修，冲突多时更激进地重启。",
+    15: "可以试试把 neighbour 换成”跨宫交换”——同时交换两个不同宫里的数字，能跳出单宫内的局部最优，代价是需要在交换后重新检查宫约束。",
+    16: "MRV 启发式：优先在最窄处分支，把指数爆炸压制到线性量级。",
+}
+lines += ["", "## Original wording", ""]
+for no in sorted(ORIG):
+    lines.append(f"{no}. {ORIG[no]}")
+
+lines += ["", "## Commands", "",
+          "Run from the repository root; every CSV (with its `.meta.json`) and printed summary (`.txt`) is in "
+          f"`{OUT}/`.", ""]
+for key, (num, rc, secs, cmd) in sorted(CMDS.items(), key=lambda kv: kv[1][0]):
+    status = "" if rc == 0 else f" — **exit code {rc}**"
+    lines.append(f"{num}. `{cmd}` ({secs:.1f} s){status}")
+bad = [k for k, v in CMDS.items() if v[1] != 0]
+if bad:
+    lines += ["", f"**Warning:** {len(bad)} command(s) exited non-zero ({', '.join(bad)}): a `wrong` or `error` row, "
+                  "or a failed run; their figures above are not trustworthy."]
+lines.append("")
+with open(MD, "w") as f:
+    f.write("\n".join(lines))
+print(f"wrote {MD}: {len(TABLE)} claims")
