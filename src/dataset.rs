@@ -56,8 +56,9 @@ pub enum PuzzleData {
     Sudoku {
         /// The givens.
         puzzle: SudokuPuzzle,
-        /// The solution the file gives, if any.
-        solution: Option<Solution>,
+        /// The solution the file gives, if any (boxed: most corpora give none, and a
+        /// million-puzzle dataset should not pay 82 bytes a puzzle for the empty slot).
+        solution: Option<Box<Solution>>,
     },
 }
 
@@ -297,6 +298,19 @@ fn stem(path: &Path) -> String {
 
 /// The puzzles of one file, with ids, in file order.
 pub fn load_file(path: &Path, file_index: usize) -> Result<Vec<Puzzle>, DatasetError> {
+    let mut out = Vec::new();
+    load_file_into(path, file_index, &mut out)?;
+    Ok(out)
+}
+
+/// Append the puzzles of one file to `out` (appending, not collecting and moving, keeps a
+/// million-puzzle file from briefly existing twice in memory).
+fn load_file_into(
+    path: &Path,
+    file_index: usize,
+    out: &mut Vec<Puzzle>,
+) -> Result<(), DatasetError> {
+    let start = out.len();
     let text = read_text(path)?;
     let parse_err = |line: usize, message: String| DatasetError::Parse {
         path: path.to_path_buf(),
@@ -304,7 +318,6 @@ pub fn load_file(path: &Path, file_index: usize) -> Result<Vec<Puzzle>, DatasetE
         message,
     };
     let stem = stem(path);
-    let mut out = Vec::new();
     match Format::detect(&text) {
         Format::HitoriGrid | Format::Singles => {
             let parsed = if Format::detect(&text) == Format::Singles {
@@ -326,30 +339,31 @@ pub fn load_file(path: &Path, file_index: usize) -> Result<Vec<Puzzle>, DatasetE
             }
         }
         Format::SudokuLines => {
+            out.reserve_exact(text.bytes().filter(|&b| b == b'\n').count() + 1);
             for (i, line) in text.lines().enumerate() {
                 if let Some(p) =
                     sparse::parse_line(line, i + 1).map_err(|e| parse_err(e.line, e.message))?
                 {
-                    let index = out.len() + 1;
+                    let index = out.len() - start + 1;
                     out.push(Puzzle {
                         id: format!("{stem}:{index}"),
                         file: file_index,
                         line: p.line,
                         data: PuzzleData::Sudoku {
                             puzzle: p.puzzle,
-                            solution: p.solution,
+                            solution: p.solution.map(Box::new),
                         },
                     });
                 }
             }
         }
     }
-    if out.is_empty() {
+    if out.len() == start {
         return Err(DatasetError::Empty {
             path: path.to_path_buf(),
         });
     }
-    Ok(out)
+    Ok(())
 }
 
 /// Load a dataset from a directory or a file.
@@ -363,20 +377,26 @@ pub fn load(path: &Path) -> Result<Dataset, DatasetError> {
         stem(path)
     };
     let mut puzzles: Vec<Puzzle> = Vec::new();
-    let mut seen: HashMap<String, (usize, usize)> = HashMap::new();
+    // Ids by hash -> index of the first puzzle with that hash: a duplicate check that costs a
+    // few bytes per puzzle rather than a copy of every id.
+    let mut seen: HashMap<u64, usize> = HashMap::new();
     for (fi, file) in files.iter().enumerate() {
-        for p in load_file(file, fi)? {
-            if let Some(&(ff, fl)) = seen.get(&p.id) {
+        let start = puzzles.len();
+        load_file_into(file, fi, &mut puzzles)?;
+        for i in start..puzzles.len() {
+            let mut h = crate::harness::seed::StableHasher::default();
+            h.write_str(&puzzles[i].id);
+            let first = *seen.entry(h.finish()).or_insert(i);
+            if first != i && puzzles[first].id == puzzles[i].id {
+                let (f, p) = (&puzzles[first], &puzzles[i]);
                 return Err(DatasetError::DuplicateId {
                     path: file.clone(),
                     line: p.line,
-                    id: p.id,
-                    first_path: files[ff].clone(),
-                    first_line: fl,
+                    id: p.id.clone(),
+                    first_path: files[f.file].clone(),
+                    first_line: f.line,
                 });
             }
-            seen.insert(p.id.clone(), (fi, p.line));
-            puzzles.push(p);
         }
     }
     Ok(Dataset {

@@ -4,6 +4,7 @@
 //! seeded RNG where they need one, a budget and a stop check, and return an outcome with their
 //! own counters. The `harness` owns seeding, timing, verification and output; `report` turns
 //! saved rows into summaries, comparisons and plots.
+pub mod cli;
 pub mod dataset;
 pub mod harness;
 pub mod hitori;

@@ -401,7 +401,7 @@ pub fn check_answer(data: &PuzzleData, answer: &Answer) -> Result<(), String> {
         (PuzzleData::Sudoku { puzzle, solution }, Answer::Sudoku(grid)) => {
             sudoku::verify::verify(puzzle, grid).map_err(|v| format!("verifier: {v}"))?;
             match solution {
-                Some(known) if known != grid => Err(
+                Some(known) if **known != *grid => Err(
                     "valid by the rules but differs from the dataset's solution (the puzzle is not unique, or the file's solution is wrong)"
                         .to_string(),
                 ),

@@ -179,7 +179,7 @@ fn expected_load(text: &str, stem: &str) -> Loaded {
                     .map(|(i, p)| {
                         let data = PuzzleData::Sudoku {
                             puzzle: p.puzzle,
-                            solution: p.solution,
+                            solution: p.solution.map(Box::new),
                         };
                         (format!("{stem}:{}", i + 1), p.line, data)
                     })
@@ -520,7 +520,7 @@ fn valid_file_with_expected() -> impl Strategy<Value = (String, Expected)> {
                         line,
                         PuzzleData::Sudoku {
                             puzzle: e.puzzle,
-                            solution: e.solution,
+                            solution: e.solution.map(Box::new),
                         },
                     )
                 })

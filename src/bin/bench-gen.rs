@@ -141,7 +141,10 @@ fn run() -> Result<()> {
             }
             write_atomic(&out, text.as_bytes(), force)
                 .with_context(|| format!("{}: cannot write", out.display()))?;
-            println!("wrote {count} {w}x{h} Hitori puzzles to {}", out.display());
+            puzzlebench::cli::print(&format!(
+                "wrote {count} {w}x{h} Hitori puzzles to {}\n",
+                out.display()
+            ));
         }
         Kind::Sudoku {
             difficulty,
@@ -172,11 +175,11 @@ fn run() -> Result<()> {
             }
             write_atomic(&out, text.as_bytes(), force)
                 .with_context(|| format!("{}: cannot write", out.display()))?;
-            println!(
-                "wrote {count} {} Sudoku puzzles to {}",
+            puzzlebench::cli::print(&format!(
+                "wrote {count} {} Sudoku puzzles to {}\n",
                 d.name(),
                 out.display()
-            );
+            ));
         }
     }
     Ok(())

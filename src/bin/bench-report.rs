@@ -180,7 +180,7 @@ fn run() -> Result<ExitCode> {
                     time_limit_note,
                 },
             );
-            print!("{}", s.render(format));
+            puzzlebench::cli::print(&s.render(format));
             Ok(ExitCode::SUCCESS)
         }
         Cmd::Compare {
@@ -209,7 +209,7 @@ fn run() -> Result<ExitCode> {
                 },
             );
             let md = c.to_markdown();
-            print!("{md}");
+            puzzlebench::cli::print(&md);
             let write = |p: &Path, bytes: &[u8]| -> Result<()> {
                 write_atomic(p, bytes, true).with_context(|| format!("writing {}", p.display()))
             };
@@ -242,7 +242,7 @@ fn run() -> Result<ExitCode> {
                 written.extend(plot::convergence(&t, &out)?);
             }
             for p in written {
-                println!("{}", p.display());
+                puzzlebench::cli::print(&format!("{}\n", p.display()));
             }
             Ok(ExitCode::SUCCESS)
         }
@@ -296,12 +296,12 @@ fn run() -> Result<ExitCode> {
             write_atomic(&output, &results_csv(&merged.rows, merged.columns), force)?;
             let meta = serde_json::to_string_pretty(&merged.meta)? + "\n";
             write_atomic(&out_meta, meta.as_bytes(), force)?;
-            println!(
-                "{}: {} rows ({})",
+            puzzlebench::cli::print(&format!(
+                "{}: {} rows ({})\n",
                 output.display(),
                 merged.rows.len(),
                 merged.meta.status.as_deref().unwrap_or("unknown")
-            );
+            ));
             Ok(ExitCode::SUCCESS)
         }
     }

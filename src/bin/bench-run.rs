@@ -254,7 +254,7 @@ fn run() -> Result<ExitCode> {
         return Ok(ExitCode::from(130));
     }
     if no_summary {
-        println!("results: {}", outcome.path.display());
+        puzzlebench::cli::print(&format!("results: {}\n", outcome.path.display()));
         return Ok(exit_code(&outcome.status_counts));
     }
     let rows = puzzlebench::report::io::read_results(&outcome.path)?.rows;
@@ -266,8 +266,8 @@ fn run() -> Result<ExitCode> {
             .is_none()
             .then(|| "the run had no --timeout".to_string()),
     };
-    print!("{}", summarize(&rows, &opts).render(Format::Text));
-    println!("results: {}", outcome.path.display());
+    puzzlebench::cli::print(&summarize(&rows, &opts).render(Format::Text));
+    puzzlebench::cli::print(&format!("results: {}\n", outcome.path.display()));
     Ok(exit_code(&outcome.status_counts))
 }
 
