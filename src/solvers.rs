@@ -284,21 +284,17 @@ impl SolverSpec {
                     node_limit: *node_limit,
                 };
                 let r = hitori::search::solve(puzzle, &cfg, stop);
-                let count_cut_short = cut_short(
+                let early = match r.end {
+                    hitori::search::SearchEnd::Complete => None,
+                    hitori::search::SearchEnd::NodeLimit => Some(End::NodeLimit),
+                    hitori::search::SearchEnd::Stopped => Some(End::Stopped),
+                };
+                let (end, count_cut_short) = exhaustive_end(
+                    r.first.map(Answer::Hitori),
+                    early,
                     *max_solutions,
                     r.solutions,
-                    match r.end {
-                        hitori::search::SearchEnd::Complete => None,
-                        hitori::search::SearchEnd::NodeLimit => Some(End::NodeLimit),
-                        hitori::search::SearchEnd::Stopped => Some(End::Stopped),
-                    },
                 );
-                let end = match (r.first, r.end) {
-                    (Some(s), _) => End::Found(Answer::Hitori(s)),
-                    (None, hitori::search::SearchEnd::Complete) => End::NoSolution,
-                    (None, hitori::search::SearchEnd::NodeLimit) => End::NodeLimit,
-                    (None, hitori::search::SearchEnd::Stopped) => End::Stopped,
-                };
                 Ok(Outcome {
                     end,
                     counters: Counters {
@@ -341,21 +337,17 @@ impl SolverSpec {
                 PuzzleData::Sudoku { puzzle, .. },
             ) => {
                 let r = sudoku::backtrack::solve(puzzle, *max_solutions, *node_limit, stop);
-                let count_cut_short = cut_short(
+                let early = match r.end {
+                    sudoku::backtrack::BacktrackEnd::Complete => None,
+                    sudoku::backtrack::BacktrackEnd::NodeLimit => Some(End::NodeLimit),
+                    sudoku::backtrack::BacktrackEnd::Stopped => Some(End::Stopped),
+                };
+                let (end, count_cut_short) = exhaustive_end(
+                    r.first.map(Answer::Sudoku),
+                    early,
                     *max_solutions,
                     r.solutions,
-                    match r.end {
-                        sudoku::backtrack::BacktrackEnd::Complete => None,
-                        sudoku::backtrack::BacktrackEnd::NodeLimit => Some(End::NodeLimit),
-                        sudoku::backtrack::BacktrackEnd::Stopped => Some(End::Stopped),
-                    },
                 );
-                let end = match (r.first, r.end) {
-                    (Some(s), _) => End::Found(Answer::Sudoku(s)),
-                    (None, sudoku::backtrack::BacktrackEnd::Complete) => End::NoSolution,
-                    (None, sudoku::backtrack::BacktrackEnd::NodeLimit) => End::NodeLimit,
-                    (None, sudoku::backtrack::BacktrackEnd::Stopped) => End::Stopped,
-                };
                 Ok(Outcome {
                     end,
                     counters: Counters {
@@ -379,9 +371,24 @@ impl SolverSpec {
     }
 }
 
-/// For a solution count (K > 1) that found something but was stopped early: how it was stopped.
-fn cut_short(max_solutions: u32, found: u32, early: Option<End>) -> Option<End> {
-    early.filter(|_| max_solutions > 1 && found > 0 && found < max_solutions)
+/// How an exhaustive search (Hitori, Sudoku backtrack) ended, from its first answer and how it
+/// stopped before exhausting the tree (`early`, `None` when it did not), and — for a solution
+/// count (K > 1) that found something but was stopped early — how the count was cut short.
+fn exhaustive_end(
+    first: Option<Answer>,
+    early: Option<End>,
+    max_solutions: u32,
+    found: u32,
+) -> (End, Option<End>) {
+    let cut = early
+        .clone()
+        .filter(|_| max_solutions > 1 && found > 0 && found < max_solutions);
+    let end = match (first, early) {
+        (Some(answer), _) => End::Found(answer),
+        (None, None) => End::NoSolution,
+        (None, Some(e)) => e,
+    };
+    (end, cut)
 }
 
 /// Check an answer with the puzzle's independent verifier, then against the dataset's known

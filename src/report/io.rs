@@ -133,17 +133,8 @@ pub struct TraceRow {
     pub best_conflicts: u64,
 }
 
-/// Columns of a trace file, in order.
-pub const TRACE_COLUMNS: [&str; 8] = [
-    "dataset",
-    "puzzle_id",
-    "strategy",
-    "params",
-    "seed",
-    "colony",
-    "cycle",
-    "best_conflicts",
-];
+/// Columns of a trace file, in order (as `bench-run --trace` writes them).
+pub use crate::harness::output::TRACE_HEADER as TRACE_COLUMNS;
 
 /// A results file as read: its rows and which optional columns its header had.
 #[derive(Clone, Debug, PartialEq)]
