@@ -50,7 +50,7 @@ struct Args {
     #[arg(long, default_value_t = 1, value_name = "K")]
     colonies: u32,
 
-    /// Result CSV [default: results/<dataset>_<strategies>_<UTC time>.csv]. Never overwritten
+    /// Result CSV [default: results/DATASET_STRATEGIES_UTC-TIME.csv]. Never overwritten
     /// without --force.
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,

@@ -1,6 +1,6 @@
 //! One benchmark run from a validated configuration to finished files: load, plan, check the
 //! output (never overwrite, resume only the same plan), run, write, and describe the run in
-//! its `.meta.json`. `bench-run` is a thin front end over [`bench`].
+//! its `.meta.json`. `bench-run` is a thin front end over [`bench()`].
 
 use super::meta::{self, Machine, RunMeta};
 use super::output::{journal_path, ResultWriter};
