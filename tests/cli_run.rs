@@ -218,3 +218,28 @@ fn sudoku_rows_carry_abc_counters_and_colonies() {
     assert!(t.starts_with("dataset,puzzle_id,strategy,params,seed,colony,cycle,best_conflicts\n"));
     assert!(t.lines().count() > 6, "one line per cycle per ABC job");
 }
+
+#[test]
+fn a_node_budget_ends_as_a_timeout_row() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "demo.txt", HITORI_DEMO);
+    let out = dir.path().join("r.csv");
+    // The demo needs 8 nodes with basic rules; 3 are not enough.
+    run_to(
+        &["--strategy", "mrv", "--rules", "basic", "--node-limit", "3"],
+        &data,
+        &out,
+    );
+    let r = rows(&out);
+    assert_eq!(r[0].status, Some(Status::Timeout));
+    assert!(!r[0].verified);
+    assert_eq!(r[0].params, "max_solutions=1;node_limit=3");
+    // The same budget is generous enough with full rules (3 nodes).
+    let out2 = dir.path().join("r2.csv");
+    run_to(
+        &["--strategy", "mrv", "--rules", "full", "--node-limit", "3"],
+        &data,
+        &out2,
+    );
+    assert_eq!(rows(&out2)[0].status, Some(Status::Solved));
+}
