@@ -8,13 +8,23 @@
 //! An id therefore never changes when other files are added to the directory.
 //!
 //! Every error names the file, the line and what was expected there.
+//!
+//! Nothing here holds a whole corpus in memory. [`Dataset::open`] reads every file once to
+//! validate it, count its puzzles, fingerprint its content and check that ids are unique;
+//! [`Dataset::puzzles`] then streams the puzzles again, file by file and (for the line formats,
+//! Sudoku lines and Singles IDs) line by line, as often as the plan needs them. A file whose
+//! content no longer matches the first read is an error, never a silently different run. Hitori
+//! grid-block files are parsed whole, one file at a time: they are small, and a block spans lines.
 
+use crate::harness::seed::StableHasher;
 use crate::hitori::grid::{HitoriPuzzle, Shading};
 use crate::hitori::parse as hparse;
 use crate::sudoku::grid::{Solution, SudokuPuzzle};
 use crate::sudoku::parse as sparse;
 use std::collections::HashMap;
 use std::fmt;
+use std::fs::File;
+use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
 /// Which family of puzzle a dataset entry is.
@@ -101,7 +111,7 @@ impl Puzzle {
     }
 
     /// Feeds the puzzle's identity and content into a plan fingerprint.
-    pub(crate) fn fingerprint(&self, h: &mut crate::harness::seed::StableHasher) {
+    pub(crate) fn fingerprint(&self, h: &mut StableHasher) {
         h.write_str(&self.id);
         match &self.data {
             PuzzleData::Hitori { puzzle, solution } => {
@@ -120,23 +130,69 @@ impl Puzzle {
     }
 }
 
-/// A loaded corpus.
+/// One puzzle file of a dataset, as the validating read found it.
+#[derive(Clone, Debug)]
+pub struct DataFile {
+    /// The file.
+    pub path: PathBuf,
+    /// Its format, detected from its first puzzle line.
+    pub format: Format,
+    /// Number of puzzles in it.
+    pub puzzles: u64,
+    /// Fingerprint of its puzzles (ids and content), to notice a file changed under a run.
+    content: u64,
+    /// Size and modification time at the first read: a cheap check before each later read.
+    stamp: (u64, Option<std::time::SystemTime>),
+}
+
+/// A file's size and modification time.
+fn stamp(path: &Path) -> Result<(u64, Option<std::time::SystemTime>), DatasetError> {
+    let meta = std::fs::metadata(path).map_err(|source| DatasetError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok((meta.len(), meta.modified().ok()))
+}
+
+impl DataFile {
+    /// The kind of puzzle the file holds (one kind per file: the format decides it).
+    pub fn kind(&self) -> PuzzleKind {
+        self.format.kind()
+    }
+}
+
+/// A validated corpus: its files and counts, not its puzzles (stream those with
+/// [`Dataset::puzzles`]).
 #[derive(Clone, Debug)]
 pub struct Dataset {
     /// Name used in the `dataset` column: the directory name or the file stem.
     pub name: String,
     /// The path given.
     pub path: PathBuf,
-    /// Puzzle files read, in order.
-    pub files: Vec<PathBuf>,
-    /// Every puzzle, files in order, puzzles in file order.
-    pub puzzles: Vec<Puzzle>,
+    /// Puzzle files, in reading order.
+    pub files: Vec<DataFile>,
+    /// Fingerprint of every puzzle's id and content, in order.
+    content: u64,
 }
 
 impl Dataset {
+    /// Total number of puzzles.
+    pub fn len(&self) -> u64 {
+        self.files.iter().map(|f| f.puzzles).sum()
+    }
+
+    /// Whether the dataset holds no puzzle (never true of an opened one).
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
     /// How many puzzles of a kind the dataset holds.
-    pub fn count(&self, kind: PuzzleKind) -> usize {
-        self.puzzles.iter().filter(|p| p.kind() == kind).count()
+    pub fn count(&self, kind: PuzzleKind) -> u64 {
+        self.files
+            .iter()
+            .filter(|f| f.kind() == kind)
+            .map(|f| f.puzzles)
+            .sum()
     }
 
     /// The kinds present, in a fixed order.
@@ -145,6 +201,29 @@ impl Dataset {
             .into_iter()
             .filter(|k| self.count(*k) > 0)
             .collect()
+    }
+
+    /// Fingerprint of the content (every id and grid, in order), as 16 hex digits.
+    pub fn content_hash(&self) -> String {
+        format!("{:016x}", self.content)
+    }
+
+    /// Stream the puzzles of `kind` (all kinds for `None`) in dataset order, reading the files
+    /// again. Each item is a puzzle or the error that ended the stream; a file that changed
+    /// since [`Dataset::open`] read it ends the stream with [`DatasetError::Changed`].
+    pub fn puzzles(&self, kind: Option<PuzzleKind>) -> Puzzles<'_> {
+        Puzzles {
+            dataset: self,
+            kind,
+            next_file: 0,
+            reader: None,
+            done: false,
+        }
+    }
+
+    /// Every puzzle in memory, for tools and tests on small datasets. Runs stream instead.
+    pub fn load_all(&self) -> Result<Vec<Puzzle>, DatasetError> {
+        self.puzzles(None).collect()
     }
 }
 
@@ -189,6 +268,43 @@ pub enum DatasetError {
         /// The directory.
         path: PathBuf,
     },
+    /// Two files with the same stem both number their puzzles `<stem>:<n>`.
+    #[error("{path}: puzzle id \"{stem}:{index}\" is also given to a puzzle of {first_path}: both file names have the stem {stem:?}, and puzzles without a name are numbered <stem>:<n>; rename one file")]
+    StemClash {
+        /// The later file.
+        path: PathBuf,
+        /// The earlier file.
+        first_path: PathBuf,
+        /// The shared stem.
+        stem: String,
+        /// The first number both files give.
+        index: u64,
+    },
+    /// A puzzle's name equals the id the loader gives an unnamed puzzle elsewhere.
+    #[error("{path}:{line}: puzzle id {id:?} is also the id of puzzle {index} of {other_path}, which has no name; ids must be unique within a dataset")]
+    NameClash {
+        /// The file naming the puzzle.
+        path: PathBuf,
+        /// Its line.
+        line: usize,
+        /// The name.
+        id: String,
+        /// The file whose numbering gives the same id.
+        other_path: PathBuf,
+        /// Which puzzle of it.
+        index: u64,
+    },
+    /// A file no longer holds what the first read of it found.
+    #[error("{path}: the file changed while puzzlebench was reading it (its {what} differ from the first read); results would mix two datasets, so the run stops{}", if *after_use { "; puzzles of the changed file were already handed out" } else { "" })]
+    Changed {
+        /// The file.
+        path: PathBuf,
+        /// What differs: `size and modification time`, `format` or `puzzles`.
+        what: &'static str,
+        /// Whether puzzles of the file had been handed out before the change was seen (their
+        /// results cannot be trusted).
+        after_use: bool,
+    },
     /// Two puzzles got the same id.
     #[error("{path}:{line}: puzzle id {id:?} is already used at {first_path}:{first_line}; ids must be unique within a dataset")]
     DuplicateId {
@@ -217,6 +333,14 @@ pub enum Format {
 }
 
 impl Format {
+    /// The kind of puzzle the format holds.
+    pub fn kind(self) -> PuzzleKind {
+        match self {
+            Format::HitoriGrid | Format::Singles => PuzzleKind::Hitori,
+            Format::SudokuLines => PuzzleKind::Sudoku,
+        }
+    }
+
     /// Detect from the text: Singles IDs first (they have the unmistakable `WxH:` prefix), then
     /// 81-cell Sudoku lines, and anything else is read as Hitori grid blocks, whose parser then
     /// says precisely what is wrong with a file that is none of the three.
@@ -296,113 +420,586 @@ fn stem(path: &Path) -> String {
         .unwrap_or_else(|| path.display().to_string())
 }
 
+/// Lines of a file, one at a time, with the same splitting as [`str::lines`] (`\n`, or `\r\n`),
+/// a leading byte-order mark removed, and invalid UTF-8 reported at its line.
+struct LineReader {
+    path: PathBuf,
+    reader: BufReader<File>,
+    buf: Vec<u8>,
+    line_no: usize,
+}
+
+impl LineReader {
+    fn open(path: &Path) -> Result<LineReader, DatasetError> {
+        let file = File::open(path).map_err(|source| DatasetError::Io {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Ok(LineReader {
+            path: path.to_path_buf(),
+            reader: BufReader::with_capacity(1 << 16, file),
+            buf: Vec::new(),
+            line_no: 0,
+        })
+    }
+
+    /// The next line and its 1-based number, `None` at the end of the file.
+    fn next_line(&mut self) -> Result<Option<(usize, String)>, DatasetError> {
+        self.buf.clear();
+        let n = self
+            .reader
+            .read_until(b'\n', &mut self.buf)
+            .map_err(|source| DatasetError::Io {
+                path: self.path.clone(),
+                source,
+            })?;
+        if n == 0 {
+            return Ok(None);
+        }
+        self.line_no += 1;
+        if self.buf.last() == Some(&b'\n') {
+            self.buf.pop();
+            if self.buf.last() == Some(&b'\r') {
+                self.buf.pop();
+            }
+        }
+        let bytes = std::mem::take(&mut self.buf);
+        let mut line = String::from_utf8(bytes).map_err(|_| DatasetError::NotText {
+            path: self.path.clone(),
+            line: self.line_no,
+        })?;
+        if self.line_no == 1 && line.starts_with('\u{feff}') {
+            line.drain(..'\u{feff}'.len_utf8());
+        }
+        Ok(Some((self.line_no, line)))
+    }
+}
+
+enum Source {
+    /// Line formats: lines read ahead while detecting the format, then the rest of the file.
+    Lines {
+        ahead: std::collections::VecDeque<(usize, String)>,
+        lines: LineReader,
+    },
+    /// Grid blocks, parsed whole.
+    Parsed(std::vec::IntoIter<hparse::ParsedHitori>),
+}
+
+/// The puzzles of one file, in order, with their ids; line formats are read a line at a time.
+pub struct FileReader {
+    path: PathBuf,
+    file_index: usize,
+    stem: String,
+    format: Format,
+    source: Source,
+    /// Puzzles yielded so far.
+    count: u64,
+}
+
+impl FileReader {
+    /// Open a file and detect its format from its first puzzle line (see [`Format::detect`]).
+    pub fn open(path: &Path, file_index: usize) -> Result<FileReader, DatasetError> {
+        let mut lines = LineReader::open(path)?;
+        let mut ahead = std::collections::VecDeque::new();
+        let mut format = Format::HitoriGrid;
+        while let Some((no, line)) = lines.next_line()? {
+            let trimmed = line.trim();
+            let content = !trimmed.is_empty() && !trimmed.starts_with('#');
+            if content {
+                format = Format::detect(&line);
+            }
+            ahead.push_back((no, line));
+            if content {
+                break;
+            }
+        }
+        let source = match format {
+            Format::Singles | Format::SudokuLines => Source::Lines { ahead, lines },
+            Format::HitoriGrid => {
+                drop(lines);
+                let text = read_text(path)?;
+                let parsed = hparse::parse_grid_blocks(&text).map_err(|e| DatasetError::Parse {
+                    path: path.to_path_buf(),
+                    line: e.line,
+                    message: e.message,
+                })?;
+                Source::Parsed(parsed.into_iter())
+            }
+        };
+        Ok(FileReader {
+            path: path.to_path_buf(),
+            file_index,
+            stem: stem(path),
+            format,
+            source,
+            count: 0,
+        })
+    }
+
+    /// The detected format.
+    pub fn format(&self) -> Format {
+        self.format
+    }
+
+    /// The next puzzle, `None` after the last; an empty file is an error.
+    pub fn next_puzzle(&mut self) -> Result<Option<Puzzle>, DatasetError> {
+        let (path, stem, file) = (&self.path, &self.stem, self.file_index);
+        let parse_err = |line: usize, message: String| DatasetError::Parse {
+            path: path.clone(),
+            line,
+            message,
+        };
+        let hitori = |p: hparse::ParsedHitori, n: u64| Puzzle {
+            id: p.name.unwrap_or_else(|| format!("{stem}:{n}")),
+            file,
+            line: p.line,
+            data: PuzzleData::Hitori {
+                puzzle: p.puzzle,
+                solution: p.solution,
+            },
+        };
+        let found = match &mut self.source {
+            Source::Parsed(it) => match it.next() {
+                Some(p) => {
+                    self.count += 1;
+                    Some(hitori(p, self.count))
+                }
+                None => None,
+            },
+            Source::Lines { ahead, lines } => loop {
+                let next = match ahead.pop_front() {
+                    Some(l) => Some(l),
+                    None => lines.next_line()?,
+                };
+                let Some((no, line)) = next else { break None };
+                if self.format == Format::SudokuLines {
+                    if let Some(p) =
+                        sparse::parse_line(&line, no).map_err(|e| parse_err(e.line, e.message))?
+                    {
+                        self.count += 1;
+                        break Some(Puzzle {
+                            id: format!("{stem}:{}", self.count),
+                            file,
+                            line: p.line,
+                            data: PuzzleData::Sudoku {
+                                puzzle: p.puzzle,
+                                solution: p.solution.map(Box::new),
+                            },
+                        });
+                    }
+                } else if let Some(p) = hparse::parse_singles_line(&line, no)
+                    .map_err(|e| parse_err(e.line, e.message))?
+                {
+                    self.count += 1;
+                    break Some(hitori(p, self.count));
+                }
+            },
+        };
+        if found.is_none() && self.count == 0 {
+            return Err(DatasetError::Empty { path: path.clone() });
+        }
+        Ok(found)
+    }
+}
+
 /// The puzzles of one file, with ids, in file order.
 pub fn load_file(path: &Path, file_index: usize) -> Result<Vec<Puzzle>, DatasetError> {
+    let mut reader = FileReader::open(path, file_index)?;
     let mut out = Vec::new();
-    load_file_into(path, file_index, &mut out)?;
+    while let Some(p) = reader.next_puzzle()? {
+        out.push(p);
+    }
     Ok(out)
 }
 
-/// Append the puzzles of one file to `out` (appending, not collecting and moving, keeps a
-/// million-puzzle file from briefly existing twice in memory).
-fn load_file_into(
-    path: &Path,
-    file_index: usize,
-    out: &mut Vec<Puzzle>,
-) -> Result<(), DatasetError> {
-    let start = out.len();
-    let text = read_text(path)?;
-    let parse_err = |line: usize, message: String| DatasetError::Parse {
-        path: path.to_path_buf(),
-        line,
-        message,
-    };
-    let stem = stem(path);
-    match Format::detect(&text) {
-        Format::HitoriGrid | Format::Singles => {
-            let parsed = if Format::detect(&text) == Format::Singles {
-                hparse::parse_singles(&text)
-            } else {
-                hparse::parse_grid_blocks(&text)
+/// A stream of a dataset's puzzles (see [`Dataset::puzzles`]).
+pub struct Puzzles<'a> {
+    dataset: &'a Dataset,
+    kind: Option<PuzzleKind>,
+    next_file: usize,
+    /// The file being read, its index, and the fingerprint of what it gave so far.
+    reader: Option<(FileReader, usize, StableHasher)>,
+    done: bool,
+}
+
+impl Puzzles<'_> {
+    fn advance(&mut self) -> Result<Option<Puzzle>, DatasetError> {
+        loop {
+            if let Some((reader, _, hash)) = &mut self.reader {
+                if let Some(p) = reader.next_puzzle()? {
+                    p.fingerprint(hash);
+                    return Ok(Some(p));
+                }
+                self.check_file_end()?;
             }
-            .map_err(|e| parse_err(e.line, e.message))?;
-            for (i, p) in parsed.into_iter().enumerate() {
-                out.push(Puzzle {
-                    id: p.name.unwrap_or_else(|| format!("{stem}:{}", i + 1)),
-                    file: file_index,
-                    line: p.line,
-                    data: PuzzleData::Hitori {
-                        puzzle: p.puzzle,
-                        solution: p.solution,
-                    },
+            let files = &self.dataset.files;
+            let Some(fi) = (self.next_file..files.len())
+                .find(|&i| self.kind.map_or(true, |k| files[i].kind() == k))
+            else {
+                return Ok(None);
+            };
+            self.next_file = fi + 1;
+            let changed = |what| DatasetError::Changed {
+                path: files[fi].path.clone(),
+                what,
+                after_use: false,
+            };
+            if stamp(&files[fi].path)? != files[fi].stamp {
+                return Err(changed("size and modification time"));
+            }
+            let reader = FileReader::open(&files[fi].path, fi)?;
+            if reader.format() != files[fi].format {
+                return Err(changed("format"));
+            }
+            self.reader = Some((reader, fi, StableHasher::default()));
+        }
+    }
+
+    /// The current file is read to its end: it must have given what the first read found.
+    fn check_file_end(&mut self) -> Result<(), DatasetError> {
+        if let Some((reader, fi, hash)) = self.reader.take() {
+            let file = &self.dataset.files[fi];
+            if reader.count != file.puzzles || hash.finish() != file.content {
+                return Err(DatasetError::Changed {
+                    path: file.path.clone(),
+                    what: "puzzles",
+                    after_use: true,
                 });
             }
         }
-        Format::SudokuLines => {
-            out.reserve_exact(text.bytes().filter(|&b| b == b'\n').count() + 1);
-            for (i, line) in text.lines().enumerate() {
-                if let Some(p) =
-                    sparse::parse_line(line, i + 1).map_err(|e| parse_err(e.line, e.message))?
-                {
-                    let index = out.len() - start + 1;
-                    out.push(Puzzle {
-                        id: format!("{stem}:{index}"),
-                        file: file_index,
-                        line: p.line,
-                        data: PuzzleData::Sudoku {
-                            puzzle: p.puzzle,
-                            solution: p.solution.map(Box::new),
-                        },
-                    });
+        Ok(())
+    }
+
+    /// Read the rest of the file the stream is in and check it, for a consumer that stops
+    /// early: every puzzle it took is then known to be the puzzle [`Dataset::open`] saw.
+    pub fn finish_file(&mut self) -> Result<(), DatasetError> {
+        if let Some((reader, _, hash)) = &mut self.reader {
+            while let Some(p) = reader.next_puzzle()? {
+                p.fingerprint(hash);
+            }
+        }
+        self.check_file_end()
+    }
+}
+
+impl Iterator for Puzzles<'_> {
+    type Item = Result<Puzzle, DatasetError>;
+
+    fn next(&mut self) -> Option<Self::Item> {
+        if self.done {
+            return None;
+        }
+        let item = self.advance().transpose();
+        if !matches!(item, Some(Ok(_))) {
+            self.done = true;
+        }
+        item
+    }
+}
+
+/// The numbers `n` of the `<stem>:<n>` ids a file gives its unnamed puzzles, as ascending
+/// runs `(first, last)`: one run for a Sudoku file however long, so the uniqueness check costs
+/// nothing per puzzle.
+#[derive(Default)]
+struct Numbered {
+    runs: Vec<(u64, u64)>,
+}
+
+impl Numbered {
+    fn push(&mut self, n: u64) {
+        match self.runs.last_mut() {
+            Some((_, last)) if *last + 1 == n => *last = n,
+            _ => self.runs.push((n, n)),
+        }
+    }
+
+    fn contains(&self, n: u64) -> bool {
+        self.runs.iter().any(|&(a, b)| (a..=b).contains(&n))
+    }
+
+    /// The smallest number both give.
+    fn first_common(&self, other: &Numbered) -> Option<u64> {
+        let mut best: Option<u64> = None;
+        for &(a, b) in &self.runs {
+            for &(c, d) in &other.runs {
+                let lo = a.max(c);
+                if lo <= b.min(d) {
+                    best = Some(best.map_or(lo, |x| x.min(lo)));
                 }
             }
         }
+        best
     }
-    if out.len() == start {
-        return Err(DatasetError::Empty {
-            path: path.to_path_buf(),
-        });
-    }
-    Ok(())
 }
 
-/// Load a dataset from a directory or a file.
-pub fn load(path: &Path) -> Result<Dataset, DatasetError> {
-    let files = dataset_files(path)?;
-    let name = if path.is_dir() {
-        path.file_name()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_else(|| path.display().to_string())
-    } else {
-        stem(path)
-    };
-    let mut puzzles: Vec<Puzzle> = Vec::new();
-    // Ids by hash -> index of the first puzzle with that hash: a duplicate check that costs a
-    // few bytes per puzzle rather than a copy of every id.
-    let mut seen: HashMap<u64, usize> = HashMap::new();
-    for (fi, file) in files.iter().enumerate() {
-        let start = puzzles.len();
-        load_file_into(file, fi, &mut puzzles)?;
-        for i in start..puzzles.len() {
-            let mut h = crate::harness::seed::StableHasher::default();
-            h.write_str(&puzzles[i].id);
-            let first = *seen.entry(h.finish()).or_insert(i);
-            if first != i && puzzles[first].id == puzzles[i].id {
-                let (f, p) = (&puzzles[first], &puzzles[i]);
-                return Err(DatasetError::DuplicateId {
+impl Dataset {
+    /// Open a dataset (a directory or a file): read every file once to validate it, count and
+    /// fingerprint its puzzles and check ids are unique. Memory does not grow with the number
+    /// of puzzles, except for the names that files give puzzles (Hitori only).
+    pub fn open(path: &Path) -> Result<Dataset, DatasetError> {
+        let paths = dataset_files(path)?;
+        let name = if path.is_dir() {
+            path.file_name()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_else(|| path.display().to_string())
+        } else {
+            stem(path)
+        };
+        let mut files = Vec::with_capacity(paths.len());
+        let mut content = StableHasher::default();
+        // Names given in files -> (file, line) of their first use.
+        let mut named: HashMap<String, (usize, usize)> = HashMap::new();
+        // Per file: the numbers of its `<stem>:<n>` ids.
+        let mut numbered: Vec<Numbered> = Vec::with_capacity(paths.len());
+        for (fi, file) in paths.iter().enumerate() {
+            let before = stamp(file)?;
+            let mut reader = FileReader::open(file, fi)?;
+            let mut hash = StableHasher::default();
+            let mut nums = Numbered::default();
+            while let Some(p) = reader.next_puzzle()? {
+                p.fingerprint(&mut hash);
+                p.fingerprint(&mut content);
+                let numbered_id =
+                    p.id.strip_prefix(reader.stem.as_str())
+                        .and_then(|r| r.strip_prefix(':'))
+                        .is_some_and(|n| n.parse() == Ok(reader.count));
+                if numbered_id {
+                    nums.push(reader.count);
+                } else if let Some(&(ff, fl)) = named.get(&p.id) {
+                    return Err(DatasetError::DuplicateId {
+                        path: file.clone(),
+                        line: p.line,
+                        id: p.id,
+                        first_path: paths[ff].clone(),
+                        first_line: fl,
+                    });
+                } else {
+                    named.insert(p.id, (fi, p.line));
+                }
+            }
+            // A file written while it was being read would be fingerprinted half old, half new.
+            if stamp(file)? != before {
+                return Err(DatasetError::Changed {
                     path: file.clone(),
-                    line: p.line,
-                    id: p.id.clone(),
-                    first_path: files[f.file].clone(),
-                    first_line: f.line,
+                    what: "size and modification time",
+                    after_use: false,
                 });
             }
+            files.push(DataFile {
+                path: file.clone(),
+                format: reader.format,
+                puzzles: reader.count,
+                content: hash.finish(),
+                stamp: before,
+            });
+            numbered.push(nums);
         }
+        // Numbered ids can only clash between files with the same stem (a.txt and a.sdk), or
+        // with a name that happens to read `<stem>:<n>`.
+        let stems: Vec<String> = paths.iter().map(|p| stem(p)).collect();
+        for j in 0..paths.len() {
+            for i in 0..j {
+                if stems[i] == stems[j] {
+                    if let Some(index) = numbered[i].first_common(&numbered[j]) {
+                        return Err(DatasetError::StemClash {
+                            path: paths[j].clone(),
+                            first_path: paths[i].clone(),
+                            stem: stems[j].clone(),
+                            index,
+                        });
+                    }
+                }
+            }
+        }
+        let mut clashes: Vec<(usize, usize, &String, usize, u64)> = Vec::new();
+        for (id, &(fi, line)) in &named {
+            let Some((s, n)) = id.rsplit_once(':') else {
+                continue;
+            };
+            let Ok(n) = n.parse::<u64>() else { continue };
+            if let Some(other) =
+                (0..paths.len()).find(|&k| stems[k] == s && numbered[k].contains(n))
+            {
+                clashes.push((fi, line, id, other, n));
+            }
+        }
+        // Report the first clash in file order, whatever the hash map's order.
+        if let Some(&(fi, line, id, other, index)) = clashes.iter().min_by_key(|c| (c.0, c.1)) {
+            return Err(DatasetError::NameClash {
+                path: paths[fi].clone(),
+                line,
+                id: id.clone(),
+                other_path: paths[other].clone(),
+                index,
+            });
+        }
+        Ok(Dataset {
+            name,
+            path: path.to_path_buf(),
+            files,
+            content: content.finish(),
+        })
     }
-    Ok(Dataset {
-        name,
-        path: path.to_path_buf(),
-        files,
-        puzzles,
-    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SUDOKU: &str =
+        "000260701680070090190004500820100040004602900050003028009300074040050036703018000";
+    const SUDOKU2: &str =
+        "000000010400000000020000000000050407008000300001090000300400200050100000000806000";
+    const HITORI: &str = "# name: demo\n1 1 3 1 2\n4 4 2 5 1\n3 5 1 2 3\n2 2 4 4 5\n2 2 5 1 4\n";
+
+    fn dir_with(files: &[(&str, &str)]) -> tempfile::TempDir {
+        let d = tempfile::tempdir().expect("tempdir");
+        for (name, text) in files {
+            std::fs::write(d.path().join(name), text).expect("write");
+        }
+        d
+    }
+
+    #[test]
+    fn streaming_gives_every_file_in_order_and_filters_by_kind() {
+        let singles = "5x5:1131244251351232244522514\nnamed\t5x5:1131244251351232244522514\n";
+        let d = dir_with(&[
+            ("a.txt", HITORI),
+            ("b.sdk", &format!("# c\n{SUDOKU}\r\n\n{SUDOKU2}")),
+            ("c.tsv", singles),
+            ("README.md", "not puzzles"),
+        ]);
+        let ds = Dataset::open(d.path()).expect("open");
+        assert_eq!(ds.len(), 5);
+        assert_eq!(ds.count(PuzzleKind::Hitori), 3);
+        assert_eq!(ds.count(PuzzleKind::Sudoku), 2);
+        let all = ds.load_all().expect("stream");
+        let ids: Vec<&str> = all.iter().map(|p| p.id.as_str()).collect();
+        assert_eq!(ids, ["demo", "b:1", "b:2", "c:1", "named"]);
+        let lines: Vec<usize> = all.iter().map(|p| p.line).collect();
+        assert_eq!(lines, [2, 2, 4, 1, 2]);
+        // The streamed puzzles are exactly what each file's loader gives.
+        let mut by_file = Vec::new();
+        for (i, f) in ds.files.iter().enumerate() {
+            by_file.extend(load_file(&f.path, i).expect("load_file"));
+        }
+        assert_eq!(all, by_file);
+        let sudoku: Vec<String> = ds
+            .puzzles(Some(PuzzleKind::Sudoku))
+            .map(|p| p.expect("puzzle").id)
+            .collect();
+        assert_eq!(sudoku, ["b:1", "b:2"]);
+        // Streaming twice gives the same puzzles (the plan streams once per strategy).
+        assert_eq!(ds.load_all().expect("again"), all);
+    }
+
+    #[test]
+    fn content_hash_follows_content_not_file_layout_on_disk() {
+        let a = dir_with(&[("x.txt", &format!("{SUDOKU}\n{SUDOKU2}\n"))]);
+        let b = dir_with(&[("x.txt", &format!("# comment\n\n{SUDOKU}\r\n{SUDOKU2}"))]);
+        let c = dir_with(&[("x.txt", &format!("{SUDOKU2}\n{SUDOKU}\n"))]);
+        let hash = |d: &tempfile::TempDir| Dataset::open(d.path()).expect("open").content_hash();
+        assert_eq!(hash(&a), hash(&b));
+        assert_ne!(hash(&a), hash(&c));
+    }
+
+    #[test]
+    fn a_file_changed_after_open_ends_the_stream_with_an_error() {
+        let d = dir_with(&[("x.txt", &format!("{SUDOKU}\n{SUDOKU2}\n"))]);
+        let ds = Dataset::open(d.path()).expect("open");
+        let x = d.path().join("x.txt");
+        let mtime = std::fs::metadata(&x)
+            .expect("meta")
+            .modified()
+            .expect("mtime");
+        // Same size, same modification time (restored), different content: only the
+        // fingerprint at the end of the file can tell, after the puzzles were handed out.
+        std::fs::write(&x, format!("{SUDOKU2}\n{SUDOKU}\n")).expect("write");
+        let f = std::fs::File::options().write(true).open(&x).expect("open");
+        f.set_modified(mtime).expect("set mtime");
+        drop(f);
+        let got: Vec<_> = ds.puzzles(None).collect();
+        assert_eq!(got.len(), 3, "{got:?}");
+        assert!(
+            matches!(
+                got.last(),
+                Some(Err(DatasetError::Changed {
+                    what: "puzzles",
+                    after_use: true,
+                    ..
+                }))
+            ),
+            "{got:?}"
+        );
+        // A stream stopped early checks the rest of its file on request.
+        let mut early = ds.puzzles(None);
+        assert!(early.next().is_some_and(|p| p.is_ok()));
+        assert!(matches!(
+            early.finish_file(),
+            Err(DatasetError::Changed { .. })
+        ));
+        // Fewer puzzles: the size differs, so nothing is handed out.
+        std::fs::write(&x, format!("{SUDOKU}\n")).expect("write");
+        let err = ds.load_all().expect_err("changed");
+        assert!(
+            err.to_string().contains(
+                "x.txt: the file changed while puzzlebench was reading it (its size and modification time differ"
+            ),
+            "{err}"
+        );
+        // A different format.
+        std::fs::write(&x, HITORI).expect("write");
+        assert!(matches!(ds.load_all(), Err(DatasetError::Changed { .. })));
+    }
+
+    #[test]
+    fn ids_must_be_unique_across_files() {
+        // Two files with one stem both number their puzzles x:1, x:2, ...
+        let d = dir_with(&[("x.sdk", SUDOKU), ("x.txt", SUDOKU2)]);
+        let e = Dataset::open(d.path()).expect_err("stem clash").to_string();
+        assert!(
+            e.contains("x.txt: puzzle id \"x:1\" is also given to a puzzle of"),
+            "{e}"
+        );
+        assert!(e.contains("x.sdk"), "{e}");
+        // A name that reads like another file's numbered id.
+        let d = dir_with(&[
+            ("a.txt", &HITORI.replace("# name: demo", "# name: b:2")),
+            ("b.txt", &format!("{SUDOKU}\n{SUDOKU2}\n")),
+        ]);
+        let e = Dataset::open(d.path()).expect_err("name clash").to_string();
+        assert!(
+            e.contains("a.txt:2: puzzle id \"b:2\" is also the id of puzzle 2 of"),
+            "{e}"
+        );
+        // ... but not when that file has no puzzle with that number.
+        let d = dir_with(&[
+            ("a.txt", &HITORI.replace("# name: demo", "# name: b:3")),
+            ("b.txt", &format!("{SUDOKU}\n{SUDOKU2}\n")),
+        ]);
+        assert_eq!(Dataset::open(d.path()).expect("no clash").len(), 3);
+        // The same name twice.
+        let d = dir_with(&[("a.txt", HITORI), ("b.txt", HITORI)]);
+        let e = Dataset::open(d.path()).expect_err("duplicate").to_string();
+        assert!(
+            e.contains("b.txt:2: puzzle id \"demo\" is already used at"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn numbered_runs() {
+        let mut a = Numbered::default();
+        for n in [1, 2, 3, 7, 8] {
+            a.push(n);
+        }
+        assert_eq!(a.runs, [(1, 3), (7, 8)]);
+        assert!(a.contains(2) && a.contains(8) && !a.contains(5));
+        let mut b = Numbered::default();
+        for n in [4, 5, 8] {
+            b.push(n);
+        }
+        assert_eq!(a.first_common(&b), Some(8));
+        assert_eq!(b.first_common(&Numbered::default()), None);
+    }
 }

@@ -191,3 +191,23 @@ fn resume_without_an_interrupted_run() {
         dir.path(),
     );
 }
+
+#[test]
+fn two_files_numbering_the_same_ids() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    write(&data, "hard.sdk", SUDOKU_DEMO);
+    write(&data, "hard.txt", SUDOKU_DEMO);
+    refuses_path(
+        &data,
+        "backtrack",
+        &[],
+        &[
+            "hard.txt: puzzle id \"hard:1\" is also given to a puzzle of",
+            "hard.sdk",
+            "rename one file",
+        ],
+        dir.path(),
+    );
+}

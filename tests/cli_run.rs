@@ -243,3 +243,55 @@ fn a_node_budget_ends_as_a_timeout_row() {
     );
     assert_eq!(rows(&out2)[0].status, Some(Status::Solved));
 }
+
+#[test]
+fn jobs_follow_the_plan_order_over_a_streamed_mixed_dataset() {
+    // Strategies of both kinds, files of both kinds interleaved, several seeds: every
+    // strategy block streams the puzzles of its kind again, in dataset order.
+    let dir = tempfile::tempdir().unwrap();
+    let data = dir.path().join("data");
+    std::fs::create_dir(&data).unwrap();
+    write(&data, "a.txt", HITORI_DEMO);
+    write(&data, "b.txt", &sudoku_lines());
+    write(&data, "c.tsv", "2x2:1221\nsmall\t3x3:212123331\n");
+    let out = dir.path().join("out.csv");
+    run_to(
+        &[
+            "--strategy",
+            "mrv,backtrack,row",
+            "--seeds",
+            "2",
+            "--threads",
+            "2",
+        ],
+        &data,
+        &out,
+    );
+    let got: Vec<(u64, String, String, u64)> = rows(&out)
+        .into_iter()
+        .map(|r| {
+            assert_eq!(r.status, Some(puzzlebench::harness::record::Status::Solved));
+            (r.job, r.strategy, r.puzzle_id, r.seed)
+        })
+        .collect();
+    let hitori = ["demo", "c:1", "small"];
+    let sudoku = ["b:1", "b:2", "b:3", "b:4"];
+    let mut want = Vec::new();
+    for (strategy, ids) in [
+        ("mrv", &hitori[..]),
+        ("backtrack", &sudoku[..]),
+        ("row", &hitori[..]),
+    ] {
+        for id in ids {
+            for seed in 0..2u64 {
+                want.push((
+                    want.len() as u64,
+                    strategy.to_string(),
+                    id.to_string(),
+                    seed,
+                ));
+            }
+        }
+    }
+    assert_eq!(got, want);
+}

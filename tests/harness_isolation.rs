@@ -70,7 +70,7 @@ impl Solver for Faulty {
     }
 }
 
-fn config(dir: &std::path::Path, solver: Faulty) -> BenchConfig {
+fn config(dir: &std::path::Path, solver: impl Solver + 'static) -> BenchConfig {
     BenchConfig {
         dataset: dir.join("data"),
         solvers: vec![Box::new(solver)],
@@ -157,4 +157,133 @@ fn a_wrong_answer_is_a_wrong_row_not_solved() {
         assert!(!row.verified);
         assert!(row.message.contains("verifier"), "{}", row.message);
     }
+}
+
+/// Rewrites a dataset file during its first solve, as another process might mid-run.
+struct Rewrites {
+    inner: SolverSpec,
+    path: std::path::PathBuf,
+    text: &'static str,
+    /// Put the file's modification time back, hiding the change from a metadata check.
+    keep_mtime: bool,
+    done: AtomicBool,
+}
+
+impl Solver for Rewrites {
+    // The real `mrv` solver's identity, so a resume with it sees the same plan.
+    fn name(&self) -> &str {
+        self.inner.name()
+    }
+    fn kind(&self) -> PuzzleKind {
+        self.inner.kind()
+    }
+    fn rules(&self) -> &str {
+        self.inner.rules()
+    }
+    fn params(&self) -> String {
+        self.inner.params()
+    }
+    fn is_randomised(&self) -> bool {
+        self.inner.is_randomised()
+    }
+    fn solve(
+        &self,
+        data: &PuzzleData,
+        rng: &mut Pcg64Mcg,
+        stop: &mut dyn FnMut() -> bool,
+        trace: Option<&mut Vec<u32>>,
+    ) -> Result<Outcome, String> {
+        if !self.done.swap(true, std::sync::atomic::Ordering::SeqCst) {
+            let mtime = std::fs::metadata(&self.path).and_then(|m| m.modified());
+            std::fs::write(&self.path, self.text).map_err(|e| e.to_string())?;
+            if self.keep_mtime {
+                let f = std::fs::File::options().write(true).open(&self.path);
+                f.and_then(|f| f.set_modified(mtime?))
+                    .map_err(|e| e.to_string())?;
+            }
+        }
+        self.inner.run(data, rng, stop, trace)
+    }
+}
+
+#[test]
+fn a_dataset_file_changed_mid_run_fails_the_run_and_keeps_its_rows_for_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    dataset(dir.path());
+    let b = dir.path().join("data").join("b.txt");
+    let original = std::fs::read_to_string(&b).unwrap();
+    let mut cfg = config(
+        dir.path(),
+        Rewrites {
+            inner: mrv(),
+            path: b.clone(),
+            text: "1 2\n2 1\n\n2 1 2\n1 2 3\n3 3 1\n",
+            keep_mtime: false,
+            done: AtomicBool::new(false),
+        },
+    );
+    cfg.threads = 1;
+    let e = bench(cfg, &AtomicBool::new(false)).expect_err("the dataset changed");
+    assert!(
+        e.to_string().contains(
+            "b.txt: the file changed while puzzlebench was reading it (its size and modification time differ"
+        ),
+        "{e}"
+    );
+    let out = dir.path().join("out.csv");
+    assert!(!out.exists(), "no result file passes for complete");
+    let journal = dir.path().join("out.csv.partial");
+    let kept = rows(&journal);
+    assert_eq!(kept.len(), 1, "the job finished before the change is kept");
+    assert_eq!(kept[0].puzzle_id, "demo");
+    let meta = std::fs::read_to_string(dir.path().join("out.meta.json")).unwrap();
+    assert!(meta.contains("\"status\": \"failed\""), "{meta}");
+
+    // With the file restored, --resume runs the rest and the run completes.
+    std::fs::write(&b, original).unwrap();
+    let mut cfg = config(dir.path(), mrv());
+    cfg.resume = true;
+    bench(cfg, &AtomicBool::new(false)).expect("resumed run completes");
+    let r = rows(&out);
+    let ids: Vec<&str> = r.iter().map(|r| r.puzzle_id.as_str()).collect();
+    assert_eq!(ids, ["demo", "b:1", "b:2"]);
+    assert!(r.iter().all(|r| r.status == Some(Status::Solved)));
+}
+
+#[test]
+fn a_change_seen_only_after_its_puzzles_were_solved_cannot_be_resumed() {
+    let dir = tempfile::tempdir().unwrap();
+    dataset(dir.path());
+    let b = dir.path().join("data").join("b.txt");
+    // Same size and modification time: only the fingerprint at the end of the file tells.
+    let mut cfg = config(
+        dir.path(),
+        Rewrites {
+            inner: mrv(),
+            path: b.clone(),
+            text: "1 2\n2 1\n\n2 1 2\n1 2 3\n3 3 1\n",
+            keep_mtime: true,
+            done: AtomicBool::new(false),
+        },
+    );
+    cfg.threads = 1;
+    let e = bench(cfg, &AtomicBool::new(false)).expect_err("the dataset changed");
+    assert!(
+        e.to_string().contains(
+            "b.txt: the file changed while puzzlebench was reading it (its puzzles differ"
+        ),
+        "{e}"
+    );
+    assert!(e.to_string().contains("already handed out"), "{e}");
+    assert!(!dir.path().join("out.csv").exists());
+    let meta = std::fs::read_to_string(dir.path().join("out.meta.json")).unwrap();
+    assert!(meta.contains("\"status\": \"dataset-changed\""), "{meta}");
+    let mut cfg = config(dir.path(), mrv());
+    cfg.resume = true;
+    let e = bench(cfg, &AtomicBool::new(false)).expect_err("rows are suspect");
+    assert!(
+        e.to_string()
+            .starts_with("cannot resume: the dataset changed under that run"),
+        "{e}"
+    );
 }

@@ -202,8 +202,29 @@ fn check_file(dir: &Path, bytes: &[u8]) {
                 .filter(|&&b| b == b'\n')
                 .count()
                 + 1;
+            // Line formats are read a line at a time, so a bad line before the invalid bytes
+            // is reported first, exactly as the parser reports it on the text before them.
+            let line_start = bytes[..e.valid_up_to()]
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let before = std::str::from_utf8(&bytes[..line_start]).unwrap();
+            let before = before.strip_prefix('\u{feff}').unwrap_or(before);
             match res {
                 Err(DatasetError::NotText { line, .. }) => assert_eq!(line, want),
+                Err(DatasetError::Parse { line, message, .. })
+                    if Format::detect(before) != Format::HitoriGrid =>
+                {
+                    assert!(
+                        line < want,
+                        "error at {line}, after the invalid line {want}"
+                    );
+                    assert_eq!(
+                        expected_load(before, "case").err(),
+                        Some((line, message)),
+                        "for the text before the invalid bytes {before:?}"
+                    );
+                }
                 other => panic!("invalid UTF-8 gave {other:?}"),
             }
             return;

@@ -10,12 +10,12 @@ use clap::{Parser, Subcommand};
 use puzzlebench::harness::record::Record;
 use puzzlebench::report::compare::{compare, CompareOptions};
 use puzzlebench::report::io::{
-    expand_inputs, read_meta, read_results, read_trace, results_csv, write_atomic,
+    expand_inputs, for_each_result, read_meta, read_results, read_trace, results_csv, write_atomic,
 };
 use puzzlebench::report::merge::{describe_jobs, merge};
 use puzzlebench::report::meta::meta_path;
 use puzzlebench::report::plot;
-use puzzlebench::report::summary::{summarize, Format, SummaryOptions};
+use puzzlebench::report::summary::{Format, SummaryBuilder, SummaryOptions};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -168,18 +168,22 @@ fn run() -> Result<ExitCode> {
                     bail!("--time-limit must be a positive number of seconds, got {t}");
                 }
             }
-            let rows = read_all(&files)?;
+            // Streamed, so summarising a million-row file needs no copy of its rows.
+            let mut builder = SummaryBuilder::default();
+            for p in expand_inputs(&files)? {
+                for_each_result(&p, |r| {
+                    builder.add(&r);
+                    Ok(())
+                })?;
+            }
             let (time_limit_s, time_limit_note) = match time_limit {
                 Some(t) => (Some(t), None),
                 None => meta_time_limit(&files)?,
             };
-            let s = summarize(
-                &rows,
-                &SummaryOptions {
-                    time_limit_s,
-                    time_limit_note,
-                },
-            );
+            let s = builder.finish(&SummaryOptions {
+                time_limit_s,
+                time_limit_note,
+            });
             puzzlebench::cli::print(&s.render(format));
             Ok(ExitCode::SUCCESS)
         }

@@ -3,10 +3,10 @@
 //! its `.meta.json`. `bench-run` is a thin front end over [`bench()`].
 
 use super::meta::{self, Machine, RunMeta};
-use super::output::{journal_path, ResultWriter};
+use super::output::{journal_path, ResultWriter, Resumed};
 use super::plan::{fingerprint, Plan, Shard};
-use super::record::{Columns, Record, Status};
-use super::run::{execute, JobResult, JobSettings};
+use super::record::{Columns, Status};
+use super::run::{execute, ExecuteError, JobFeed, JobResult, JobSettings};
 use super::Solver;
 use crate::dataset::{self, Dataset};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -103,8 +103,16 @@ fn default_output(dataset: &Dataset, solvers: &[Box<dyn Solver>], shard: Shard) 
     ))
 }
 
+/// The meta status of a run stopped because its dataset changed under it.
+const CHANGED: &str = "dataset-changed";
+
 /// Compare the meta of an interrupted run with this one; `Err` names the first difference.
 fn check_resumable(old: &RunMeta, new: &RunMeta) -> Result<(), String> {
+    if old.status.as_deref() == Some(CHANGED) {
+        return Err(
+            "cannot resume: the dataset changed under that run after some of its puzzles were solved, so its rows cannot be trusted; start over with --force".into(),
+        );
+    }
     let show = |v: &dyn std::fmt::Debug| format!("{v:?}");
     let diffs: [(&str, String, String); 8] = [
         (
@@ -143,7 +151,7 @@ fn check_resumable(old: &RunMeta, new: &RunMeta) -> Result<(), String> {
 
 /// Run a benchmark. `interrupt` stops handing out jobs when set (Ctrl-C); finished rows are kept.
 pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, BenchError> {
-    let dataset = dataset::load(&cfg.dataset)?;
+    let dataset = Dataset::open(&cfg.dataset)?;
     let plan = Plan::new(&dataset, &cfg.solvers, cfg.seed, cfg.seeds, cfg.colonies)?;
     let plan_hash = fingerprint(&dataset, &cfg.solvers, cfg.seed, cfg.seeds, cfg.colonies);
     let output = cfg
@@ -183,7 +191,7 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         )));
     }
 
-    let jobs: Vec<u64> = plan.shard_jobs(cfg.shard).collect();
+    let jobs = plan.shard_len(cfg.shard);
     let mut meta = RunMeta {
         tool: "puzzlebench".into(),
         version: env!("CARGO_PKG_VERSION").into(),
@@ -191,14 +199,8 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         command_line: cfg.command_line.clone(),
         dataset: cfg.dataset.display().to_string(),
         dataset_name: Some(dataset.name.clone()),
-        dataset_hash: Some({
-            let mut h = super::seed::StableHasher::default();
-            for p in &dataset.puzzles {
-                p.fingerprint(&mut h);
-            }
-            format!("{:016x}", h.finish())
-        }),
-        puzzles: Some(dataset.puzzles.len() as u64),
+        dataset_hash: Some(dataset.content_hash()),
+        puzzles: Some(dataset.len()),
         strategies: cfg.solvers.iter().map(|s| s.name().to_string()).collect(),
         solvers: cfg
             .solvers
@@ -214,7 +216,7 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         threads: Some(cfg.threads as u64),
         shard: Some(cfg.shard),
         jobs_total: Some(plan.len()),
-        jobs_in_shard: Some(jobs.len() as u64),
+        jobs_in_shard: Some(jobs),
         plan_hash: Some(plan_hash),
         started: Some(meta::now_utc()),
         finished: None,
@@ -225,49 +227,32 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         extra: serde_json::Map::new(),
     };
 
-    let resumed: BTreeMap<u64, Record> = if cfg.resume {
+    let resumed: Resumed = if cfg.resume {
         let old = meta::read(&meta_path).map_err(BenchError::Usage)?;
         check_resumable(&old, &meta).map_err(BenchError::Usage)?;
         meta.started = old.started;
-        let rows = ResultWriter::resume_rows(&output).map_err(BenchError::Io)?;
-        if let Some(r) = rows
-            .values()
-            .find(|r| !cfg.shard.contains(r.job) || r.job >= plan.len())
-        {
-            return Err(BenchError::Usage(format!(
-                "cannot resume: {} holds job {} which is not in this plan",
-                journal.display(),
-                r.job
-            )));
-        }
-        rows
+        ResultWriter::resume_scan(&output, plan.len(), cfg.shard).map_err(BenchError::Usage)?
     } else {
-        BTreeMap::new()
+        Resumed::default()
     };
-    let to_run: Vec<u64> = jobs
-        .iter()
-        .copied()
-        .filter(|j| !resumed.contains_key(j))
-        .collect();
-    let mut counts: BTreeMap<Status, u64> = BTreeMap::new();
-    for r in resumed.values() {
-        if let Some(s) = r.status {
-            *counts.entry(s).or_default() += 1;
-        }
-    }
-    let already = resumed.len() as u64;
+    let mut counts = resumed.counts.clone();
+    let already = resumed.done.len();
 
     let io = |e: std::io::Error| BenchError::Io(format!("{}: {e}", output.display()));
     if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir).map_err(io)?;
     }
     meta::write(&meta_path, &meta).map_err(io)?;
-    let mut writer =
-        ResultWriter::create(&output, cfg.columns, resumed, cfg.trace.as_deref()).map_err(io)?;
+    let mut writer = ResultWriter::create(
+        &output,
+        cfg.columns,
+        cfg.resume.then_some((plan.len(), cfg.shard)),
+        cfg.trace.as_deref(),
+    )
+    .map_err(io)?;
 
     let bar = if cfg.progress && std::io::stderr().is_terminal() {
-        let bar =
-            ProgressBar::with_draw_target(Some(jobs.len() as u64), ProgressDrawTarget::stderr());
+        let bar = ProgressBar::with_draw_target(Some(jobs), ProgressDrawTarget::stderr());
         if let Ok(style) = ProgressStyle::with_template(
             "{elapsed_precise} [{wide_bar}] {pos}/{len} jobs {per_sec} ETA {eta} {msg}",
         ) {
@@ -283,11 +268,17 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         timeout: cfg.timeout,
         trace: cfg.trace.is_some(),
     };
-    let summary = execute(
+    let done_before = resumed.done;
+    let feed = JobFeed::new(
         &dataset,
-        &cfg.solvers,
         &plan,
-        &to_run,
+        plan.shard_jobs(cfg.shard)
+            .filter(move |j| !done_before.contains(*j)),
+    );
+    let executed = execute(
+        &dataset.name,
+        &cfg.solvers,
+        feed,
         &settings,
         cfg.threads,
         interrupt,
@@ -302,12 +293,31 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
             bar.inc(1);
             bar.set_message(format!("solved {solved}"));
         },
-    )
-    .map_err(BenchError::Io)?;
+    );
     bar.finish_and_clear();
+    let summary = match executed {
+        Ok(s) => s,
+        Err(e) => {
+            // The rows so far stay in the journal, and the meta says the run failed rather
+            // than still running. A `--resume` can continue once the cause is fixed, unless
+            // the dataset changed after some of its puzzles were solved: those rows are suspect.
+            let tainted = matches!(
+                e,
+                ExecuteError::Dataset(dataset::DatasetError::Changed {
+                    after_use: true,
+                    ..
+                })
+            );
+            meta.status = Some(if tainted { CHANGED } else { "failed" }.into());
+            meta.finished = Some(meta::now_utc());
+            let _ = writer.abandon();
+            let _ = meta::write(&meta_path, &meta);
+            return Err(BenchError::Io(e.to_string()));
+        }
+    };
 
     let done = already + summary.finished;
-    let interrupted = done < jobs.len() as u64;
+    let interrupted = done < jobs;
     meta.finished = Some(meta::now_utc());
     meta.jobs_done = Some(done);
     meta.status_counts = counts
@@ -327,7 +337,7 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         path,
         interrupted,
         status_counts: counts,
-        jobs: jobs.len() as u64,
+        jobs,
         done,
         meta,
     })

@@ -3,19 +3,89 @@
 //! * `FILE.partial` — the journal: every row appended the moment its job finishes, one
 //!   `write` per row, so a killed run leaves whole rows (a torn last line is dropped on
 //!   resume). It is what `--resume` reads.
-//! * `FILE.tmp` — the same rows in plan order, written as the order allows.
+//! * `FILE.tmp` — the same rows in plan order, written as the order allows. A resumed run
+//!   instead sorts its journal (the earlier runs' rows and its own) into `FILE.tmp` at the end,
+//!   in passes over bounded slices of the job range, so no run holds all its rows in memory.
 //! * `FILE` — appears only when the run is complete: `FILE.tmp` is renamed to it and the
 //!   journal removed. An interrupted run leaves the journal and no `FILE`.
 //!
 //! The trace file (`--trace`) follows the same temporary-then-rename rule.
 
-use super::record::{Columns, Record};
+use super::plan::Shard;
+use super::record::{Columns, Record, Status};
 use super::run::{JobResult, Sink};
-use crate::report::io::{read_results, ReadError};
+use crate::report::io::{for_each_result, ReadError};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
-use std::io::{BufWriter, Read, Write};
+use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
+
+/// Rows held in memory per pass when a resumed run sorts its journal.
+const SORT_CHUNK_ROWS: u64 = 1 << 17;
+
+/// Which jobs of a plan already have a row: one bit per job.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct JobSet {
+    bits: Vec<u64>,
+    /// Jobs `0..cap` can be members.
+    cap: u64,
+    len: u64,
+}
+
+impl JobSet {
+    /// An empty set for jobs `0..jobs`.
+    pub fn new(jobs: u64) -> JobSet {
+        JobSet {
+            bits: vec![0; jobs.div_ceil(64) as usize],
+            cap: jobs,
+            len: 0,
+        }
+    }
+
+    /// Whether job `j` is in the set.
+    pub fn contains(&self, j: u64) -> bool {
+        self.bits
+            .get((j / 64) as usize)
+            .is_some_and(|w| w & (1 << (j % 64)) != 0)
+    }
+
+    /// Add job `j` (which must be below the size given to [`JobSet::new`]); false if it was
+    /// already there.
+    pub fn insert(&mut self, j: u64) -> bool {
+        if j >= self.cap {
+            return false;
+        }
+        let Some(w) = self.bits.get_mut((j / 64) as usize) else {
+            return false;
+        };
+        let bit = 1 << (j % 64);
+        if *w & bit != 0 {
+            return false;
+        }
+        *w |= bit;
+        self.len += 1;
+        true
+    }
+
+    /// Number of jobs in the set.
+    pub fn len(&self) -> u64 {
+        self.len
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+}
+
+/// What an interrupted run left: which jobs have rows, and how they ended.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resumed {
+    /// Jobs with a row.
+    pub done: JobSet,
+    /// Rows per status.
+    pub counts: BTreeMap<Status, u64>,
+}
 
 /// Header of the `--trace` long CSV.
 pub const TRACE_HEADER: [&str; 8] = [
@@ -58,34 +128,66 @@ pub struct ResultWriter {
     path: PathBuf,
     columns: Columns,
     journal: File,
-    ordered: BufWriter<File>,
-    /// Rows from an earlier interrupted run, by job index, merged in plan order.
-    resumed: BTreeMap<u64, Record>,
+    /// The plan-ordered file; `None` when resuming (it is sorted from the journal at the end).
+    ordered: Option<BufWriter<File>>,
+    /// For the final sort of a resumed run: the plan's size and the shard.
+    resume: Option<(u64, Shard)>,
+    /// Rows per pass of that sort.
+    sort_chunk: u64,
     trace: Option<(PathBuf, BufWriter<File>)>,
 }
 
+/// Cut a torn last line (the process died mid-write) off a journal. Reads only the tail.
+fn cut_torn_line(f: &mut File) -> std::io::Result<()> {
+    let len = f.seek(SeekFrom::End(0))?;
+    let mut end = len;
+    let mut buf = vec![0u8; 1 << 16];
+    while end > 0 {
+        let start = end.saturating_sub(buf.len() as u64);
+        let chunk = &mut buf[..(end - start) as usize];
+        f.seek(SeekFrom::Start(start))?;
+        f.read_exact(chunk)?;
+        if let Some(i) = chunk.iter().rposition(|&b| b == b'\n') {
+            let keep = start + i as u64 + 1;
+            if keep < len {
+                f.set_len(keep)?;
+            }
+            return Ok(());
+        }
+        end = start;
+    }
+    f.set_len(0)
+}
+
 impl ResultWriter {
-    /// Start the files for `path`. With `resumed` rows (from [`ResultWriter::resume_rows`]),
-    /// the journal is kept and appended to; otherwise it is created afresh.
+    /// Start the files for `path`. `resume` (the plan's size and the shard) keeps the journal
+    /// of an interrupted run and appends to it; otherwise the journal is created afresh.
     pub fn create(
         path: &Path,
         columns: Columns,
-        resumed: BTreeMap<u64, Record>,
+        resume: Option<(u64, Shard)>,
         trace: Option<&Path>,
     ) -> std::io::Result<ResultWriter> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
         let jpath = journal_path(path);
-        let journal = if resumed.is_empty() {
-            let mut f = File::create(&jpath)?;
-            f.write_all(&csv_line(columns.header())?)?;
-            f
+        let mut journal = if resume.is_none() {
+            File::create(&jpath)?
         } else {
             OpenOptions::new().append(true).open(&jpath)?
         };
-        let mut ordered = BufWriter::new(File::create(with_suffix(path, ".tmp"))?);
-        ordered.write_all(&csv_line(columns.header())?)?;
+        if resume.is_none() || journal.metadata()?.len() == 0 {
+            journal.write_all(&csv_line(columns.header())?)?;
+        }
+        let ordered = match resume {
+            Some(_) => None,
+            None => {
+                let mut w = BufWriter::new(File::create(with_suffix(path, ".tmp"))?);
+                w.write_all(&csv_line(columns.header())?)?;
+                Some(w)
+            }
+        };
         let trace = match trace {
             Some(t) => {
                 let mut w = BufWriter::new(File::create(with_suffix(t, ".tmp"))?);
@@ -99,14 +201,17 @@ impl ResultWriter {
             columns,
             journal,
             ordered,
-            resumed,
+            resume,
+            sort_chunk: SORT_CHUNK_ROWS,
             trace,
         })
     }
 
-    /// The rows an interrupted run left in `path`'s journal, by job index. A torn last line
-    /// (the process died mid-write) is cut off the journal first.
-    pub fn resume_rows(path: &Path) -> Result<BTreeMap<u64, Record>, String> {
+    /// Read what an interrupted run left in `path`'s journal, one row at a time: which jobs
+    /// have rows and how they ended. A torn last line (the process died mid-write) is cut off
+    /// the journal first. Every row must be a job of this plan (`plan_len` jobs) and `shard`,
+    /// and appear once.
+    pub fn resume_scan(path: &Path, plan_len: u64, shard: Shard) -> Result<Resumed, String> {
         let jpath = journal_path(path);
         let io = |e: std::io::Error| format!("{}: {e}", jpath.display());
         let mut f = OpenOptions::new()
@@ -114,44 +219,107 @@ impl ResultWriter {
             .write(true)
             .open(&jpath)
             .map_err(io)?;
-        let mut bytes = Vec::new();
-        f.read_to_end(&mut bytes).map_err(io)?;
-        let keep = bytes.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
-        if keep < bytes.len() {
-            f.set_len(keep as u64).map_err(io)?;
-        }
-        let rows = match read_results(&jpath) {
-            Ok(file) => file.rows,
-            // Interrupted before the first row finished: nothing to keep.
-            Err(ReadError::NoRows { .. }) => Vec::new(),
-            Err(e) => return Err(e.to_string()),
+        cut_torn_line(&mut f).map_err(io)?;
+        drop(f);
+        let mut resumed = Resumed {
+            done: JobSet::new(plan_len),
+            counts: BTreeMap::new(),
         };
-        let mut map = BTreeMap::new();
-        for r in rows {
+        let scan = for_each_result(&jpath, |r| {
             let job = r.job;
-            if map.insert(job, r).is_some() {
-                return Err(format!(
-                    "{}: holds job {job} twice; it was not written by one run",
-                    jpath.display()
-                ));
+            let refuse = |detail: String| ReadError::Refused {
+                path: jpath.clone(),
+                detail,
+            };
+            if job >= plan_len || !shard.contains(job) {
+                return Err(refuse(format!(
+                    "holds job {job}, which is not in this plan (cannot resume)"
+                )));
             }
+            if !resumed.done.insert(job) {
+                return Err(refuse(format!(
+                    "holds job {job} twice; it was not written by one run"
+                )));
+            }
+            if let Some(s) = r.status {
+                *resumed.counts.entry(s).or_default() += 1;
+            }
+            Ok(())
+        });
+        match scan {
+            Ok(_) => Ok(resumed),
+            // Interrupted before the first row finished (or even before the header): nothing
+            // to keep.
+            Err(ReadError::NoRows { .. } | ReadError::Empty { .. }) => Ok(resumed),
+            Err(e) => Err(e.to_string()),
         }
-        Ok(map)
     }
 
     fn write_ordered(&mut self, r: &Record) -> std::io::Result<()> {
-        let line = csv_line(r.fields(self.columns))?;
-        self.ordered.write_all(&line)
+        if let Some(w) = self.ordered.as_mut() {
+            let line = csv_line(r.fields(self.columns))?;
+            w.write_all(&line)?;
+        }
+        Ok(())
     }
 
-    /// Finish: write the remaining resumed rows, then rename the temporary files into place
-    /// and remove the journal.
-    pub fn finish(mut self) -> std::io::Result<PathBuf> {
-        for r in std::mem::take(&mut self.resumed).into_values() {
-            self.write_ordered(&r)?;
+    /// Sort the journal by job into `FILE.tmp`: one pass per slice of the job range, each
+    /// holding at most about `sort_chunk` ([`SORT_CHUNK_ROWS`]) rows.
+    fn sort_journal(&self, plan_len: u64, shard: Shard) -> std::io::Result<()> {
+        let jpath = journal_path(&self.path);
+        let mut out = BufWriter::new(File::create(with_suffix(&self.path, ".tmp"))?);
+        out.write_all(&csv_line(self.columns.header())?)?;
+        let width = self
+            .sort_chunk
+            .max(1)
+            .saturating_mul(u64::from(shard.count));
+        let mut wtr = csv::Writer::from_writer(&mut out);
+        let mut lo = 0u64;
+        while lo < plan_len {
+            let hi = lo.saturating_add(width);
+            let mut rdr = csv::Reader::from_path(&jpath).map_err(std::io::Error::other)?;
+            let job_col = rdr
+                .byte_headers()
+                .map_err(std::io::Error::other)?
+                .iter()
+                .position(|h| h == b"job")
+                .ok_or_else(|| std::io::Error::other("journal has no job column"))?;
+            let mut slice: Vec<(u64, csv::ByteRecord)> = Vec::new();
+            for rec in rdr.byte_records() {
+                let rec = rec.map_err(std::io::Error::other)?;
+                let job = rec
+                    .get(job_col)
+                    .and_then(|b| std::str::from_utf8(b).ok())
+                    .and_then(|t| t.parse::<u64>().ok())
+                    .ok_or_else(|| std::io::Error::other("journal row without a job number"))?;
+                if (lo..hi).contains(&job) {
+                    slice.push((job, rec));
+                }
+            }
+            slice.sort_unstable_by_key(|(j, _)| *j);
+            for (_, rec) in &slice {
+                wtr.write_byte_record(rec).map_err(std::io::Error::other)?;
+            }
+            lo = hi;
         }
-        self.ordered.flush()?;
-        self.ordered.get_ref().sync_all()?;
+        wtr.flush()?;
+        drop(wtr);
+        out.flush()?;
+        out.get_ref().sync_all()
+    }
+
+    /// Finish: complete `FILE.tmp` (a resumed run sorts its journal into it), then rename the
+    /// temporary files into place and remove the journal.
+    pub fn finish(mut self) -> std::io::Result<PathBuf> {
+        self.journal.sync_all()?;
+        match (self.ordered.take(), self.resume) {
+            (Some(mut w), _) => {
+                w.flush()?;
+                w.get_ref().sync_all()?;
+            }
+            (None, Some((plan_len, shard))) => self.sort_journal(plan_len, shard)?,
+            (None, None) => {}
+        }
         std::fs::rename(with_suffix(&self.path, ".tmp"), &self.path)?;
         if let Some((t, mut w)) = self.trace.take() {
             w.flush()?;
@@ -171,8 +339,10 @@ impl ResultWriter {
             ..
         } = self;
         journal.sync_all()?;
-        drop(ordered);
-        std::fs::remove_file(with_suffix(&path, ".tmp"))?;
+        if let Some(w) = ordered {
+            drop(w);
+            std::fs::remove_file(with_suffix(&path, ".tmp"))?;
+        }
         if let Some((t, w)) = trace {
             drop(w);
             std::fs::remove_file(with_suffix(&t, ".tmp"))?;
@@ -189,14 +359,6 @@ impl Sink for ResultWriter {
     }
 
     fn in_order(&mut self, result: JobResult) -> std::io::Result<()> {
-        let job = result.record.job;
-        while let Some(entry) = self.resumed.first_entry() {
-            if *entry.key() > job {
-                break;
-            }
-            let r = entry.remove();
-            self.write_ordered(&r)?;
-        }
         self.write_ordered(&result.record)?;
         if let (Some((_, w)), Some(trace)) = (self.trace.as_mut(), &result.trace) {
             let r = &result.record;
@@ -215,5 +377,103 @@ impl Sink for ResultWriter {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::report::io::read_results;
+
+    fn result(job: u64, message: &str) -> JobResult {
+        JobResult {
+            record: Record {
+                dataset: "d".into(),
+                puzzle_id: format!("p:{job}"),
+                kind: "sudoku".into(),
+                size: "9x9".into(),
+                strategy: "backtrack".into(),
+                job,
+                status: Some(Status::Solved),
+                message: message.into(),
+                ..Record::default()
+            },
+            trace: None,
+        }
+    }
+
+    #[test]
+    fn a_resumed_run_sorts_its_journal_in_bounded_passes() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let out = d.path().join("r.csv");
+        let shard = Shard { index: 2, count: 3 };
+        let plan_len = 40;
+        // First run: some jobs of shard 2/3 (j % 3 == 1), finished out of order, then stopped.
+        let mut w = ResultWriter::create(&out, Columns::default(), None, None).expect("create");
+        for j in [4, 1, 13, 7] {
+            w.finished(&result(j, "first, run")).expect("row");
+        }
+        w.abandon().expect("abandon");
+        // A torn last line, as a killed process leaves.
+        let mut f = OpenOptions::new()
+            .append(true)
+            .open(journal_path(&out))
+            .expect("open");
+        f.write_all(b"d,p:10,sudoku,9x").expect("torn");
+        drop(f);
+        let resumed = ResultWriter::resume_scan(&out, plan_len, shard).expect("scan");
+        assert_eq!(resumed.done.len(), 4);
+        assert!(resumed.done.contains(13) && !resumed.done.contains(10));
+        assert_eq!(resumed.counts.get(&Status::Solved), Some(&4));
+        // Second run: the rest, with a message holding a newline; sorted 2 rows per pass.
+        let mut w = ResultWriter::create(&out, Columns::default(), Some((plan_len, shard)), None)
+            .expect("resume");
+        w.sort_chunk = 2;
+        let rest: Vec<u64> = (0..plan_len)
+            .filter(|j| shard.contains(*j) && !resumed.done.contains(*j))
+            .rev()
+            .collect();
+        for &j in &rest {
+            w.finished(&result(j, "second\nrun")).expect("row");
+        }
+        assert_eq!(w.finish().expect("finish"), out);
+        let rows = read_results(&out).expect("read").rows;
+        let jobs: Vec<u64> = rows.iter().map(|r| r.job).collect();
+        let want: Vec<u64> = (0..plan_len).filter(|j| shard.contains(*j)).collect();
+        assert_eq!(jobs, want);
+        assert_eq!(rows[1].message, "first, run");
+        assert_eq!(rows[3].message, "second\nrun");
+        assert!(!journal_path(&out).exists());
+    }
+
+    #[test]
+    fn resume_refuses_rows_outside_the_plan_or_twice() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let out = d.path().join("r.csv");
+        let mut w = ResultWriter::create(&out, Columns::default(), None, None).expect("create");
+        w.finished(&result(5, "")).expect("row");
+        w.finished(&result(5, "")).expect("row");
+        w.abandon().expect("abandon");
+        let e = ResultWriter::resume_scan(&out, 10, Shard::default()).expect_err("twice");
+        assert!(
+            e.ends_with("r.csv.partial: holds job 5 twice; it was not written by one run"),
+            "{e}"
+        );
+        let e = ResultWriter::resume_scan(&out, 4, Shard::default()).expect_err("outside");
+        assert!(e.contains("holds job 5, which is not in this plan"), "{e}");
+        let e = ResultWriter::resume_scan(&out, 10, Shard { index: 1, count: 2 })
+            .expect_err("other shard");
+        assert!(e.contains("holds job 5, which is not in this plan"), "{e}");
+    }
+
+    #[test]
+    fn job_set() {
+        let mut s = JobSet::new(130);
+        assert!(s.is_empty());
+        assert!(s.insert(0) && s.insert(64) && s.insert(129));
+        assert!(!s.insert(64));
+        assert!(!s.insert(130), "outside the set's range");
+        assert_eq!(s.len(), 3);
+        assert!(s.contains(129) && !s.contains(1) && !s.contains(1000));
     }
 }

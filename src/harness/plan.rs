@@ -5,7 +5,7 @@
 
 use super::seed::StableHasher;
 use super::Solver;
-use crate::dataset::Dataset;
+use crate::dataset::{Dataset, PuzzleKind};
 use std::fmt;
 use std::str::FromStr;
 
@@ -16,8 +16,11 @@ pub struct Job {
     pub index: u64,
     /// Index into the run's strategy list.
     pub strategy: usize,
-    /// Index into the dataset's puzzles.
-    pub puzzle: usize,
+    /// Kind of puzzle the strategy takes.
+    pub kind: PuzzleKind,
+    /// Which puzzle: its position among the dataset's puzzles of that kind (0-based), so the
+    /// plan needs no list of puzzles and the dataset can be streamed.
+    pub puzzle: u64,
     /// Seed value (base seed + seed index).
     pub seed: u64,
     /// Colony index.
@@ -27,7 +30,7 @@ pub struct Job {
 #[derive(Clone, Debug)]
 struct Block {
     strategy: usize,
-    puzzles: Vec<usize>,
+    kind: PuzzleKind,
     colonies: u32,
     first: u64,
     len: u64,
@@ -84,14 +87,8 @@ impl Plan {
         let mut blocks = Vec::new();
         let mut first = 0u64;
         for (si, s) in strategies.iter().enumerate() {
-            let puzzles: Vec<usize> = dataset
-                .puzzles
-                .iter()
-                .enumerate()
-                .filter(|(_, p)| p.kind() == s.kind())
-                .map(|(i, _)| i)
-                .collect();
-            if puzzles.is_empty() {
+            let puzzles = dataset.count(s.kind());
+            if puzzles == 0 {
                 let holds: Vec<String> = dataset
                     .kinds()
                     .iter()
@@ -105,10 +102,10 @@ impl Plan {
                 });
             }
             let colonies = if s.is_randomised() { colonies } else { 1 };
-            let len = puzzles.len() as u64 * u64::from(seeds) * u64::from(colonies);
+            let len = puzzles * u64::from(seeds) * u64::from(colonies);
             blocks.push(Block {
                 strategy: si,
-                puzzles,
+                kind: s.kind(),
                 colonies,
                 first,
                 len,
@@ -148,15 +145,26 @@ impl Plan {
         Job {
             index,
             strategy: b.strategy,
-            puzzle: b.puzzles[k as usize],
+            kind: b.kind,
+            puzzle: k,
             seed: self.seed.wrapping_add(seed_index),
             colony,
         }
     }
 
     /// The job indices of one shard, ascending.
-    pub fn shard_jobs(&self, shard: Shard) -> impl Iterator<Item = u64> + '_ {
-        (0..self.total).filter(move |j| shard.contains(*j))
+    pub fn shard_jobs(&self, shard: Shard) -> impl Iterator<Item = u64> + Send + 'static {
+        (u64::from(shard.index - 1)..self.total).step_by(shard.count as usize)
+    }
+
+    /// Number of jobs in one shard.
+    pub fn shard_len(&self, shard: Shard) -> u64 {
+        let first = u64::from(shard.index - 1);
+        if first >= self.total {
+            0
+        } else {
+            (self.total - first).div_ceil(u64::from(shard.count))
+        }
     }
 }
 
@@ -172,12 +180,10 @@ pub fn fingerprint(
 ) -> String {
     format!("{:016x}", {
         let mut h = StableHasher::default();
-        h.write_str("plan-v1");
+        h.write_str("plan-v2");
         h.write_str(&dataset.name);
-        h.write_u64(dataset.puzzles.len() as u64);
-        for p in &dataset.puzzles {
-            p.fingerprint(&mut h);
-        }
+        h.write_u64(dataset.len());
+        h.write_str(&dataset.content_hash());
         for s in strategies {
             h.write_str(s.name());
             h.write_str(s.rules());
@@ -263,5 +269,26 @@ mod tests {
             }
         }
         assert!(seen.iter().all(|&c| c == 1));
+    }
+
+    #[test]
+    fn shard_jobs_are_the_round_robin_slice_and_shard_len_counts_them() {
+        for total in [0u64, 1, 2, 7, 100] {
+            let plan = Plan {
+                blocks: Vec::new(),
+                seed: 0,
+                seeds: 1,
+                total,
+            };
+            for n in 1..=5u32 {
+                for k in 1..=n {
+                    let shard = Shard { index: k, count: n };
+                    let want: Vec<u64> = (0..total).filter(|j| shard.contains(*j)).collect();
+                    let got: Vec<u64> = plan.shard_jobs(shard).collect();
+                    assert_eq!(got, want, "total {total}, shard {shard}");
+                    assert_eq!(plan.shard_len(shard), want.len() as u64);
+                }
+            }
+        }
     }
 }

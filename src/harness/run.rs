@@ -2,19 +2,20 @@
 //! rayon pool that runs many, handing each result to a [`Sink`] twice: at once in completion
 //! order (for the crash-safe journal) and again in plan order (for the sorted result file).
 //!
-//! Memory stays bounded whatever the plan size: workers never run more than [`WINDOW`] jobs
+//! Memory stays bounded whatever the plan or dataset size: puzzles are streamed from the
+//! dataset as jobs are handed out ([`JobFeed`]), and workers never run more than [`WINDOW`] jobs
 //! ahead of the first unfinished one, so the reorder buffer holds at most that many rows.
 
 use super::plan::{Job, Plan};
 use super::record::{Record, Status};
 use super::seed::job_rng;
 use super::Solver;
-use crate::dataset::Dataset;
+use crate::dataset::{Dataset, DatasetError, Puzzle, Puzzles};
 use crate::solvers::{check_answer, End};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// How far ahead of the first unfinished job workers may go.
@@ -52,16 +53,16 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
 /// Run one job. Returns `None` when the interrupt flag stopped it before it finished: such a
 /// job has no row and is run again by `--resume`.
 pub fn run_job(
-    dataset: &Dataset,
+    dataset: &str,
     solvers: &[Box<dyn Solver>],
     job: Job,
+    puzzle: &Puzzle,
     settings: &JobSettings,
     interrupt: &AtomicBool,
 ) -> Option<JobResult> {
     let solver = &solvers[job.strategy];
-    let puzzle = &dataset.puzzles[job.puzzle];
     let mut record = Record {
-        dataset: dataset.name.clone(),
+        dataset: dataset.to_string(),
         puzzle_id: puzzle.id.clone(),
         kind: puzzle.kind().name().to_string(),
         size: puzzle.size(),
@@ -156,6 +157,116 @@ pub trait Sink {
     fn in_order(&mut self, result: JobResult) -> std::io::Result<()>;
 }
 
+/// Hands out jobs in plan order, each with its puzzle, streaming the dataset: one pass over
+/// the puzzles of a strategy's kind per strategy, so memory does not grow with the dataset.
+/// Consecutive jobs of one puzzle (seeds, colonies) share it.
+pub struct JobFeed<'a> {
+    dataset: &'a Dataset,
+    plan: &'a Plan,
+    jobs: Box<dyn Iterator<Item = u64> + Send + 'a>,
+    /// Position of the next job in the job list.
+    pos: usize,
+    /// The stream for the current strategy, and the puzzle it is on (with its ordinal).
+    cursor: Option<Cursor<'a>>,
+}
+
+struct Cursor<'a> {
+    strategy: usize,
+    stream: Puzzles<'a>,
+    current: Option<(u64, Arc<Puzzle>)>,
+}
+
+impl<'a> JobFeed<'a> {
+    /// Feed `jobs` (job indices of `plan`, ascending) with puzzles from `dataset`.
+    pub fn new(
+        dataset: &'a Dataset,
+        plan: &'a Plan,
+        jobs: impl Iterator<Item = u64> + Send + 'a,
+    ) -> JobFeed<'a> {
+        JobFeed {
+            dataset,
+            plan,
+            jobs: Box::new(jobs),
+            pos: 0,
+            cursor: None,
+        }
+    }
+
+    /// The next job: its position in the job list, the job and its puzzle.
+    #[allow(clippy::type_complexity)]
+    pub fn next_job(&mut self) -> Option<Result<(usize, Job, Arc<Puzzle>), DatasetError>> {
+        let Some(index) = self.jobs.next() else {
+            // Check the rest of the file the last jobs came from, so that a file changed
+            // under the run is noticed even when its last puzzles were not needed.
+            let checked = self.cursor.take().map(|mut c| c.stream.finish_file());
+            return match checked {
+                Some(Err(e)) => Some(Err(e)),
+                _ => None,
+            };
+        };
+        let job = self.plan.job(index);
+        let pos = self.pos;
+        self.pos += 1;
+        let restart = match &self.cursor {
+            None => true,
+            Some(c) => {
+                c.strategy != job.strategy
+                    || c.current.as_ref().is_some_and(|(o, _)| *o > job.puzzle)
+            }
+        };
+        if restart {
+            if let Some(Err(e)) = self.cursor.take().map(|mut c| c.stream.finish_file()) {
+                return Some(Err(e));
+            }
+            self.cursor = Some(Cursor {
+                strategy: job.strategy,
+                stream: self.dataset.puzzles(Some(job.kind)),
+                current: None,
+            });
+        }
+        let cursor = self.cursor.as_mut()?;
+        loop {
+            if let Some((ordinal, p)) = &cursor.current {
+                if *ordinal == job.puzzle {
+                    return Some(Ok((pos, job, Arc::clone(p))));
+                }
+            }
+            let next = cursor.current.as_ref().map_or(0, |(o, _)| o + 1);
+            match cursor.stream.next() {
+                Some(Ok(p)) => cursor.current = Some((next, Arc::new(p))),
+                Some(Err(e)) => return Some(Err(e)),
+                // The open-time read counted more puzzles than are there now.
+                None => {
+                    let path = self
+                        .dataset
+                        .files
+                        .iter()
+                        .rev()
+                        .find(|f| f.kind() == job.kind)
+                        .map(|f| f.path.clone())
+                        .unwrap_or_else(|| self.dataset.path.clone());
+                    return Some(Err(DatasetError::Changed {
+                        path,
+                        what: "puzzles",
+                        after_use: true,
+                    }));
+                }
+            }
+        }
+    }
+}
+
+/// Why [`execute`] stopped before the end.
+#[derive(Debug, thiserror::Error)]
+pub enum ExecuteError {
+    /// Starting the pool or writing results failed.
+    #[error("{0}")]
+    Io(String),
+    /// The dataset could not be read again as it was first read.
+    #[error(transparent)]
+    Dataset(#[from] DatasetError),
+}
+
 /// What [`execute`] ended with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExecuteSummary {
@@ -165,25 +276,26 @@ pub struct ExecuteSummary {
     pub interrupted: bool,
 }
 
-/// Run `jobs` (job indices of `plan`, ascending) on a rayon pool of `threads` workers.
-/// Stops taking new jobs once `interrupt` is set. A sink I/O error stops the run and is returned.
+/// Run the jobs of `feed` on a rayon pool of `threads` workers. Stops taking new jobs once
+/// `interrupt` is set. A sink I/O error or a dataset that cannot be read again stops the run
+/// and is returned.
 #[allow(clippy::too_many_arguments)]
 pub fn execute(
-    dataset: &Dataset,
+    dataset_name: &str,
     solvers: &[Box<dyn Solver>],
-    plan: &Plan,
-    jobs: &[u64],
+    feed: JobFeed<'_>,
     settings: &JobSettings,
     threads: usize,
     interrupt: &AtomicBool,
     sink: &mut dyn Sink,
     mut progress: impl FnMut(&JobResult),
-) -> Result<ExecuteSummary, String> {
+) -> Result<ExecuteSummary, ExecuteError> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
-        .map_err(|e| format!("cannot start {threads} worker threads: {e}"))?;
-    let next = AtomicUsize::new(0);
+        .map_err(|e| ExecuteError::Io(format!("cannot start {threads} worker threads: {e}")))?;
+    let feed = Mutex::new(feed);
+    let feed_error: Mutex<Option<DatasetError>> = Mutex::new(None);
     let delivered = AtomicU64::new(0);
     let abort = AtomicBool::new(false);
     let (tx, rx) = mpsc::channel::<(usize, Option<JobResult>)>();
@@ -192,22 +304,34 @@ pub fn execute(
     pool.in_place_scope(|scope| {
         for _ in 0..threads.max(1) {
             let tx = tx.clone();
-            let (next, delivered, abort) = (&next, &delivered, &abort);
+            let (feed, feed_error, delivered, abort) = (&feed, &feed_error, &delivered, &abort);
             scope.spawn(move |_| loop {
                 if interrupt.load(Ordering::Relaxed) || abort.load(Ordering::Relaxed) {
                     break;
                 }
-                let pos = next.fetch_add(1, Ordering::Relaxed);
-                if pos >= jobs.len() {
-                    break;
-                }
+                // The feed only parses the next puzzle line when a job moves to a new puzzle:
+                // little work under the lock next to a solve.
+                let next = feed
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .next_job();
+                let (pos, job, puzzle) = match next {
+                    None => break,
+                    Some(Ok(item)) => item,
+                    Some(Err(e)) => {
+                        *feed_error.lock().unwrap_or_else(PoisonError::into_inner) = Some(e);
+                        abort.store(true, Ordering::Relaxed);
+                        break;
+                    }
+                };
                 while pos as u64 >= delivered.load(Ordering::Acquire) + WINDOW {
                     if abort.load(Ordering::Relaxed) {
                         return;
                     }
                     std::thread::sleep(Duration::from_millis(1));
                 }
-                let r = run_job(dataset, solvers, plan.job(jobs[pos]), settings, interrupt);
+                let r = run_job(dataset_name, solvers, job, &puzzle, settings, interrupt);
+                drop(puzzle);
                 if tx.send((pos, r)).is_err() {
                     break;
                 }
@@ -258,10 +382,16 @@ pub fn execute(
         }
     });
     if let Some(e) = io_error {
-        return Err(format!("writing results failed: {e}"));
+        return Err(ExecuteError::Io(format!("writing results failed: {e}")));
+    }
+    if let Some(e) = feed_error
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner)
+    {
+        return Err(e.into());
     }
     Ok(ExecuteSummary {
         finished,
-        interrupted: interrupt.load(Ordering::Relaxed) && (finished as usize) < jobs.len(),
+        interrupted: interrupt.load(Ordering::Relaxed),
     })
 }

@@ -62,6 +62,14 @@ pub enum ReadError {
         /// What the column holds.
         expected: String,
     },
+    /// Rows that are well-formed but cannot be used here (e.g. a job outside the plan).
+    #[error("{path}: {detail}")]
+    Refused {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong.
+        detail: String,
+    },
     /// A row that is not valid CSV or has the wrong number of fields.
     #[error("{path}:{line}: {detail}")]
     Malformed {
@@ -207,21 +215,24 @@ fn csv_err(path: &Path, e: csv::Error) -> ReadError {
     }
 }
 
-/// Read any header-named CSV into `T`, checking the required columns. `check` may reject a
-/// parsed row with (column, expected) for semantic limits serde cannot express.
-fn read_csv<T: DeserializeOwned>(
+/// Stream any header-named CSV into `each`, one row at a time, checking the required columns.
+/// `check` may reject a parsed row with (column, expected) for semantic limits serde cannot
+/// express. Returns the header and the number of rows.
+fn for_each_csv<T: DeserializeOwned>(
     path: &Path,
     required: &[&str],
     check: impl Fn(&T) -> Option<&'static str>,
-) -> Result<(Vec<T>, csv::StringRecord), ReadError> {
-    let bytes = fs::read(path).map_err(io_err(path))?;
-    if bytes.iter().all(u8::is_ascii_whitespace) {
+    mut each: impl FnMut(T) -> Result<(), ReadError>,
+) -> Result<(csv::StringRecord, u64), ReadError> {
+    let file = fs::File::open(path).map_err(io_err(path))?;
+    let mut rdr =
+        csv::ReaderBuilder::new().from_reader(std::io::BufReader::with_capacity(1 << 16, file));
+    let headers = rdr.headers().map_err(|e| csv_err(path, e))?.clone();
+    if headers.iter().all(|h| h.trim().is_empty()) {
         return Err(ReadError::Empty {
             path: path.to_path_buf(),
         });
     }
-    let mut rdr = csv::ReaderBuilder::new().from_reader(bytes.as_slice());
-    let headers = rdr.headers().map_err(|e| csv_err(path, e))?.clone();
     for col in required {
         if !headers.iter().any(|h| h == *col) {
             return Err(ReadError::MissingColumn {
@@ -231,9 +242,9 @@ fn read_csv<T: DeserializeOwned>(
             });
         }
     }
-    let mut rows = Vec::new();
-    for rec in rdr.records() {
-        let rec = rec.map_err(|e| csv_err(path, e))?;
+    let mut rows = 0u64;
+    let mut rec = csv::StringRecord::new();
+    while rdr.read_record(&mut rec).map_err(|e| csv_err(path, e))? {
         let line = rec.position().map(|p| p.line()).unwrap_or(0);
         let bad = |idx: usize, expected: &str| ReadError::BadValue {
             path: path.to_path_buf(),
@@ -266,13 +277,28 @@ fn read_csv<T: DeserializeOwned>(
             let idx = headers.iter().position(|h| h == col).unwrap_or(usize::MAX);
             return Err(bad(idx, expected_for(col)));
         }
-        rows.push(row);
+        rows += 1;
+        each(row)?;
     }
-    if rows.is_empty() {
+    if rows == 0 {
         return Err(ReadError::NoRows {
             path: path.to_path_buf(),
         });
     }
+    Ok((headers, rows))
+}
+
+/// Read any header-named CSV into `T` (see [`for_each_csv`]).
+fn read_csv<T: DeserializeOwned>(
+    path: &Path,
+    required: &[&str],
+    check: impl Fn(&T) -> Option<&'static str>,
+) -> Result<(Vec<T>, csv::StringRecord), ReadError> {
+    let mut rows = Vec::new();
+    let (headers, _) = for_each_csv(path, required, check, |r| {
+        rows.push(r);
+        Ok(())
+    })?;
     Ok((rows, headers))
 }
 
@@ -304,6 +330,25 @@ pub fn read_results(path: &Path) -> Result<ResultsFile, ReadError> {
             solution: has("solution"),
         },
     })
+}
+
+/// Stream the rows of a results CSV into `each` in file order, with the same checks as
+/// [`read_results`], holding one row at a time. Returns the optional columns present and the
+/// number of rows.
+pub fn for_each_result(
+    path: &Path,
+    each: impl FnMut(Record) -> Result<(), ReadError>,
+) -> Result<(Columns, u64), ReadError> {
+    let required: Vec<&str> = Columns::default().header();
+    let (headers, rows) = for_each_csv::<Record>(path, &required, check_record, each)?;
+    let has = |c: &str| headers.iter().any(|h| h == c);
+    Ok((
+        Columns {
+            solutions: has("solutions"),
+            solution: has("solution"),
+        },
+        rows,
+    ))
 }
 
 /// Expand inputs: a file stays itself, a directory becomes its `*.csv` files sorted by name.

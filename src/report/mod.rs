@@ -41,6 +41,15 @@ pub struct GroupKey {
 }
 
 impl GroupKey {
+    /// Whether a row belongs to this group.
+    pub fn matches(&self, r: &Record) -> bool {
+        self.dataset == r.dataset
+            && self.kind == r.kind
+            && self.strategy == r.strategy
+            && self.rules == r.rules
+            && self.params == r.params
+    }
+
     /// The group a row belongs to.
     pub fn of(r: &Record) -> GroupKey {
         GroupKey {

@@ -3,10 +3,11 @@
 //! `bench-report summary` renders saved files in any [`Format`].
 
 use crate::harness::record::{Record, Status};
+use crate::harness::seed::StableHasher;
 use crate::report::stats;
 use crate::report::{fmt_secs, labels, sig3, GroupKey};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 use std::fmt::Write as _;
 
 /// How to summarise.
@@ -159,115 +160,211 @@ pub struct Summary {
     pub footnotes: Vec<String>,
 }
 
-pub(crate) fn effort_of(rows: &[&Record]) -> Option<Effort> {
-    let is_abc = rows.iter().any(|r| r.cycles.is_some());
-    let (metric, vals): (&'static str, Vec<f64>) = if is_abc {
-        (
-            "cycles",
-            rows.iter()
-                .filter(|r| r.status == Some(Status::Solved))
-                .filter_map(|r| r.cycles.map(|c| c as f64))
-                .collect(),
-        )
-    } else {
-        (
-            "nodes",
-            rows.iter()
-                .filter_map(|r| r.nodes.map(|c| c as f64))
-                .collect(),
-        )
-    };
-    if !is_abc && vals.is_empty() {
-        return None;
-    }
-    let s = stats::sorted(&vals);
-    Some(Effort {
-        metric,
-        runs: s.len(),
-        mean: stats::mean(&s).unwrap_or(f64::NAN),
-        median: stats::percentile_sorted(&s, 0.5).unwrap_or(f64::NAN),
-        p90: stats::percentile_sorted(&s, 0.9).unwrap_or(f64::NAN),
-        max: s.last().copied().unwrap_or(f64::NAN),
-    })
+/// The values behind an [`Effort`], gathered a row at a time.
+#[derive(Clone, Debug, Default)]
+struct EffortAcc {
+    /// Whether any row reported cycles (an ABC group).
+    abc: bool,
+    /// Nodes of every row that reports them.
+    nodes: Vec<f64>,
+    /// Cycles of solved rows.
+    solved_cycles: Vec<f64>,
 }
 
-fn portfolio_of(rows: &[&Record]) -> Option<Portfolio> {
-    let colonies: BTreeSet<u32> = rows.iter().map(|r| r.colony).collect();
-    if colonies.len() < 2 {
-        return None;
-    }
-    // (puzzle, seed) -> fewest cycles among solving colonies (None: no colony solved).
-    let mut inst: BTreeMap<(&str, u64), Option<u64>> = BTreeMap::new();
-    for r in rows {
-        let e = inst.entry((r.puzzle_id.as_str(), r.seed)).or_insert(None);
-        if r.status == Some(Status::Solved) {
-            let c = r.cycles.unwrap_or(0);
-            *e = Some(e.map_or(c, |old| old.min(c)));
+impl EffortAcc {
+    fn add(&mut self, r: &Record) {
+        if let Some(c) = r.cycles {
+            self.abc = true;
+            if r.status == Some(Status::Solved) {
+                self.solved_cycles.push(c as f64);
+            }
+        } else if let Some(n) = r.nodes {
+            self.nodes.push(n as f64);
         }
     }
-    let cyc: Vec<f64> = inst.values().flatten().map(|&c| c as f64).collect();
-    let s = stats::sorted(&cyc);
-    Some(Portfolio {
-        colonies: colonies.len(),
-        instances: inst.len(),
-        solved: s.len(),
-        solved_pct: 100.0 * s.len() as f64 / inst.len() as f64,
-        cycles_median: stats::percentile_sorted(&s, 0.5),
-        cycles_p90: stats::percentile_sorted(&s, 0.9),
-    })
+
+    fn finish(self) -> Option<Effort> {
+        let (metric, mut vals) = if self.abc {
+            ("cycles", self.solved_cycles)
+        } else if self.nodes.is_empty() {
+            return None;
+        } else {
+            ("nodes", self.nodes)
+        };
+        vals.sort_by(f64::total_cmp);
+        Some(Effort {
+            metric,
+            runs: vals.len(),
+            mean: stats::mean(&vals).unwrap_or(f64::NAN),
+            median: stats::percentile_sorted(&vals, 0.5).unwrap_or(f64::NAN),
+            p90: stats::percentile_sorted(&vals, 0.9).unwrap_or(f64::NAN),
+            max: vals.last().copied().unwrap_or(f64::NAN),
+        })
+    }
+}
+
+/// Nodes statistics over every row that reports nodes, or cycles statistics over solved rows
+/// when the rows are ABC's (any row reports cycles).
+pub(crate) fn effort_of(rows: &[&Record]) -> Option<Effort> {
+    let mut acc = EffortAcc::default();
+    for r in rows {
+        acc.add(r);
+    }
+    acc.finish()
+}
+
+/// One group's running totals: counts, and per row only the numbers the statistics need.
+#[derive(Clone, Debug, Default)]
+struct GroupAcc {
+    runs: usize,
+    by_status: [usize; 5],
+    walls: Vec<f64>,
+    solved_wall_sum: f64,
+    effort: EffortAcc,
+    /// Hashes of the puzzle ids seen: ratios are only drawn between groups of equal sets.
+    puzzles: HashSet<u64>,
+    colonies: BTreeSet<u32>,
+    /// ABC rows: (puzzle id hash, seed) -> fewest cycles among solving colonies.
+    instances: HashMap<(u64, u64), Option<u64>>,
+}
+
+fn status_slot(s: Status) -> usize {
+    match s {
+        Status::Solved => 0,
+        Status::Unsolved => 1,
+        Status::Timeout => 2,
+        Status::Error => 3,
+        Status::Wrong => 4,
+    }
+}
+
+fn id_hash(id: &str) -> u64 {
+    let mut h = StableHasher::default();
+    h.write_str(id);
+    h.finish()
+}
+
+impl GroupAcc {
+    fn add(&mut self, r: &Record) {
+        self.runs += 1;
+        if let Some(s) = r.status {
+            self.by_status[status_slot(s)] += 1;
+        }
+        let solved = r.status == Some(Status::Solved);
+        self.walls.push(r.wall_s);
+        if solved {
+            self.solved_wall_sum += r.wall_s;
+        }
+        self.effort.add(r);
+        let puzzle = id_hash(&r.puzzle_id);
+        self.puzzles.insert(puzzle);
+        self.colonies.insert(r.colony);
+        if r.cycles.is_some() {
+            let e = self.instances.entry((puzzle, r.seed)).or_insert(None);
+            if solved {
+                let c = r.cycles.unwrap_or(0);
+                *e = Some(e.map_or(c, |old| old.min(c)));
+            }
+        }
+    }
+
+    fn portfolio(&self) -> Option<Portfolio> {
+        if self.colonies.len() < 2 || self.instances.is_empty() {
+            return None;
+        }
+        let mut s: Vec<f64> = self
+            .instances
+            .values()
+            .flatten()
+            .map(|&c| c as f64)
+            .collect();
+        s.sort_by(f64::total_cmp);
+        Some(Portfolio {
+            colonies: self.colonies.len(),
+            instances: self.instances.len(),
+            solved: s.len(),
+            solved_pct: 100.0 * s.len() as f64 / self.instances.len() as f64,
+            cycles_median: stats::percentile_sorted(&s, 0.5),
+            cycles_p90: stats::percentile_sorted(&s, 0.9),
+        })
+    }
+}
+
+/// Builds a [`Summary`] from rows fed one at a time ([`SummaryBuilder::add`]), so a results
+/// file of any size can be summarised while streaming it: per row it keeps the wall time and
+/// the effort counter (16 bytes), per distinct puzzle an id hash, and per ABC (puzzle, seed)
+/// the portfolio's best.
+#[derive(Clone, Debug, Default)]
+pub struct SummaryBuilder {
+    groups: BTreeMap<GroupKey, GroupAcc>,
+}
+
+impl SummaryBuilder {
+    /// Account for one row.
+    pub fn add(&mut self, r: &Record) {
+        // Groups are few: find the row's without allocating a key for every row.
+        if let Some((_, g)) = self.groups.iter_mut().find(|(k, _)| k.matches(r)) {
+            g.add(r);
+            return;
+        }
+        self.groups.entry(GroupKey::of(r)).or_default().add(r);
+    }
+
+    /// The summary of every row added.
+    pub fn finish(self, opts: &SummaryOptions) -> Summary {
+        let keys: Vec<GroupKey> = self.groups.keys().cloned().collect();
+        let names = labels(&keys);
+        let limit = opts.time_limit_s.filter(|t| t.is_finite() && *t > 0.0);
+        let mut groups = Vec::new();
+        let mut puzzle_sets = Vec::new();
+        for ((key, mut acc), label) in self.groups.into_iter().zip(names) {
+            let count = |s: Status| acc.by_status[status_slot(s)];
+            let solved = count(Status::Solved);
+            acc.walls.sort_by(f64::total_cmp);
+            let par2 = limit.map(|t| {
+                (acc.solved_wall_sum + 2.0 * t * (acc.runs - solved) as f64) / acc.runs as f64
+            });
+            let portfolio = acc.portfolio();
+            groups.push(GroupSummary {
+                key,
+                label,
+                runs: acc.runs,
+                solved,
+                solved_pct: 100.0 * solved as f64 / acc.runs as f64,
+                unsolved: count(Status::Unsolved),
+                timeout: count(Status::Timeout),
+                error: count(Status::Error),
+                wrong: count(Status::Wrong),
+                effort: acc.effort.finish(),
+                wall_median_s: stats::percentile_sorted(&acc.walls, 0.5).unwrap_or(f64::NAN),
+                wall_p90_s: stats::percentile_sorted(&acc.walls, 0.9).unwrap_or(f64::NAN),
+                par2_s: par2,
+                portfolio,
+            });
+            puzzle_sets.push(acc.puzzles);
+        }
+        let ratios = ratios(&groups, &puzzle_sets);
+        Summary {
+            footnotes: footnotes(&groups, limit, opts),
+            groups,
+            ratios,
+            time_limit_s: limit,
+        }
+    }
 }
 
 /// Summarise rows per (dataset, kind, strategy, rules, params). Rows without a status count
 /// as runs but in no status column (real files always fill it).
 pub fn summarize(rows: &[Record], opts: &SummaryOptions) -> Summary {
-    let mut by_group: BTreeMap<GroupKey, Vec<&Record>> = BTreeMap::new();
+    let mut b = SummaryBuilder::default();
     for r in rows {
-        by_group.entry(GroupKey::of(r)).or_default().push(r);
+        b.add(r);
     }
-    let keys: Vec<GroupKey> = by_group.keys().cloned().collect();
-    let names = labels(&keys);
-    let limit = opts.time_limit_s.filter(|t| t.is_finite() && *t > 0.0);
-    let mut groups = Vec::new();
-    for ((key, rs), label) in by_group.iter().zip(names) {
-        let count = |s: Status| rs.iter().filter(|r| r.status == Some(s)).count();
-        let walls = stats::sorted(&rs.iter().map(|r| r.wall_s).collect::<Vec<_>>());
-        let par2 = limit.and_then(|t| {
-            let scores: Vec<f64> = rs
-                .iter()
-                .map(|r| {
-                    if r.status == Some(Status::Solved) {
-                        r.wall_s
-                    } else {
-                        2.0 * t
-                    }
-                })
-                .collect();
-            stats::mean(&scores)
-        });
-        let solved = count(Status::Solved);
-        groups.push(GroupSummary {
-            key: key.clone(),
-            label,
-            runs: rs.len(),
-            solved,
-            solved_pct: 100.0 * solved as f64 / rs.len() as f64,
-            unsolved: count(Status::Unsolved),
-            timeout: count(Status::Timeout),
-            error: count(Status::Error),
-            wrong: count(Status::Wrong),
-            effort: effort_of(rs),
-            wall_median_s: stats::percentile_sorted(&walls, 0.5).unwrap_or(f64::NAN),
-            wall_p90_s: stats::percentile_sorted(&walls, 0.9).unwrap_or(f64::NAN),
-            par2_s: par2,
-            portfolio: portfolio_of(rs),
-        });
-    }
+    b.finish(opts)
+}
 
-    // Ratios: pairs of groups in one dataset, same kind, same set of puzzles.
-    let puzzle_sets: Vec<BTreeSet<&str>> = by_group
-        .values()
-        .map(|rs| rs.iter().map(|r| r.puzzle_id.as_str()).collect())
-        .collect();
+/// Ratios: pairs of groups in one dataset, same kind, same set of puzzles.
+fn ratios(groups: &[GroupSummary], puzzle_sets: &[HashSet<u64>]) -> Vec<Ratio> {
     let mut ratios = Vec::new();
     for i in 0..groups.len() {
         for j in i + 1..groups.len() {
@@ -302,7 +399,10 @@ pub fn summarize(rows: &[Record], opts: &SummaryOptions) -> Summary {
             });
         }
     }
+    ratios
+}
 
+fn footnotes(groups: &[GroupSummary], limit: Option<f64>, opts: &SummaryOptions) -> Vec<String> {
     let mut footnotes = vec![
         "p90: 90th percentile, linear interpolation between order statistics (type 7, as R and NumPy).".to_string(),
     ];
@@ -326,12 +426,7 @@ pub fn summarize(rows: &[Record], opts: &SummaryOptions) -> Summary {
                 .unwrap_or_else(|| "no time limit known (pass --time-limit SECS)".to_string())
         )),
     }
-    Summary {
-        groups,
-        ratios,
-        time_limit_s: limit,
-        footnotes,
-    }
+    footnotes
 }
 
 /// Left-align the first two columns (names), right-align the rest (numbers).
