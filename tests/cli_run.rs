@@ -295,3 +295,26 @@ fn jobs_follow_the_plan_order_over_a_streamed_mixed_dataset() {
     }
     assert_eq!(got, want);
 }
+
+#[test]
+fn unsolved_rows_say_whether_the_search_was_exhausted_or_gave_up() {
+    let dir = tempfile::tempdir().unwrap();
+    // No shading of this grid satisfies the rules.
+    let hitori = write(dir.path(), "none.txt", "1 1\n1 1\n");
+    let out = dir.path().join("h.csv");
+    run_to(&["--strategy", "mrv"], &hitori, &out);
+    let r = rows(&out);
+    assert_eq!(r.len(), 1);
+    assert_eq!(r[0].status, Some(Status::Unsolved));
+    assert_eq!(r[0].message, "no solution: the search space was exhausted");
+    // Pure ABC on the demo with a 5-cycle budget gives up.
+    let sudoku = write(dir.path(), "demo.txt", &format!("{SUDOKU_DEMO}\n"));
+    let out = dir.path().join("s.csv");
+    run_to(&["--strategy", "abc", "--max-cycles", "5"], &sudoku, &out);
+    let r = rows(&out);
+    assert_eq!(r[0].status, Some(Status::Unsolved));
+    assert_eq!(
+        r[0].message,
+        "gave up: the cycle budget ran out without a solution"
+    );
+}

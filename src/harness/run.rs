@@ -141,7 +141,15 @@ pub fn run_job(
                 }
             }
         }
-        End::NoSolution | End::GaveUp => Status::Unsolved,
+        // One status for both, as DESIGN.md defines it; the message tells them apart.
+        End::NoSolution => {
+            record.message = "no solution: the search space was exhausted".into();
+            Status::Unsolved
+        }
+        End::GaveUp => {
+            record.message = "gave up: the cycle budget ran out without a solution".into();
+            Status::Unsolved
+        }
         End::NodeLimit => Status::Timeout,
         End::Stopped if interrupt.load(Ordering::Relaxed) => return None,
         End::Stopped => Status::Timeout,
