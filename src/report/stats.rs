@@ -15,6 +15,25 @@ pub const BOOTSTRAP_SEED: u64 = 0x5eed_b007_57a9_0001;
 /// Resamples per bootstrap.
 pub const BOOTSTRAP_RESAMPLES: usize = 2000;
 
+/// Values drawn per side over all resamples of one bootstrap. Groups so large that the asked
+/// resamples would draw more use fewer (see [`resamples_for`]): at a million runs 2000
+/// resamples are 2·10⁹ draws and minutes of work, for an interval already far narrower than
+/// any noise band.
+pub const BOOTSTRAP_DRAWS: usize = 200_000_000;
+
+/// Fewest resamples a bootstrap uses, whatever the size.
+pub const MIN_RESAMPLES: usize = 200;
+
+/// Resamples used for `n` values when `asked` are asked for: `asked` while `asked * n` stays
+/// within [`BOOTSTRAP_DRAWS`], else as many as fit, but at least [`MIN_RESAMPLES`].
+pub fn resamples_for(asked: usize, n: usize) -> usize {
+    if asked.saturating_mul(n) <= BOOTSTRAP_DRAWS {
+        asked
+    } else {
+        (BOOTSTRAP_DRAWS / n.max(1)).clamp(MIN_RESAMPLES.min(asked), asked)
+    }
+}
+
 /// Arithmetic mean; `None` for no values.
 pub fn mean(xs: &[f64]) -> Option<f64> {
     if xs.is_empty() {
@@ -85,18 +104,31 @@ pub struct Interval {
     pub hi: f64,
 }
 
+/// Median of one resample. Selection rather than a sort (linear, not n log n) gives the same
+/// order statistics, so the same value as [`median`] of the resample.
 fn resample_median(rng: &mut Pcg64Mcg, xs: &[f64], buf: &mut Vec<f64>) -> f64 {
     buf.clear();
     buf.extend((0..xs.len()).map(|_| xs[rng.random_range(0..xs.len())]));
-    buf.sort_by(f64::total_cmp);
-    percentile_sorted(buf, 0.5).unwrap_or(f64::NAN)
+    let n = buf.len();
+    if n == 0 {
+        return f64::NAN;
+    }
+    let lo = (n - 1) / 2;
+    let (_, &mut a, right) = buf.select_nth_unstable_by(lo, f64::total_cmp);
+    if n % 2 == 1 {
+        return a;
+    }
+    // Type 7 at p = 0.5 for even n: halfway between the two middle order statistics.
+    let b = right.iter().copied().fold(f64::INFINITY, f64::min);
+    a + 0.5 * (b - a)
 }
 
 /// Percentile-bootstrap 95% interval of `median(new) / median(base)`: each side is resampled
 /// with replacement, independently, `resamples` times from a [`Pcg64Mcg`] seeded with `seed`,
 /// and the interval is the 2.5th and 97.5th percentiles of the resampled ratios. `None` when
 /// either side is empty or the base median is not positive. Resamples whose base median is
-/// zero are dropped (they have no ratio).
+/// zero are dropped (they have no ratio). Large samples use fewer resamples
+/// ([`resamples_for`] of the larger side).
 pub fn bootstrap_ratio_of_medians(
     base: &[f64],
     new: &[f64],
@@ -112,6 +144,7 @@ pub fn bootstrap_ratio_of_medians(
         Vec::with_capacity(base.len()),
         Vec::with_capacity(new.len()),
     );
+    let resamples = resamples_for(resamples, base.len().max(new.len()));
     let mut ratios = Vec::with_capacity(resamples);
     for _ in 0..resamples {
         let b = resample_median(&mut rng, base, &mut bb);
@@ -133,6 +166,7 @@ pub fn bootstrap_ratio_of_medians(
 /// [`bootstrap_ratio_of_medians`], one side). `None` for no values.
 pub fn bootstrap_median(xs: &[f64], resamples: usize, seed: u64) -> Option<Interval> {
     let value = median(xs)?;
+    let resamples = resamples_for(resamples, xs.len());
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut buf = Vec::with_capacity(xs.len());
     let mut meds: Vec<f64> = (0..resamples)
@@ -149,6 +183,31 @@ pub fn bootstrap_median(xs: &[f64], resamples: usize, seed: u64) -> Option<Inter
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn resample_median_equals_the_median_of_the_resample() {
+        for n in [1usize, 2, 3, 4, 7, 10, 101] {
+            let xs: Vec<f64> = (0..n).map(|i| ((i * 37) % 11) as f64 + 0.5).collect();
+            let mut rng = Pcg64Mcg::seed_from_u64(9);
+            let mut check = rng.clone();
+            let mut buf = Vec::new();
+            for _ in 0..20 {
+                let got = resample_median(&mut rng, &xs, &mut buf);
+                let drawn: Vec<f64> = (0..n).map(|_| xs[check.random_range(0..n)]).collect();
+                assert_eq!(Some(got), median(&drawn), "n = {n}");
+            }
+        }
+    }
+
+    #[test]
+    fn large_samples_use_fewer_resamples() {
+        assert_eq!(resamples_for(2000, 1000), 2000);
+        assert_eq!(resamples_for(2000, 100_000), 2000);
+        assert_eq!(resamples_for(2000, 1_000_000), 200);
+        assert_eq!(resamples_for(2000, 500_000), 400);
+        assert_eq!(resamples_for(2000, 100_000_000), MIN_RESAMPLES);
+        assert_eq!(resamples_for(50, 100_000_000), 50, "never more than asked");
+    }
 
     #[test]
     fn mean_median_max() {
