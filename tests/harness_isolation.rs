@@ -5,7 +5,7 @@ mod common;
 
 use common::*;
 use puzzlebench::dataset::{PuzzleData, PuzzleKind};
-use puzzlebench::harness::bench::{bench, BenchConfig};
+use puzzlebench::harness::bench::{bench, BenchConfig, BenchError};
 use puzzlebench::harness::plan::Shard;
 use puzzlebench::harness::record::{Columns, Status};
 use puzzlebench::harness::Solver;
@@ -206,24 +206,30 @@ impl Solver for Rewrites {
     }
 }
 
+/// Run `mrv` on one thread over the test dataset while its first solve swaps the two puzzles
+/// of `data/b.txt` (same size); the run must fail.
+fn run_rewriting(dir: &std::path::Path, keep_mtime: bool) -> BenchError {
+    let mut cfg = config(
+        dir,
+        Rewrites {
+            inner: mrv(),
+            path: dir.join("data").join("b.txt"),
+            text: "1 2\n2 1\n\n2 1 2\n1 2 3\n3 3 1\n",
+            keep_mtime,
+            done: AtomicBool::new(false),
+        },
+    );
+    cfg.threads = 1;
+    bench(cfg, &AtomicBool::new(false)).expect_err("the dataset changed")
+}
+
 #[test]
 fn a_dataset_file_changed_mid_run_fails_the_run_and_keeps_its_rows_for_resume() {
     let dir = tempfile::tempdir().unwrap();
     dataset(dir.path());
     let b = dir.path().join("data").join("b.txt");
     let original = std::fs::read_to_string(&b).unwrap();
-    let mut cfg = config(
-        dir.path(),
-        Rewrites {
-            inner: mrv(),
-            path: b.clone(),
-            text: "1 2\n2 1\n\n2 1 2\n1 2 3\n3 3 1\n",
-            keep_mtime: false,
-            done: AtomicBool::new(false),
-        },
-    );
-    cfg.threads = 1;
-    let e = bench(cfg, &AtomicBool::new(false)).expect_err("the dataset changed");
+    let e = run_rewriting(dir.path(), false);
     assert!(
         e.to_string().contains(
             "b.txt: the file changed while puzzlebench was reading it (its size and modification time differ"
@@ -254,20 +260,8 @@ fn a_dataset_file_changed_mid_run_fails_the_run_and_keeps_its_rows_for_resume() 
 fn a_change_seen_only_after_its_puzzles_were_solved_cannot_be_resumed() {
     let dir = tempfile::tempdir().unwrap();
     dataset(dir.path());
-    let b = dir.path().join("data").join("b.txt");
     // Same size and modification time: only the fingerprint at the end of the file tells.
-    let mut cfg = config(
-        dir.path(),
-        Rewrites {
-            inner: mrv(),
-            path: b.clone(),
-            text: "1 2\n2 1\n\n2 1 2\n1 2 3\n3 3 1\n",
-            keep_mtime: true,
-            done: AtomicBool::new(false),
-        },
-    );
-    cfg.threads = 1;
-    let e = bench(cfg, &AtomicBool::new(false)).expect_err("the dataset changed");
+    let e = run_rewriting(dir.path(), true);
     assert!(
         e.to_string().contains(
             "b.txt: the file changed while puzzlebench was reading it (its puzzles differ"
