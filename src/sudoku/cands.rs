@@ -1,5 +1,6 @@
-//! Bitmask candidate board shared by the backtracking solver, the singles presolver and the
-//! generator: naked and hidden singles to a fixpoint.
+//! Bitmask candidate board shared by the singles presolver and the logic grader (and the
+//! reference the backtracking solver's own board is tested against): naked and hidden singles
+//! to a fixpoint.
 //!
 //! Digit `d` (1..=9) is bit `d - 1` of a `u16`. The board is small (~350 bytes) and `Copy`, so
 //! the search branches by copying it rather than keeping an undo log.
@@ -217,7 +218,9 @@ impl Board {
     }
 
     /// The unsolved cell with the fewest candidates (first in row-major order on ties), or None
-    /// when every cell is solved.
+    /// when every cell is solved. The backtracking solver now runs on [`super::bitboard`]; this
+    /// is its previous branching rule, kept for the reference search in its tests.
+    #[cfg(test)]
     pub(crate) fn fewest_candidates(&self) -> Option<usize> {
         let mut best = None;
         let mut best_n = u32::MAX;
