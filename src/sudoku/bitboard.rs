@@ -51,6 +51,18 @@ const PEERS: [u128; 81] = {
     t
 };
 
+/// [`PEERS`] by bit position (see [`bit`]) rather than by cell: the positions of a set's bits
+/// index it without converting them to cells. Lane bits 27..32 are never set, their entries 0.
+const PEERS_AT: [u128; 96] = {
+    let mut t = [0u128; 96];
+    let mut c = 0;
+    while c < 81 {
+        t[32 * (c / 27) + c % 27] = PEERS[c];
+        c += 1;
+    }
+    t
+};
+
 /// A 9-bit column mask copied into the three rows of a lane.
 fn spread(cols: u32) -> u32 {
     cols * (1 | 1 << 9 | 1 << 18)
@@ -91,20 +103,45 @@ impl Bitboard {
     }
 
     /// Puts digit `d + 1` in `cell`. Err when the cell is placed already or cannot hold it.
-    #[inline]
     pub(crate) fn place(&mut self, d: usize, cell: usize) -> Result<(), Contradiction> {
-        let b = bit(cell);
-        if self.pos[d] & self.unsolved & b == 0 {
+        self.place_all(d, bit(cell))
+    }
+
+    /// Puts digit `d + 1` in every cell of `cells` at once. Err when one of them is placed
+    /// already or cannot hold it, or two of them see each other (they would both need it).
+    #[inline]
+    fn place_all(&mut self, d: usize, cells: u128) -> Result<(), Contradiction> {
+        for (e, set) in self.pos.iter_mut().enumerate() {
+            if e != d {
+                let next = *set & !cells;
+                self.dirty |= u16::from(next != *set) << e;
+                *set = next;
+            }
+        }
+        self.place_sole(d, cells)
+    }
+
+    /// [`Self::place_all`] for cells where `d + 1` is the only candidate (naked singles): no
+    /// other digit's set holds them, so only this digit's set changes.
+    #[inline]
+    fn place_sole(&mut self, d: usize, cells: u128) -> Result<(), Contradiction> {
+        let set = self.pos[d];
+        if cells & !(set & self.unsolved) != 0 {
             return Err(Contradiction);
         }
-        self.unsolved &= !b;
-        for (e, set) in self.pos.iter_mut().enumerate() {
-            // The placed digit leaves the peers; every other digit leaves the cell.
-            let gone = if e == d { PEERS[cell] } else { b };
-            let next = *set & !gone;
-            self.dirty |= u16::from(next != *set) << e;
-            *set = next;
+        let mut peers = 0;
+        let mut rest = cells;
+        while rest != 0 {
+            peers |= PEERS_AT[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
         }
+        if peers & cells != 0 {
+            return Err(Contradiction);
+        }
+        self.unsolved &= !cells;
+        let next = set & !peers;
+        self.dirty |= u16::from(next != set) << d;
+        self.pos[d] = next;
         Ok(())
     }
 
@@ -173,16 +210,6 @@ impl Bitboard {
         Ok(found & self.unsolved)
     }
 
-    /// Places every cell of `cells` with digit `d + 1`.
-    fn place_all(&mut self, d: usize, mut cells: u128) -> Result<(), Contradiction> {
-        while cells != 0 {
-            let p = cells.trailing_zeros();
-            cells &= cells - 1;
-            self.place(d, cell_of(p))?;
-        }
-        Ok(())
-    }
-
     /// Naked and hidden singles to a fixpoint. On `Err` the board is garbage.
     pub(crate) fn propagate(&mut self) -> Result<(), Contradiction> {
         // Whether something was placed since the last naked-singles pass.
@@ -198,7 +225,10 @@ impl Bitboard {
                     for d in 0..9 {
                         // A single that lost its last candidate to an earlier placement of this
                         // pass is in no set any more; the next pass reports it.
-                        self.place_all(d, singles & self.pos[d])?;
+                        let cells = singles & self.pos[d];
+                        if cells != 0 {
+                            self.place_sole(d, cells)?;
+                        }
                     }
                     placed = true;
                     continue;
@@ -297,6 +327,7 @@ mod tests {
             assert_eq!(peers.count_ones(), 20);
             assert_eq!(peers & bit(c), 0);
             assert_eq!(peers & !CELLS, 0);
+            assert_eq!(PEERS_AT[bit(c).trailing_zeros() as usize], peers);
         }
         assert_eq!(CELLS.count_ones(), 81);
     }
