@@ -1,6 +1,7 @@
-//! The fast baseline: digit-major bitboard candidates, naked and hidden singles to a fixpoint at
-//! every node, branching on the cell with the fewest candidates. The board is `Copy` and each
-//! branch works on its own copy, so there is no undo log and no allocation.
+//! The fast baseline: digit-major bitboard candidates, naked and hidden singles and locked
+//! candidates to a fixpoint at every node, branching on the cell with the fewest candidates. The
+//! board is `Copy` and each branch works on its own copy, so there is no undo log and no
+//! allocation.
 
 use super::bitboard::Bitboard;
 use super::grid::{Solution, SudokuPuzzle};
@@ -33,6 +34,8 @@ pub struct BacktrackResult {
 
 /// Search context: limits, counters, scratch. Lives for one `solve` call.
 struct Ctx<'a> {
+    /// Whether propagation applies locked candidates as well as singles.
+    locked: bool,
     max_solutions: u32,
     node_limit: u64,
     stop: &'a mut dyn FnMut() -> bool,
@@ -46,15 +49,36 @@ struct Ctx<'a> {
 /// How often (in nodes) the stop callback is polled: a power of two minus one, used as a mask.
 const STOP_MASK: u64 = 1023;
 
-/// Bitmask candidates, naked + hidden singles, fewest-candidates branching. max_solutions 1 =
-/// first solution; 2 = prove uniqueness (0 is treated as 1). `stop` polled every ~1024 nodes.
+/// Bitmask candidates, naked and hidden singles and locked candidates, fewest-candidates
+/// branching. max_solutions 1 = first solution; 2 = prove uniqueness (0 is treated as 1). `stop`
+/// polled every ~1024 nodes.
 pub fn solve(
     puzzle: &SudokuPuzzle,
     max_solutions: u32,
     node_limit: Option<u64>,
     stop: &mut dyn FnMut() -> bool,
 ) -> BacktrackResult {
+    run(puzzle, true, max_solutions, node_limit, stop)
+}
+
+/// The first solution of the search with singles alone at each node (no locked candidates), or
+/// None. Where a puzzle has several solutions, which one comes first depends on the search order;
+/// the generator completes its random grids with this one so that a seed gives the same puzzles
+/// as before locked candidates were added (the bundled datasets are reproducible from their
+/// README commands).
+pub(crate) fn first_solution_singles_only(puzzle: &SudokuPuzzle) -> Option<Solution> {
+    run(puzzle, false, 1, None, &mut || false).first
+}
+
+fn run(
+    puzzle: &SudokuPuzzle,
+    locked: bool,
+    max_solutions: u32,
+    node_limit: Option<u64>,
+    stop: &mut dyn FnMut() -> bool,
+) -> BacktrackResult {
     let mut ctx = Ctx {
+        locked,
         max_solutions: max_solutions.max(1),
         node_limit: node_limit.unwrap_or(u64::MAX),
         stop,
@@ -87,7 +111,7 @@ fn search(ctx: &mut Ctx<'_>, mut board: Bitboard) {
         ctx.end = Some(BacktrackEnd::Stopped);
         return;
     }
-    if board.propagate().is_err() {
+    if board.propagate(ctx.locked).is_err() {
         return;
     }
     let Some(cell) = board.fewest_candidates() else {
@@ -120,6 +144,7 @@ fn search(ctx: &mut Ctx<'_>, mut board: Bitboard) {
 mod tests {
     use super::*;
     use crate::sudoku::cands::{Board, Pending};
+    use crate::sudoku::logic::singles_and_locked;
     use crate::sudoku::parse::parse_lines;
     use crate::sudoku::testdata::{corpus, demo_puzzle, demo_solution, puzzle, random_puzzle};
     use crate::sudoku::verify::verify;
@@ -130,10 +155,11 @@ mod tests {
         || false
     }
 
-    /// The reference: the previous solver, on the cell-major [`Board`] (naked and hidden singles,
-    /// the same branching rule). Returns (solutions up to `max`, first solution, nodes, guesses).
-    fn reference(p: &SudokuPuzzle, max: u32) -> (u32, Option<Solution>, u64, u64) {
+    /// The reference: the previous solver on the cell-major [`Board`] (singles), with `locked`
+    /// the logic grader's locked candidates added, and the same branching rule. Returns (solutions up to `max`, first solution, nodes, guesses).
+    fn reference(p: &SudokuPuzzle, max: u32, locked: bool) -> (u32, Option<Solution>, u64, u64) {
         struct R {
+            locked: bool,
             max: u32,
             solutions: u32,
             first: Option<Solution>,
@@ -142,7 +168,12 @@ mod tests {
         }
         fn go(r: &mut R, mut b: Board, pending: &mut Pending) {
             r.nodes += 1;
-            if b.propagate(pending).is_err() {
+            let fixpoint = if r.locked {
+                singles_and_locked(&mut b, pending).map(|_| ())
+            } else {
+                b.propagate(pending)
+            };
+            if fixpoint.is_err() {
                 return;
             }
             let Some(cell) = b.fewest_candidates() else {
@@ -164,6 +195,7 @@ mod tests {
             }
         }
         let mut r = R {
+            locked,
             max,
             solutions: 0,
             first: None,
@@ -193,7 +225,7 @@ mod tests {
             let p = random_puzzle(&mut rng, keep, noise);
             for max in [1, 2, 3] {
                 let r = solve(&p, max, None, &mut never());
-                let (solutions, first, nodes, guesses) = reference(&p, max);
+                let (solutions, first, nodes, guesses) = reference(&p, max, true);
                 assert_eq!(r.end, BacktrackEnd::Complete);
                 assert_eq!(
                     (r.solutions, r.first, r.nodes, r.guesses),
@@ -206,6 +238,11 @@ mod tests {
                 }
                 if max == 3 {
                     by_count[r.solutions as usize] += 1;
+                }
+                if max == 1 {
+                    // The generator's search order: singles alone.
+                    let (_, first, _, _) = reference(&p, 1, false);
+                    assert_eq!(first_solution_singles_only(&p), first, "{}", p.to_line());
                 }
             }
         }
@@ -220,13 +257,35 @@ mod tests {
         };
         for p in parse_lines(&text).unwrap().iter().step_by(5) {
             let r = solve(&p.puzzle, 2, None, &mut never());
-            let (solutions, first, nodes, guesses) = reference(&p.puzzle, 2);
+            let (solutions, first, nodes, guesses) = reference(&p.puzzle, 2, true);
             assert_eq!(
                 (r.solutions, r.first, r.nodes, r.guesses),
                 (solutions, first, nodes, guesses),
                 "line {}",
                 p.line
             );
+        }
+    }
+
+    /// The generator's starts (three shuffled diagonal boxes, many solutions) complete to the
+    /// same first solution as with singles alone in the reference.
+    #[test]
+    fn singles_only_first_solution_matches_the_reference_on_generator_starts() {
+        use rand::seq::SliceRandom;
+        let mut rng = Pcg64Mcg::seed_from_u64(3);
+        for _ in 0..300 {
+            let mut cells = [0u8; 81];
+            for b in [0, 4, 8] {
+                let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
+                digits.shuffle(&mut rng);
+                for (k, &c) in crate::sudoku::grid::UNITS[18 + b].iter().enumerate() {
+                    cells[c as usize] = digits[k];
+                }
+            }
+            let p = SudokuPuzzle::new(cells).unwrap();
+            let (_, first, _, _) = reference(&p, 1, false);
+            assert!(first.is_some());
+            assert_eq!(first_solution_singles_only(&p), first, "{}", p.to_line());
         }
     }
 

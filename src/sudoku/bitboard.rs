@@ -1,14 +1,16 @@
 //! Digit-major bitboard for the backtracking solver: for each digit, the set of cells that can
 //! still hold it, as the bits of a `u128`. Naked and hidden singles to a fixpoint, like
 //! [`super::cands::Board`] (which reaches the same fixpoint and stays the board of the presolver,
-//! the logic grader and the tests' reference), but cheaper where the solver spends its time:
+//! the logic grader and the tests' reference), plus locked candidates, and cheaper where the
+//! solver spends its time:
 //!
-//! - Placing a digit is nine mask operations (the digit leaves the 20 peers in one `AND NOT`,
-//!   every other digit leaves the cell) instead of a walk over the peers.
+//! - Placing digits is a few mask operations: the digit leaves the peers of all the cells placed
+//!   at once in one `AND NOT`, and every other digit leaves the cells.
 //! - Naked singles are the cells in exactly one digit set: a once/twice accumulation over nine
 //!   words instead of a per-peer test at every elimination.
-//! - Hidden singles of a digit can only appear when its set shrinks, so each digit carries a
-//!   dirty bit and only dirty digits are rescanned, instead of all 27 units after every change.
+//! - A digit's hidden singles and locked candidates depend on its own set alone, so each digit
+//!   carries dirty bits and only digits whose set changed are rescanned, instead of all 27 units
+//!   after every change.
 //!
 //! Layout: the three bands (rows 1-3, 4-6, 7-9) sit in 32-bit lanes. Cell `c` is bit
 //! `32 * (c / 27) + c % 27`, so inside a lane a cell is bit `9 * row + col` (row 0..3 within the
@@ -63,6 +65,21 @@ const PEERS_AT: [u128; 96] = {
     t
 };
 
+/// The boxes (bits 0, 3, 6: each box's first column) where a 9-bit row or column mask has a bit.
+fn fold_boxes(m: u32) -> u32 {
+    (m | m >> 1 | m >> 2) & BOX_FIRST
+}
+
+/// The boxes where a 9-bit row or column mask has at least two bits.
+fn fold_boxes_twice(m: u32) -> u32 {
+    ((m & (m >> 1 | m >> 2)) | ((m >> 1) & (m >> 2))) & BOX_FIRST
+}
+
+/// Box bits (0, 3, 6) widened to the boxes' three columns.
+fn spread_box(b: u32) -> u32 {
+    7 * b
+}
+
 /// A 9-bit column mask copied into the three rows of a lane.
 fn spread(cols: u32) -> u32 {
     cols * (1 | 1 << 9 | 1 << 18)
@@ -82,6 +99,10 @@ pub(crate) struct Bitboard {
     /// the set is placed only with that digit), so a clean digit cannot have a new hidden single
     /// or a new unit without a place.
     dirty: u16,
+    /// Digits whose set changed since their last locked-candidates scan (which, like the
+    /// hidden-single scan, reads only the digit's own set). A digit moves here from `dirty` when
+    /// its hidden singles are scanned.
+    stale: u16,
 }
 
 impl Bitboard {
@@ -92,6 +113,7 @@ impl Bitboard {
             pos: [CELLS; 9],
             unsolved: CELLS,
             dirty: ALL_DIGITS,
+            stale: 0,
         };
         for (cell, &v) in puzzle.cells().iter().enumerate() {
             if v != 0 {
@@ -184,17 +206,12 @@ impl Bitboard {
             let once = rows[0] | rows[1] | rows[2];
             let twice = (rows[0] & rows[1]) | (rows[2] & (rows[0] | rows[1]));
             // Per box: its three columns folded onto its first column.
-            let box_once = (once | once >> 1 | once >> 2) & BOX_FIRST;
-            let box_twice = (twice
-                | twice >> 1
-                | twice >> 2
-                | (once & (once >> 1 | once >> 2))
-                | ((once >> 1) & (once >> 2)))
-                & BOX_FIRST;
+            let box_once = fold_boxes(once);
+            let box_twice = fold_boxes(twice) | fold_boxes_twice(once);
             if box_once != BOX_FIRST {
                 return Err(Contradiction);
             }
-            single |= w & spread(7 * (box_once & !box_twice));
+            single |= w & spread(spread_box(box_once & !box_twice));
             found |= u128::from(single) << (32 * k);
             col_twice |= twice | (col_once & once);
             col_once |= once;
@@ -210,8 +227,71 @@ impl Bitboard {
         Ok(found & self.unsolved)
     }
 
-    /// Naked and hidden singles to a fixpoint. On `Err` the board is garbage.
-    pub(crate) fn propagate(&mut self) -> Result<(), Contradiction> {
+    /// Locked candidates for digit `d + 1`: pointing (a box's places all in one row or column
+    /// take the digit from the rest of that line) and claiming (a line's places all in one box
+    /// take it from the rest of the box), every elimination the current set allows at once. True
+    /// when a candidate was removed. Reads only the digit's own set.
+    fn locked_candidates(&mut self, d: usize) -> bool {
+        let set = self.pos[d];
+        let lanes = [set as u32, (set >> 32) as u32, (set >> 64) as u32];
+        // Per band, the columns where the digit has a place.
+        let cols = lanes.map(|w| (w | w >> 9 | w >> 18) & 0x1FF);
+        let mut remove = [0u32; 3];
+        for k in 0..3 {
+            let w = lanes[k];
+            // Rows. Per row of the band, the boxes where it has places (bits 0, 3, 6).
+            let boxes = [0, 9, 18].map(|s| fold_boxes((w >> s) & 0x1FF));
+            let once = boxes[0] | boxes[1] | boxes[2];
+            let twice = (boxes[0] & boxes[1]) | (boxes[2] & (boxes[0] | boxes[1]));
+            // Boxes of the band whose places are all in one row.
+            let pointing = once & !twice;
+            for (r, &b) in boxes.iter().enumerate() {
+                let row = 0x1FF << (9 * r);
+                // Pointing: the row outside the boxes confined to it loses the digit. (Two boxes
+                // confined to one row is a contradiction this pass also finds: the band's third
+                // box is then claimed by both other rows and emptied.) A select, not a branch:
+                // the outcome is unpredictable.
+                let p = pointing & b;
+                remove[k] |= if p != 0 {
+                    row & !(spread_box(p) << (9 * r))
+                } else {
+                    0
+                };
+                // Claiming: a row with places in one box only takes the digit from the box's
+                // other rows.
+                let claim = if b & b.wrapping_sub(1) == 0 { b } else { 0 };
+                remove[k] |= spread(spread_box(claim)) & !row;
+            }
+            // Columns. Pointing: a box of the band with places in one column only takes the
+            // digit from that column in the other bands.
+            let c = cols[k];
+            let pointing = c & spread_box(fold_boxes(c) & !fold_boxes_twice(c));
+            for (j, r) in remove.iter_mut().enumerate() {
+                if j != k {
+                    *r |= spread(pointing);
+                }
+            }
+            // Claiming: columns with places in this band only take the digit from the other
+            // columns of their box. (Two such columns in one box is a contradiction this pass
+            // also finds: the stack's other two boxes then both point at its third column.)
+            let only = c & !(cols[(k + 1) % 3] | cols[(k + 2) % 3]);
+            remove[k] |= spread(spread_box(fold_boxes(only)) & !only);
+        }
+        let gone =
+            (u128::from(remove[0]) | u128::from(remove[1]) << 32 | u128::from(remove[2]) << 64)
+                & self.unsolved;
+        let next = set & !gone;
+        if next == set {
+            return false;
+        }
+        self.pos[d] = next;
+        self.dirty |= 1 << d;
+        true
+    }
+
+    /// Naked and hidden singles, and with `locked` locked candidates, to a fixpoint. On `Err` the
+    /// board is garbage.
+    pub(crate) fn propagate(&mut self, locked: bool) -> Result<(), Contradiction> {
         // Whether something was placed since the last naked-singles pass.
         let mut placed = true;
         loop {
@@ -235,10 +315,24 @@ impl Bitboard {
                 }
             }
             if self.dirty == 0 {
-                return Ok(());
+                if !locked {
+                    return Ok(());
+                }
+                let mut any = false;
+                while self.stale != 0 {
+                    let d = self.stale.trailing_zeros() as usize;
+                    self.stale &= self.stale - 1;
+                    any |= self.locked_candidates(d);
+                }
+                if !any {
+                    return Ok(());
+                }
+                placed = true;
+                continue;
             }
             let d = self.dirty.trailing_zeros() as usize;
             self.dirty &= self.dirty - 1;
+            self.stale |= 1 << d;
             let cells = self.hidden_singles(d)?;
             if cells != 0 {
                 self.place_all(d, cells)?;
@@ -305,6 +399,7 @@ impl Bitboard {
 mod tests {
     use super::*;
     use crate::sudoku::cands::{Board, Pending};
+    use crate::sudoku::logic::singles_and_locked;
     use crate::sudoku::testdata::{corpus, demo_puzzle, demo_solution, puzzle, random_puzzle};
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64Mcg;
@@ -316,7 +411,7 @@ mod tests {
 
     fn propagated(p: &SudokuPuzzle) -> Option<Bitboard> {
         let mut b = Bitboard::new(p).ok()?;
-        b.propagate().ok()?;
+        b.propagate(true).ok()?;
         Some(b)
     }
 
@@ -374,7 +469,7 @@ mod tests {
         assert_eq!(b.hidden_singles(6), Ok(bit(20)));
         // The fixpoint places it.
         let mut b = b;
-        b.propagate().unwrap();
+        b.propagate(true).unwrap();
         assert_eq!(b.values()[20], 7);
     }
 
@@ -396,7 +491,105 @@ mod tests {
         let b = Bitboard::new(&SudokuPuzzle::new(cells).unwrap()).unwrap();
         assert_eq!(b.hidden_singles(0), Err(Contradiction));
         let mut b = b;
-        assert_eq!(b.propagate(), Err(Contradiction));
+        assert_eq!(b.propagate(true), Err(Contradiction));
+    }
+
+    /// A board from (row, column, digit) givens, 0-based rows and columns; transposed on request
+    /// so one position checks both the row and the column code.
+    fn board(givens: &[(usize, usize, u8)], transpose: bool) -> Bitboard {
+        let mut cells = [0u8; 81];
+        for &(r, c, v) in givens {
+            let (r, c) = if transpose { (c, r) } else { (r, c) };
+            cells[r * 9 + c] = v;
+        }
+        Bitboard::new(&SudokuPuzzle::new(cells).unwrap()).unwrap()
+    }
+
+    /// The cells (row, column; transposed on request) that locked candidates take digit 1 from.
+    fn locked_removals(b: &mut Bitboard, transpose: bool) -> Vec<(usize, usize)> {
+        let before = b.pos[0];
+        assert!(b.locked_candidates(0));
+        let gone = before & !b.pos[0];
+        let mut cells: Vec<_> = (0..81)
+            .filter(|&c| gone & bit(c) != 0)
+            .map(|c| {
+                if transpose {
+                    (c % 9, c / 9)
+                } else {
+                    (c / 9, c % 9)
+                }
+            })
+            .collect();
+        cells.sort_unstable();
+        cells
+    }
+
+    #[test]
+    fn locked_candidates_pointing_and_claiming() {
+        for transpose in [false, true] {
+            // Pointing: box 1's second and third rows are full, so its 1 is in row 1 and the
+            // rest of row 1 loses it.
+            let givens: Vec<_> = (0..3)
+                .flat_map(|c| [(1, c, 2 + c as u8), (2, c, 5 + c as u8)])
+                .collect();
+            let mut b = board(&givens, transpose);
+            assert_eq!(
+                locked_removals(&mut b, transpose),
+                (3..9).map(|c| (0, c)).collect::<Vec<_>>()
+            );
+            // Nothing more to remove for 1.
+            assert!(!b.locked_candidates(0));
+            // Claiming: row 1 outside box 1 is full, so its 1 is in box 1 and the box's other
+            // rows lose it.
+            let givens: Vec<_> = (3..9).map(|c| (0, c, c as u8 - 1)).collect();
+            let mut b = board(&givens, transpose);
+            assert_eq!(
+                locked_removals(&mut b, transpose),
+                [(1, 0), (1, 1), (1, 2), (2, 0), (2, 1), (2, 2)]
+            );
+        }
+        // Propagation applies them: after the pointing position's fixpoint, row 1 keeps places
+        // for 1 in box 1 only.
+        let givens: Vec<_> = (0..3)
+            .flat_map(|c| [(1, c, 2 + c as u8), (2, c, 5 + c as u8)])
+            .collect();
+        let mut b = board(&givens, false);
+        b.propagate(true).unwrap();
+        assert_eq!(
+            b.pos[0] & (0..9).fold(0, |m, c| m | bit(c)),
+            bit(0) | bit(1) | bit(2)
+        );
+    }
+
+    #[test]
+    fn two_boxes_pointing_at_one_row_is_a_contradiction() {
+        // Boxes 1 and 2 both have their 1 confined to row 1: row 1 would need two 1s (and box 3
+        // is claimed by both rows 2 and 3).
+        let mut givens: Vec<_> = (0..3)
+            .flat_map(|c| [(1, c, 2 + c as u8), (2, c, 5 + c as u8)])
+            .collect();
+        givens.extend((3..6).flat_map(|c| [(1, c, 5 + c as u8 - 3), (2, c, 2 + c as u8 - 3)]));
+        let mut b = board(&givens, false);
+        assert!(b.locked_candidates(0));
+        assert_eq!(b.hidden_singles(0), Err(Contradiction));
+        let mut b = board(&givens, false);
+        assert_eq!(b.propagate(true), Err(Contradiction));
+    }
+
+    #[test]
+    fn two_lines_claiming_one_box_is_a_contradiction() {
+        // Columns 1 and 2 are full below band 1, so both have their 1 in box 1: it would need
+        // two (and boxes 4 and 7 both need column 3). Transposed: rows 1 and 2, full right of
+        // stack 1.
+        let mut givens: Vec<_> = (3..6)
+            .flat_map(|r| [(r, 0, r as u8 - 1), (r, 1, r as u8 + 2)])
+            .collect();
+        givens.extend((6..9).flat_map(|r| [(r, 0, r as u8 - 1), (r, 1, r as u8 - 4)]));
+        for transpose in [false, true] {
+            let mut b = board(&givens, transpose);
+            assert!(b.locked_candidates(0));
+            assert_eq!(b.hidden_singles(0), Err(Contradiction));
+        }
     }
 
     /// Outcomes seen by [`lockstep`]: fixpoints solved, fixpoints that need a guess, and
@@ -409,7 +602,8 @@ mod tests {
         nodes: u32,
     }
 
-    /// Propagates both boards and checks they agree, then does the same for every child of the
+    /// Propagates both boards (the reference: [`Board`]'s singles, with `locked` also the logic
+    /// grader's locked candidates, to a fixpoint) and checks they agree, then does the same for every child of the
     /// branching cell, depth first, until `seen.nodes` reaches `budget`. Search states reach
     /// contradictions the givens of a puzzle rarely do (a digit with no place left in a unit
     /// although every cell keeps a candidate).
@@ -420,10 +614,20 @@ mod tests {
         seen: &mut Seen,
         budget: u32,
         line: &str,
+        locked: bool,
     ) {
         seen.nodes += 1;
-        let ok = old.propagate(pending).is_ok();
-        assert_eq!(ok, new.propagate().is_ok(), "{line} at node {}", seen.nodes);
+        let ok = if locked {
+            singles_and_locked(&mut old, pending).is_ok()
+        } else {
+            old.propagate(pending).is_ok()
+        };
+        assert_eq!(
+            ok,
+            new.propagate(locked).is_ok(),
+            "{line} at node {}",
+            seen.nodes
+        );
         if !ok {
             seen.contradictions += 1;
             return;
@@ -450,62 +654,60 @@ mod tests {
             // After a fixpoint no peer is down to one candidate, so neither placement fails.
             o.place(cell, bit, pending).unwrap();
             n.place(bit.trailing_zeros() as usize, cell).unwrap();
-            lockstep(o, n, pending, seen, budget, line);
+            lockstep(o, n, pending, seen, budget, line, locked);
         }
     }
 
     #[test]
-    fn fixpoints_match_the_cell_major_board_along_search_trees() {
-        let mut rng = Pcg64Mcg::seed_from_u64(7);
-        let mut seen = Seen::default();
-        for i in 0..1500 {
-            let keep = rng.random_range(17..36);
-            let noise = if i % 2 == 0 {
-                0
-            } else {
-                rng.random_range(1..6)
-            };
-            let p = random_puzzle(&mut rng, keep, noise);
-            let line = p.to_line();
-            let mut pending = Pending::new();
-            match (Board::new(&p, &mut pending), Bitboard::new(&p)) {
-                (Ok(old), Ok(new)) => {
-                    let budget = seen.nodes + 60;
-                    lockstep(old, new, &mut pending, &mut seen, budget, &line);
+    fn fixpoints_match_the_reference_along_search_trees() {
+        for locked in [false, true] {
+            let mut rng = Pcg64Mcg::seed_from_u64(7);
+            let mut seen = Seen::default();
+            for i in 0..1500 {
+                let keep = rng.random_range(17..36);
+                let noise = if i % 2 == 0 {
+                    0
+                } else {
+                    rng.random_range(1..6)
+                };
+                let p = random_puzzle(&mut rng, keep, noise);
+                let line = p.to_line();
+                let mut pending = Pending::new();
+                match (Board::new(&p, &mut pending), Bitboard::new(&p)) {
+                    (Ok(old), Ok(new)) => {
+                        let budget = seen.nodes + 60;
+                        lockstep(old, new, &mut pending, &mut seen, budget, &line, locked);
+                    }
+                    (Err(_), Err(_)) => pending.clear(),
+                    _ => panic!("{line}: only one board reports a contradiction"),
                 }
-                (Err(_), Err(_)) => pending.clear(),
-                _ => panic!("{line}: only one board reports a contradiction"),
             }
+            // The sample covers all three outcomes.
+            let counts = (seen.solved, seen.stuck, seen.contradictions);
+            assert!(
+                counts.0 > 1000 && counts.1 > 5000 && counts.2 > 500,
+                "locked {locked}: {counts:?}"
+            );
         }
-        // The sample covers all three outcomes.
-        let counts = (seen.solved, seen.stuck, seen.contradictions);
-        assert!(
-            counts.0 > 1000 && counts.1 > 10000 && counts.2 > 500,
-            "{counts:?}"
-        );
     }
 
     #[test]
-    fn fixpoints_match_the_cell_major_board_on_the_corpus() {
+    fn fixpoints_match_the_reference_on_the_corpus() {
         let Some(text) = corpus("puzzles3_magictour_top1465.txt") else {
             return;
         };
         let all = crate::sudoku::parse::parse_lines(&text).unwrap();
-        let mut seen = Seen::default();
-        for p in all.iter().step_by(7) {
-            let mut pending = Pending::new();
-            let old = Board::new(&p.puzzle, &mut pending).unwrap();
-            let new = Bitboard::new(&p.puzzle).unwrap();
-            let budget = seen.nodes + 500;
-            lockstep(
-                old,
-                new,
-                &mut pending,
-                &mut seen,
-                budget,
-                &p.puzzle.to_line(),
-            );
+        for locked in [false, true] {
+            let mut seen = Seen::default();
+            for p in all.iter().step_by(7) {
+                let mut pending = Pending::new();
+                let old = Board::new(&p.puzzle, &mut pending).unwrap();
+                let new = Bitboard::new(&p.puzzle).unwrap();
+                let budget = seen.nodes + 500;
+                let line = p.puzzle.to_line();
+                lockstep(old, new, &mut pending, &mut seen, budget, &line, locked);
+            }
+            assert!(seen.solved > 100, "locked {locked}: {}", seen.solved);
         }
-        assert!(seen.solved > 100);
     }
 }
