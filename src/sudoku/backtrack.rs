@@ -1,7 +1,7 @@
 //! The fast baseline: digit-major bitboard candidates, naked and hidden singles and locked
-//! candidates to a fixpoint at every node, branching on the cell with the fewest candidates. The
-//! board is `Copy` and each branch works on its own copy, so there is no undo log and no
-//! allocation.
+//! candidates to a fixpoint at every node, branching on a cell with the fewest candidates (the
+//! one with the most unsolved peers among them). The board is `Copy` and each branch works on its
+//! own copy, so there is no undo log and no allocation.
 
 use super::bitboard::Bitboard;
 use super::grid::{Solution, SudokuPuzzle};
@@ -34,8 +34,9 @@ pub struct BacktrackResult {
 
 /// Search context: limits, counters, scratch. Lives for one `solve` call.
 struct Ctx<'a> {
-    /// Whether propagation applies locked candidates as well as singles.
-    locked: bool,
+    /// The search of the solver's previous version: singles only, and the first cell with the
+    /// fewest candidates (see [`first_solution_in_previous_order`]).
+    previous: bool,
     max_solutions: u32,
     node_limit: u64,
     stop: &'a mut dyn FnMut() -> bool,
@@ -50,35 +51,35 @@ struct Ctx<'a> {
 const STOP_MASK: u64 = 1023;
 
 /// Bitmask candidates, naked and hidden singles and locked candidates, fewest-candidates
-/// branching. max_solutions 1 = first solution; 2 = prove uniqueness (0 is treated as 1). `stop`
-/// polled every ~1024 nodes.
+/// branching (most unsolved peers on ties). max_solutions 1 = first solution; 2 = prove
+/// uniqueness (0 is treated as 1). `stop` polled every ~1024 nodes.
 pub fn solve(
     puzzle: &SudokuPuzzle,
     max_solutions: u32,
     node_limit: Option<u64>,
     stop: &mut dyn FnMut() -> bool,
 ) -> BacktrackResult {
-    run(puzzle, true, max_solutions, node_limit, stop)
+    run(puzzle, false, max_solutions, node_limit, stop)
 }
 
-/// The first solution of the search with singles alone at each node (no locked candidates), or
-/// None. Where a puzzle has several solutions, which one comes first depends on the search order;
-/// the generator completes its random grids with this one so that a seed gives the same puzzles
-/// as before locked candidates were added (the bundled datasets are reproducible from their
-/// README commands).
-pub(crate) fn first_solution_singles_only(puzzle: &SudokuPuzzle) -> Option<Solution> {
-    run(puzzle, false, 1, None, &mut || false).first
+/// The first solution, or None, found by the solver's previous search: singles alone at each
+/// node (no locked candidates) and the first cell with the fewest candidates. Where a puzzle has
+/// several solutions, which one comes first depends on the search; the generator completes its
+/// random grids with this one so that a seed gives the same puzzles as before (the bundled
+/// datasets are reproducible from their README commands).
+pub(crate) fn first_solution_in_previous_order(puzzle: &SudokuPuzzle) -> Option<Solution> {
+    run(puzzle, true, 1, None, &mut || false).first
 }
 
 fn run(
     puzzle: &SudokuPuzzle,
-    locked: bool,
+    previous: bool,
     max_solutions: u32,
     node_limit: Option<u64>,
     stop: &mut dyn FnMut() -> bool,
 ) -> BacktrackResult {
     let mut ctx = Ctx {
-        locked,
+        previous,
         max_solutions: max_solutions.max(1),
         node_limit: node_limit.unwrap_or(u64::MAX),
         stop,
@@ -111,10 +112,10 @@ fn search(ctx: &mut Ctx<'_>, mut board: Bitboard) {
         ctx.end = Some(BacktrackEnd::Stopped);
         return;
     }
-    if board.propagate(ctx.locked).is_err() {
+    if board.propagate(!ctx.previous).is_err() {
         return;
     }
-    let Some(cell) = board.fewest_candidates() else {
+    let Some(cell) = board.branch_cell(!ctx.previous) else {
         ctx.solutions += 1;
         if ctx.first.is_none() {
             ctx.first = Some(board.values());
@@ -155,8 +156,9 @@ mod tests {
         || false
     }
 
-    /// The reference: the previous solver on the cell-major [`Board`] (singles), with `locked`
-    /// the logic grader's locked candidates added, and the same branching rule. Returns (solutions up to `max`, first solution, nodes, guesses).
+    /// The reference: the previous solver on the cell-major [`Board`] (singles, first cell with
+    /// the fewest candidates); with `locked` the logic grader's locked candidates added and the
+    /// current branching rule. Returns (solutions up to `max`, first solution, nodes, guesses).
     fn reference(p: &SudokuPuzzle, max: u32, locked: bool) -> (u32, Option<Solution>, u64, u64) {
         struct R {
             locked: bool,
@@ -176,7 +178,7 @@ mod tests {
             if fixpoint.is_err() {
                 return;
             }
-            let Some(cell) = b.fewest_candidates() else {
+            let Some(cell) = b.branch_cell(r.locked) else {
                 r.solutions += 1;
                 r.first.get_or_insert(b.vals);
                 return;
@@ -240,9 +242,14 @@ mod tests {
                     by_count[r.solutions as usize] += 1;
                 }
                 if max == 1 {
-                    // The generator's search order: singles alone.
+                    // The generator's search: the previous one.
                     let (_, first, _, _) = reference(&p, 1, false);
-                    assert_eq!(first_solution_singles_only(&p), first, "{}", p.to_line());
+                    assert_eq!(
+                        first_solution_in_previous_order(&p),
+                        first,
+                        "{}",
+                        p.to_line()
+                    );
                 }
             }
         }
@@ -268,9 +275,9 @@ mod tests {
     }
 
     /// The generator's starts (three shuffled diagonal boxes, many solutions) complete to the
-    /// same first solution as with singles alone in the reference.
+    /// same first solution as the previous search (the reference without `locked`).
     #[test]
-    fn singles_only_first_solution_matches_the_reference_on_generator_starts() {
+    fn previous_order_first_solution_matches_the_reference_on_generator_starts() {
         use rand::seq::SliceRandom;
         let mut rng = Pcg64Mcg::seed_from_u64(3);
         for _ in 0..300 {
@@ -285,7 +292,12 @@ mod tests {
             let p = SudokuPuzzle::new(cells).unwrap();
             let (_, first, _, _) = reference(&p, 1, false);
             assert!(first.is_some());
-            assert_eq!(first_solution_singles_only(&p), first, "{}", p.to_line());
+            assert_eq!(
+                first_solution_in_previous_order(&p),
+                first,
+                "{}",
+                p.to_line()
+            );
         }
     }
 

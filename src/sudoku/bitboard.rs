@@ -341,9 +341,11 @@ impl Bitboard {
         }
     }
 
-    /// The unsolved cell with the fewest candidates (first in row-major order on ties), or None
-    /// when every cell is placed.
-    pub(crate) fn fewest_candidates(&self) -> Option<usize> {
+    /// The cell to branch on: an unsolved cell with the fewest candidates; among those, with
+    /// `most_peers`, one with the most unsolved peers (the most constrained, whose guesses prune
+    /// the most: on top1465 this halves the nodes); then the first in row-major order. None when
+    /// every cell is placed.
+    pub(crate) fn branch_cell(&self, most_peers: bool) -> Option<usize> {
         if self.unsolved == 0 {
             return None;
         }
@@ -363,9 +365,21 @@ impl Bitboard {
             for (j, &c) in count.iter().enumerate() {
                 m &= if n >> j & 1 == 1 { c } else { !c };
             }
-            if m != 0 {
-                return Some(cell_of(m.trailing_zeros()));
+            if m == 0 {
+                continue;
             }
+            let mut best = (0, m.trailing_zeros());
+            if most_peers {
+                while m != 0 {
+                    let p = m.trailing_zeros();
+                    m &= m - 1;
+                    let score = (PEERS_AT[p as usize] & self.unsolved).count_ones();
+                    if score > best.0 {
+                        best = (score, p);
+                    }
+                }
+            }
+            return Some(cell_of(best.1));
         }
         None
     }
@@ -431,7 +445,7 @@ mod tests {
     fn singles_solve_the_demo() {
         let b = propagated(&demo_puzzle()).unwrap();
         assert_eq!(b.values(), demo_solution());
-        assert_eq!(b.fewest_candidates(), None);
+        assert_eq!(b.branch_cell(true), None);
     }
 
     #[test]
@@ -603,7 +617,8 @@ mod tests {
     }
 
     /// Propagates both boards (the reference: [`Board`]'s singles, with `locked` also the logic
-    /// grader's locked candidates, to a fixpoint) and checks they agree, then does the same for every child of the
+    /// grader's locked candidates, to a fixpoint) and checks they agree, and agree on the cell to
+    /// branch on (with `locked`, the current rule; else the previous one), then does the same for every child of the
     /// branching cell, depth first, until `seen.nodes` reaches `budget`. Search states reach
     /// contradictions the givens of a puzzle rarely do (a digit with no place left in a unit
     /// although every cell keeps a candidate).
@@ -634,10 +649,10 @@ mod tests {
         }
         assert_eq!(old.vals, new.values(), "{line} at node {}", seen.nodes);
         assert_eq!(old.cand, cands(&new), "{line} at node {}", seen.nodes);
-        let cell = old.fewest_candidates();
+        let cell = old.branch_cell(locked);
         assert_eq!(
             cell,
-            new.fewest_candidates(),
+            new.branch_cell(locked),
             "{line} at node {}",
             seen.nodes
         );

@@ -217,25 +217,29 @@ impl Board {
         }
     }
 
-    /// The unsolved cell with the fewest candidates (first in row-major order on ties), or None
-    /// when every cell is solved. The backtracking solver now runs on [`super::bitboard`]; this
-    /// is its previous branching rule, kept for the reference search in its tests.
+    /// The reference for the backtracking solver's branching rule: an unsolved cell with the
+    /// fewest candidates; among those, with `most_peers`, one with the most unsolved peers; then
+    /// the first in row-major order. None when every cell is solved. (Without `most_peers` it
+    /// is the rule of the solver's previous version, which ran on this board.)
     #[cfg(test)]
-    pub(crate) fn fewest_candidates(&self) -> Option<usize> {
-        let mut best = None;
-        let mut best_n = u32::MAX;
+    pub(crate) fn branch_cell(&self, most_peers: bool) -> Option<usize> {
+        let unsolved_peers = |c: usize| {
+            PEERS[c]
+                .iter()
+                .filter(|&&p| self.cand[p as usize] != 0)
+                .count()
+        };
+        let mut best: Option<(u32, usize, usize)> = None;
         for (cell, &c) in self.cand.iter().enumerate() {
-            if c != 0 {
-                let n = c.count_ones();
-                if n < best_n {
-                    best_n = n;
-                    best = Some(cell);
-                    if n <= 2 {
-                        break;
-                    }
-                }
+            if c == 0 {
+                continue;
+            }
+            let n = c.count_ones();
+            let peers = if most_peers { unsolved_peers(cell) } else { 0 };
+            if best.is_none_or(|(bn, bp, _)| n < bn || (n == bn && peers > bp)) {
+                best = Some((n, peers, cell));
             }
         }
-        best
+        best.map(|(_, _, cell)| cell)
     }
 }
