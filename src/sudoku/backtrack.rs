@@ -1,8 +1,9 @@
-//! The fast baseline: bitmask candidates, naked and hidden singles to a fixpoint at every node,
-//! branching on the cell with the fewest candidates. The board is `Copy` and each branch works on
-//! its own copy, so there is no undo log and no allocation.
+//! The fast baseline: digit-major bitboard candidates, naked and hidden singles and locked
+//! candidates to a fixpoint at every node, branching on a cell with the fewest candidates (the
+//! one with the most unsolved peers among them). The board is `Copy` and each branch works on its
+//! own copy, so there is no undo log and no allocation.
 
-use super::cands::{Board, Pending};
+use super::bitboard::Bitboard;
 use super::grid::{Solution, SudokuPuzzle};
 
 /// How a backtracking run ended.
@@ -33,10 +34,12 @@ pub struct BacktrackResult {
 
 /// Search context: limits, counters, scratch. Lives for one `solve` call.
 struct Ctx<'a> {
+    /// The search of the solver's previous version: singles only, and the first cell with the
+    /// fewest candidates (see [`first_solution_in_previous_order`]).
+    previous: bool,
     max_solutions: u32,
     node_limit: u64,
     stop: &'a mut dyn FnMut() -> bool,
-    pending: Pending,
     nodes: u64,
     guesses: u64,
     solutions: u32,
@@ -47,26 +50,46 @@ struct Ctx<'a> {
 /// How often (in nodes) the stop callback is polled: a power of two minus one, used as a mask.
 const STOP_MASK: u64 = 1023;
 
-/// Bitmask candidates, naked + hidden singles, fewest-candidates branching. max_solutions 1 =
-/// first solution; 2 = prove uniqueness (0 is treated as 1). `stop` polled every ~1024 nodes.
+/// Bitmask candidates, naked and hidden singles and locked candidates, fewest-candidates
+/// branching (most unsolved peers on ties). max_solutions 1 = first solution; 2 = prove
+/// uniqueness (0 is treated as 1). `stop` polled every ~1024 nodes.
 pub fn solve(
     puzzle: &SudokuPuzzle,
     max_solutions: u32,
     node_limit: Option<u64>,
     stop: &mut dyn FnMut() -> bool,
 ) -> BacktrackResult {
+    run(puzzle, false, max_solutions, node_limit, stop)
+}
+
+/// The first solution, or None, found by the solver's previous search: singles alone at each
+/// node (no locked candidates) and the first cell with the fewest candidates. Where a puzzle has
+/// several solutions, which one comes first depends on the search; the generator completes its
+/// random grids with this one so that a seed gives the same puzzles as before (the bundled
+/// datasets are reproducible from their README commands).
+pub(crate) fn first_solution_in_previous_order(puzzle: &SudokuPuzzle) -> Option<Solution> {
+    run(puzzle, true, 1, None, &mut || false).first
+}
+
+fn run(
+    puzzle: &SudokuPuzzle,
+    previous: bool,
+    max_solutions: u32,
+    node_limit: Option<u64>,
+    stop: &mut dyn FnMut() -> bool,
+) -> BacktrackResult {
     let mut ctx = Ctx {
+        previous,
         max_solutions: max_solutions.max(1),
         node_limit: node_limit.unwrap_or(u64::MAX),
         stop,
-        pending: Pending::new(),
         nodes: 0,
         guesses: 0,
         solutions: 0,
         first: None,
         end: None,
     };
-    if let Ok(board) = Board::new(puzzle, &mut ctx.pending) {
+    if let Ok(board) = Bitboard::new(puzzle) {
         search(&mut ctx, board);
     }
     BacktrackResult {
@@ -78,43 +101,39 @@ pub fn solve(
     }
 }
 
-/// One node: propagate the board (whose pending singles are in `ctx.pending`), then branch.
-/// Sets `ctx.end` when the whole search must stop.
-fn search(ctx: &mut Ctx<'_>, mut board: Board) {
+/// One node: propagate the board, then branch. Sets `ctx.end` when the whole search must stop.
+fn search(ctx: &mut Ctx<'_>, mut board: Bitboard) {
     if ctx.nodes >= ctx.node_limit {
         ctx.end = Some(BacktrackEnd::NodeLimit);
-        ctx.pending.clear();
         return;
     }
     ctx.nodes += 1;
     if ctx.nodes & STOP_MASK == 0 && (ctx.stop)() {
         ctx.end = Some(BacktrackEnd::Stopped);
-        ctx.pending.clear();
         return;
     }
-    if board.propagate(&mut ctx.pending).is_err() {
+    if board.propagate(!ctx.previous).is_err() {
         return;
     }
-    let Some(cell) = board.fewest_candidates() else {
+    let Some(cell) = board.branch_cell(!ctx.previous) else {
         ctx.solutions += 1;
         if ctx.first.is_none() {
-            ctx.first = Some(board.vals);
+            ctx.first = Some(board.values());
         }
         if ctx.solutions >= ctx.max_solutions {
             ctx.end = Some(BacktrackEnd::Complete);
         }
         return;
     };
-    let mut rest = board.cand[cell];
+    let mut rest = board.candidates(cell);
     while rest != 0 {
-        let bit = rest & rest.wrapping_neg();
-        rest ^= bit;
+        let d = rest.trailing_zeros() as usize;
+        rest &= rest - 1;
         ctx.guesses += 1;
         let mut child = board;
-        if child.place(cell, bit, &mut ctx.pending).is_ok() {
+        // A candidate of an unsolved cell always has its place; Err would only mean a dead end.
+        if child.place(d, cell).is_ok() {
             search(ctx, child);
-        } else {
-            ctx.pending.clear();
         }
         if ctx.end.is_some() {
             return;
@@ -125,12 +144,161 @@ fn search(ctx: &mut Ctx<'_>, mut board: Board) {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sudoku::cands::{Board, Pending};
+    use crate::sudoku::logic::singles_and_locked;
     use crate::sudoku::parse::parse_lines;
-    use crate::sudoku::testdata::{corpus, demo_puzzle, demo_solution, puzzle};
+    use crate::sudoku::testdata::{corpus, demo_puzzle, demo_solution, puzzle, random_puzzle};
     use crate::sudoku::verify::verify;
+    use rand::{Rng, SeedableRng};
+    use rand_pcg::Pcg64Mcg;
 
     fn never() -> impl FnMut() -> bool {
         || false
+    }
+
+    /// The reference: the previous solver on the cell-major [`Board`] (singles, first cell with
+    /// the fewest candidates); with `locked` the logic grader's locked candidates added and the
+    /// current branching rule. Returns (solutions up to `max`, first solution, nodes, guesses).
+    fn reference(p: &SudokuPuzzle, max: u32, locked: bool) -> (u32, Option<Solution>, u64, u64) {
+        struct R {
+            locked: bool,
+            max: u32,
+            solutions: u32,
+            first: Option<Solution>,
+            nodes: u64,
+            guesses: u64,
+        }
+        fn go(r: &mut R, mut b: Board, pending: &mut Pending) {
+            r.nodes += 1;
+            let fixpoint = if r.locked {
+                singles_and_locked(&mut b, pending).map(|_| ())
+            } else {
+                b.propagate(pending)
+            };
+            if fixpoint.is_err() {
+                return;
+            }
+            let Some(cell) = b.branch_cell(r.locked) else {
+                r.solutions += 1;
+                r.first.get_or_insert(b.vals);
+                return;
+            };
+            let mut rest = b.cand[cell];
+            while rest != 0 && r.solutions < r.max {
+                let bit = rest & rest.wrapping_neg();
+                rest ^= bit;
+                r.guesses += 1;
+                let mut child = b;
+                if child.place(cell, bit, pending).is_ok() {
+                    go(r, child, pending);
+                } else {
+                    pending.clear();
+                }
+            }
+        }
+        let mut r = R {
+            locked,
+            max,
+            solutions: 0,
+            first: None,
+            nodes: 0,
+            guesses: 0,
+        };
+        let mut pending = Pending::new();
+        if let Ok(b) = Board::new(p, &mut pending) {
+            go(&mut r, b, &mut pending);
+        }
+        (r.solutions, r.first, r.nodes, r.guesses)
+    }
+
+    /// Same answers and the same search tree (the fixpoints and the branching rule are the same)
+    /// as the reference, on random puzzles with one, several or no solutions.
+    #[test]
+    fn agrees_with_the_reference_on_random_puzzles() {
+        let mut rng = Pcg64Mcg::seed_from_u64(11);
+        let mut by_count = [0u32; 4];
+        for i in 0..1500 {
+            let keep = rng.random_range(18..40);
+            let noise = if i % 3 == 0 {
+                rng.random_range(1..4)
+            } else {
+                0
+            };
+            let p = random_puzzle(&mut rng, keep, noise);
+            for max in [1, 2, 3] {
+                let r = solve(&p, max, None, &mut never());
+                let (solutions, first, nodes, guesses) = reference(&p, max, true);
+                assert_eq!(r.end, BacktrackEnd::Complete);
+                assert_eq!(
+                    (r.solutions, r.first, r.nodes, r.guesses),
+                    (solutions, first, nodes, guesses),
+                    "{} max {max}",
+                    p.to_line()
+                );
+                if let Some(s) = r.first {
+                    assert_eq!(verify(&p, &s), Ok(()));
+                }
+                if max == 3 {
+                    by_count[r.solutions as usize] += 1;
+                }
+                if max == 1 {
+                    // The generator's search: the previous one.
+                    let (_, first, _, _) = reference(&p, 1, false);
+                    assert_eq!(
+                        first_solution_in_previous_order(&p),
+                        first,
+                        "{}",
+                        p.to_line()
+                    );
+                }
+            }
+        }
+        // The sample covers no, one, two and three-or-more solutions.
+        assert!(by_count.iter().all(|&n| n > 50), "{by_count:?}");
+    }
+
+    #[test]
+    fn agrees_with_the_reference_on_the_corpus() {
+        let Some(text) = corpus("puzzles3_magictour_top1465.txt") else {
+            return;
+        };
+        for p in parse_lines(&text).unwrap().iter().step_by(5) {
+            let r = solve(&p.puzzle, 2, None, &mut never());
+            let (solutions, first, nodes, guesses) = reference(&p.puzzle, 2, true);
+            assert_eq!(
+                (r.solutions, r.first, r.nodes, r.guesses),
+                (solutions, first, nodes, guesses),
+                "line {}",
+                p.line
+            );
+        }
+    }
+
+    /// The generator's starts (three shuffled diagonal boxes, many solutions) complete to the
+    /// same first solution as the previous search (the reference without `locked`).
+    #[test]
+    fn previous_order_first_solution_matches_the_reference_on_generator_starts() {
+        use rand::seq::SliceRandom;
+        let mut rng = Pcg64Mcg::seed_from_u64(3);
+        for _ in 0..300 {
+            let mut cells = [0u8; 81];
+            for b in [0, 4, 8] {
+                let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
+                digits.shuffle(&mut rng);
+                for (k, &c) in crate::sudoku::grid::UNITS[18 + b].iter().enumerate() {
+                    cells[c as usize] = digits[k];
+                }
+            }
+            let p = SudokuPuzzle::new(cells).unwrap();
+            let (_, first, _, _) = reference(&p, 1, false);
+            assert!(first.is_some());
+            assert_eq!(
+                first_solution_in_previous_order(&p),
+                first,
+                "{}",
+                p.to_line()
+            );
+        }
     }
 
     #[test]

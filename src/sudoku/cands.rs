@@ -1,5 +1,6 @@
-//! Bitmask candidate board shared by the backtracking solver, the singles presolver and the
-//! generator: naked and hidden singles to a fixpoint.
+//! Bitmask candidate board shared by the singles presolver and the logic grader (and the
+//! reference the backtracking solver's own board is tested against): naked and hidden singles
+//! to a fixpoint.
 //!
 //! Digit `d` (1..=9) is bit `d - 1` of a `u16`. The board is small (~350 bytes) and `Copy`, so
 //! the search branches by copying it rather than keeping an undo log.
@@ -216,23 +217,29 @@ impl Board {
         }
     }
 
-    /// The unsolved cell with the fewest candidates (first in row-major order on ties), or None
-    /// when every cell is solved.
-    pub(crate) fn fewest_candidates(&self) -> Option<usize> {
-        let mut best = None;
-        let mut best_n = u32::MAX;
+    /// The reference for the backtracking solver's branching rule: an unsolved cell with the
+    /// fewest candidates; among those, with `most_peers`, one with the most unsolved peers; then
+    /// the first in row-major order. None when every cell is solved. (Without `most_peers` it
+    /// is the rule of the solver's previous version, which ran on this board.)
+    #[cfg(test)]
+    pub(crate) fn branch_cell(&self, most_peers: bool) -> Option<usize> {
+        let unsolved_peers = |c: usize| {
+            PEERS[c]
+                .iter()
+                .filter(|&&p| self.cand[p as usize] != 0)
+                .count()
+        };
+        let mut best: Option<(u32, usize, usize)> = None;
         for (cell, &c) in self.cand.iter().enumerate() {
-            if c != 0 {
-                let n = c.count_ones();
-                if n < best_n {
-                    best_n = n;
-                    best = Some(cell);
-                    if n <= 2 {
-                        break;
-                    }
-                }
+            if c == 0 {
+                continue;
+            }
+            let n = c.count_ones();
+            let peers = if most_peers { unsolved_peers(cell) } else { 0 };
+            if best.is_none_or(|(bn, bp, _)| n < bn || (n == bn && peers > bp)) {
+                best = Some((n, peers, cell));
             }
         }
-        best
+        best.map(|(_, _, cell)| cell)
     }
 }

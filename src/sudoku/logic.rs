@@ -114,6 +114,24 @@ fn locked_candidates(board: &mut Board, pending: &mut Pending) -> Step {
     Ok(false)
 }
 
+/// Naked and hidden singles and locked candidates to a fixpoint on the cell-major board: the
+/// reference the backtracking solver's bitboard propagation is tested against. On `Err` the
+/// board is garbage and `pending` is cleared.
+#[cfg(test)]
+pub(crate) fn singles_and_locked(board: &mut Board, pending: &mut Pending) -> Step {
+    loop {
+        board.propagate(pending)?;
+        match locked_candidates(board, pending) {
+            Ok(true) => {}
+            Ok(false) => return Ok(true),
+            Err(e) => {
+                pending.clear();
+                return Err(e);
+            }
+        }
+    }
+}
+
 /// Naked pairs and triples: k unsolved cells of a unit whose candidates together are k digits;
 /// the unit's other cells lose those digits.
 fn naked_subsets(board: &mut Board, pending: &mut Pending) -> Step {

@@ -4,6 +4,7 @@
 
 pub mod abc;
 pub mod backtrack;
+mod bitboard;
 mod cands;
 mod encoding;
 // The full-recount reference the colony's delta scoring is tested against.

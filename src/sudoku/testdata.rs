@@ -86,3 +86,57 @@ impl Timer {
         }
     }
 }
+
+/// A random grid for property tests: the demo solution with its digits relabelled, its bands and
+/// stacks shuffled and the rows (columns) inside each band (stack) shuffled, all of which keep it
+/// a valid solution.
+pub(crate) fn random_solution<R: rand::Rng>(rng: &mut R) -> Solution {
+    use rand::seq::SliceRandom;
+    fn order<R: rand::Rng>(rng: &mut R) -> [usize; 9] {
+        let mut bands = [0, 1, 2];
+        bands.shuffle(rng);
+        let mut out = [0; 9];
+        for (i, &b) in bands.iter().enumerate() {
+            let mut inner = [0, 1, 2];
+            inner.shuffle(rng);
+            for (j, &k) in inner.iter().enumerate() {
+                out[3 * i + j] = 3 * b + k;
+            }
+        }
+        out
+    }
+    let (rows, cols) = (order(rng), order(rng));
+    let mut digits = [1u8, 2, 3, 4, 5, 6, 7, 8, 9];
+    digits.shuffle(rng);
+    let base = demo_solution();
+    let mut out = [0u8; 81];
+    for r in 0..9 {
+        for c in 0..9 {
+            out[r * 9 + c] = digits[usize::from(base[rows[r] * 9 + cols[c]] - 1)];
+        }
+    }
+    out
+}
+
+/// A random puzzle for property tests: `keep` cells of a random solution given, then up to
+/// `noise` blank cells given a random digit (dropped where it repeats a given), so some puzzles
+/// have one solution, some several and some none.
+pub(crate) fn random_puzzle<R: rand::Rng>(rng: &mut R, keep: usize, noise: usize) -> SudokuPuzzle {
+    use rand::seq::SliceRandom;
+    let sol = random_solution(rng);
+    let mut order: Vec<usize> = (0..81).collect();
+    order.shuffle(rng);
+    let mut cells = [0u8; 81];
+    for &c in &order[..keep] {
+        cells[c] = sol[c];
+    }
+    let mut p = SudokuPuzzle::new(cells).expect("a subset of a solution is a valid puzzle");
+    for &c in order[keep..].iter().take(noise) {
+        cells[c] = rng.random_range(1..=9);
+        match SudokuPuzzle::new(cells) {
+            Ok(q) => p = q,
+            Err(_) => cells[c] = 0,
+        }
+    }
+    p
+}
