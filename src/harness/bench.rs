@@ -227,7 +227,10 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         extra: serde_json::Map::new(),
     };
 
-    let resumed: Resumed = if cfg.resume {
+    let Resumed {
+        done: done_before,
+        mut counts,
+    } = if cfg.resume {
         let old = meta::read(&meta_path).map_err(BenchError::Usage)?;
         check_resumable(&old, &meta).map_err(BenchError::Usage)?;
         meta.started = old.started;
@@ -235,8 +238,7 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
     } else {
         Resumed::default()
     };
-    let mut counts = resumed.counts.clone();
-    let already = resumed.done.len();
+    let already = done_before.len();
 
     let io = |e: std::io::Error| BenchError::Io(format!("{}: {e}", output.display()));
     if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
@@ -268,7 +270,6 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         timeout: cfg.timeout,
         trace: cfg.trace.is_some(),
     };
-    let done_before = resumed.done;
     let feed = JobFeed::new(
         &dataset,
         &plan,

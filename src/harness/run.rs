@@ -275,13 +275,12 @@ pub enum ExecuteError {
     Dataset(#[from] DatasetError),
 }
 
-/// What [`execute`] ended with.
+/// What [`execute`] ended with. Whether the run was cut short is the caller's to judge:
+/// it knows how many jobs there were.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ExecuteSummary {
     /// Jobs finished and delivered.
     pub finished: u64,
-    /// Whether the interrupt flag cut the run short.
-    pub interrupted: bool,
 }
 
 /// Run the jobs of `feed` on a rayon pool of `threads` workers. Stops taking new jobs once
@@ -398,8 +397,5 @@ pub fn execute(
     {
         return Err(e.into());
     }
-    Ok(ExecuteSummary {
-        finished,
-        interrupted: interrupt.load(Ordering::Relaxed),
-    })
+    Ok(ExecuteSummary { finished })
 }
