@@ -16,41 +16,18 @@
 //! content no longer matches the first read is an error, never a silently different run. Hitori
 //! grid-block files are parsed whole, one file at a time: they are small, and a block spans lines.
 
-use crate::harness::seed::StableHasher;
+use crate::hash::StableHasher;
 use crate::hitori::grid::{HitoriPuzzle, Shading};
 use crate::hitori::parse as hparse;
 use crate::sudoku::grid::{Solution, SudokuPuzzle};
 use crate::sudoku::parse as sparse;
 use std::collections::HashMap;
-use std::fmt;
+
 use std::fs::File;
 use std::io::{BufRead, BufReader};
 use std::path::{Path, PathBuf};
 
-/// Which family of puzzle a dataset entry is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum PuzzleKind {
-    /// Hitori (shade cells).
-    Hitori,
-    /// Classic 9x9 Sudoku.
-    Sudoku,
-}
-
-impl PuzzleKind {
-    /// Lower-case name, as written in the `kind` column.
-    pub fn name(self) -> &'static str {
-        match self {
-            PuzzleKind::Hitori => "hitori",
-            PuzzleKind::Sudoku => "sudoku",
-        }
-    }
-}
-
-impl fmt::Display for PuzzleKind {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
+pub use crate::kind::PuzzleKind;
 
 /// A puzzle's content, with the solution the file gives where it gives one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -108,6 +85,24 @@ impl Puzzle {
             PuzzleData::Hitori { puzzle, .. } => puzzle.width() * puzzle.height(),
             PuzzleData::Sudoku { .. } => 81,
         }
+    }
+
+    /// A Sudoku puzzle from one line in the dataset format (81 cells, optionally followed by
+    /// the solution), with the id `line`: for tests, examples and benches.
+    pub fn sudoku_from_line(line: &str) -> Result<Puzzle, sparse::ParseError> {
+        let p = sparse::parse_line(line, 1)?.ok_or_else(|| sparse::ParseError {
+            line: 1,
+            message: "blank or comment line; expected 81 cells".into(),
+        })?;
+        Ok(Puzzle {
+            id: "line".into(),
+            file: 0,
+            line: 1,
+            data: PuzzleData::Sudoku {
+                puzzle: p.puzzle,
+                solution: p.solution.map(Box::new),
+            },
+        })
     }
 
     /// Feeds the puzzle's identity and content into a plan fingerprint.
@@ -230,6 +225,12 @@ impl Dataset {
 /// What went wrong loading a dataset. Each variant names the file and, where it applies, the line.
 #[derive(Debug, thiserror::Error)]
 pub enum DatasetError {
+    /// Not a regular file or a directory (a FIFO, a device, a pipe such as `/dev/stdin`).
+    #[error("{path}: not a regular file or a directory; a dataset is read twice (to validate, then to run), so save the input to a file first")]
+    NotAFile {
+        /// The path.
+        path: PathBuf,
+    },
     /// The path could not be read.
     #[error("{path}: cannot read: {source}")]
     Io {
@@ -364,6 +365,30 @@ fn is_skipped(name: &str) -> bool {
         || lower.ends_with(".json")
 }
 
+/// The name a dataset path gives its rows (`dataset` column): a directory's name, or a
+/// file's stem. Known before anything is read.
+pub fn dataset_name(path: &Path) -> String {
+    if path.is_dir() {
+        path.file_name()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_else(|| path.display().to_string())
+    } else {
+        stem(path)
+    }
+}
+
+/// Refuse anything but a regular file or a directory before opening it: a FIFO would block
+/// in `open`, and a pipe or `/dev/stdin` cannot be read twice as a dataset must be.
+fn check_kind(path: &Path, meta: &std::fs::Metadata) -> Result<(), DatasetError> {
+    if meta.is_file() || meta.is_dir() {
+        Ok(())
+    } else {
+        Err(DatasetError::NotAFile {
+            path: path.to_path_buf(),
+        })
+    }
+}
+
 /// The files a dataset path stands for: the file itself, or a directory's puzzle files by name.
 pub fn dataset_files(path: &Path) -> Result<Vec<PathBuf>, DatasetError> {
     let io = |source| DatasetError::Io {
@@ -371,6 +396,7 @@ pub fn dataset_files(path: &Path) -> Result<Vec<PathBuf>, DatasetError> {
         source,
     };
     let meta = std::fs::metadata(path).map_err(io)?;
+    check_kind(path, &meta)?;
     if !meta.is_dir() {
         return Ok(vec![path.to_path_buf()]);
     }
@@ -634,7 +660,7 @@ impl Puzzles<'_> {
             }
             let files = &self.dataset.files;
             let Some(fi) = (self.next_file..files.len())
-                .find(|&i| self.kind.map_or(true, |k| files[i].kind() == k))
+                .find(|&i| self.kind.is_none_or(|k| files[i].kind() == k))
             else {
                 return Ok(None);
             };
@@ -738,13 +764,7 @@ impl Dataset {
     /// of puzzles, except for the names that files give puzzles (Hitori only).
     pub fn open(path: &Path) -> Result<Dataset, DatasetError> {
         let paths = dataset_files(path)?;
-        let name = if path.is_dir() {
-            path.file_name()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_else(|| path.display().to_string())
-        } else {
-            stem(path)
-        };
+        let name = dataset_name(path);
         let mut files = Vec::with_capacity(paths.len());
         let mut content = StableHasher::default();
         // Names given in files -> (file, line) of their first use.

@@ -1,13 +1,38 @@
 //! puzzlebench: a parallel batch benchmarking harness for constraint-puzzle solvers.
 //!
-//! Solvers (`hitori`, `sudoku`) know nothing of CSV, threads or clocks: they take a puzzle, a
-//! seeded RNG where they need one, a budget and a stop check, and return an outcome with their
-//! own counters. The `harness` owns seeding, timing, verification and output; `report` turns
-//! saved rows into summaries, comparisons and plots.
-pub mod cli;
+//! Solvers know nothing of CSV, threads or clocks: they take a puzzle, a seeded RNG where they
+//! need one, a budget and a stop check, and return an outcome with their own counters. The
+//! harness owns seeding, timing, verification and output; reports turn saved rows into
+//! summaries, comparisons and plots.
+//!
+//! Modules, from the bottom up (each uses only those above it in this list, never one below):
+//!
+//! - [`hash`], [`kind`]: a stable hash; the puzzle kinds.
+//! - [`hitori`], [`sudoku`]: the puzzles — grids, parsers, solvers, verifiers, generators.
+//! - [`dataset`]: corpus loading (a file or a directory), format detection, stable ids.
+//! - [`results`]: the result files — [`results::Record`], columns, counters, run meta, trace,
+//!   CSV reading and atomic writing. Below both the harness and the reports.
+//! - [`solver`]: the seam — the [`solver::Solver`] trait, its [`solver::Task`] and
+//!   [`solver::Outcome`]. Implement it to benchmark your own solver.
+//! - [`verify`]: every answer's independent check.
+//! - [`builtin`]: the built-in strategies (`mrv`, `row`, `abc`, `backtrack`, …) as solvers.
+//! - [`harness`]: planning, seeding, the parallel executor and [`harness::bench()`], which
+//!   runs a [`harness::BenchConfig`] to finished files.
+//! - [`corpus`]: where the public corpora are, for tests, benches and examples.
+//! - [`report`]: summaries, baseline comparison, plots and shard merging from saved rows.
+//!
+//! `harness` and `report` never import each other; both go through `results`.
+#![warn(missing_docs)]
+
+pub mod builtin;
+pub mod corpus;
 pub mod dataset;
 pub mod harness;
+pub mod hash;
 pub mod hitori;
+pub mod kind;
 pub mod report;
-pub mod solvers;
+pub mod results;
+pub mod solver;
 pub mod sudoku;
+pub mod verify;

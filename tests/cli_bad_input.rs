@@ -173,6 +173,33 @@ fn impossible_parameters() {
         (&sd, "abc", &["--neighbourhood", "ring"], "--neighbourhood"),
         (&sd, "abc", &["--max-cycles", "0"], "--max-cycles"),
         (&sd, "backtrack", &["--trace", "t.csv"], "--trace"),
+        (&data, "mrv", &["--threads", "1025"], "--threads"),
+        (&data, "mrv", &["--timeout", "1e-9"], "0.001"),
+        (&data, "mrv", &["--timeout", "-1"], "--timeout"),
+        (
+            &data,
+            "mrv",
+            &["--seed", "18446744073709551615", "--seeds", "2"],
+            "past the largest 64-bit value",
+        ),
+        (
+            &sd,
+            "abc",
+            &["--node-limit", "5"],
+            "does not apply to any strategy",
+        ),
+        (
+            &data,
+            "mrv",
+            &["--max-cycles", "10"],
+            "does not apply to any strategy",
+        ),
+        (
+            &data,
+            "mrv,row",
+            &["--seeds", "4294967295"],
+            "more than the 4294967296 one run may hold",
+        ),
     ];
     for (path, strategy, extra, needle) in cases {
         refuses_path(path, strategy, extra, &[needle], dir.path());

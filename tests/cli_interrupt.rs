@@ -6,8 +6,11 @@
 mod common;
 
 use common::*;
-use puzzlebench::harness::meta;
-use puzzlebench::harness::record::Status;
+use puzzlebench::results::meta;
+use puzzlebench::results::read::read_meta_file;
+use puzzlebench::results::write::write_meta;
+use puzzlebench::results::RunStatus;
+use puzzlebench::results::Status;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -87,7 +90,7 @@ fn sigint_keeps_finished_rows_and_resume_completes_the_run() {
         !out.exists(),
         "the finished file must not appear for an interrupted run"
     );
-    let kept = puzzlebench::report::io::read_results(&journal)
+    let kept = puzzlebench::results::read::read_results(&journal)
         .expect("every journal line parses")
         .rows;
     let total = rows(&reference).len();
@@ -97,8 +100,10 @@ fn sigint_keeps_finished_rows_and_resume_completes_the_run() {
         kept.len()
     );
     assert!(kept.iter().all(|r| r.status.is_some()));
-    let m = meta::read(&meta::meta_path(&out)).unwrap();
-    assert_eq!(m.status.as_deref(), Some("interrupted"));
+    // The in-progress meta sits beside the journal; no final meta describes a CSV not there.
+    assert!(!meta::meta_path(&out).exists());
+    let m = read_meta_file(&meta::meta_path(&journal)).unwrap();
+    assert_eq!(m.status, Some(RunStatus::Interrupted));
     assert_eq!(m.jobs_done, Some(kept.len() as u64));
 
     // A different plan is refused, naming the difference.
@@ -140,12 +145,10 @@ fn sigint_keeps_finished_rows_and_resume_completes_the_run() {
         );
     }
     assert_eq!(
-        meta::read(&meta::meta_path(&out))
-            .unwrap()
-            .status
-            .as_deref(),
-        Some("complete")
+        read_meta_file(&meta::meta_path(&out)).unwrap().status,
+        Some(RunStatus::Complete)
     );
+    assert!(!meta::meta_path(&journal).exists());
 }
 
 #[test]
@@ -165,9 +168,10 @@ fn a_torn_last_line_is_dropped_on_resume() {
     let lines: Vec<&str> = text.lines().collect();
     let torn = format!("{}\n{}\n{}", lines[0], lines[1], &lines[2][..10]);
     std::fs::write(dir.path().join("r.csv.partial"), torn).unwrap();
-    let mut m = meta::read(&meta::meta_path(&out)).unwrap();
-    m.status = Some("interrupted".into());
-    meta::write(&meta::meta_path(&out), &m).unwrap();
+    let mut m = read_meta_file(&meta::meta_path(&out)).unwrap();
+    m.status = Some(RunStatus::Interrupted);
+    let journal = dir.path().join("r.csv.partial");
+    write_meta(&meta::meta_path(&journal), &m).unwrap();
     std::fs::remove_file(&out).unwrap();
     let mut cmd = bench_run();
     cmd.args(["--strategy", "mrv,row", "--resume", "--dataset"])
@@ -227,7 +231,7 @@ fn the_time_budget_holds_on_a_pathological_grid() {
     for r in r {
         assert_eq!(r.status, Some(Status::Timeout), "{r:?}");
         // Whatever was found before the budget ran out is still verified.
-        assert!(r.verified && r.solutions.unwrap_or(0) > 0, "{r:?}");
+        assert!(r.verified && r.counters.solutions.unwrap_or(0) > 0, "{r:?}");
         assert!(
             r.wall_s >= limit && r.wall_s <= limit + f64::max(0.1 * limit, 0.05),
             "{} ran {} s on a {limit} s budget",

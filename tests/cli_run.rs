@@ -3,8 +3,8 @@ mod common;
 
 use common::*;
 use predicates::prelude::*;
-use puzzlebench::harness::meta;
-use puzzlebench::harness::record::Status;
+use puzzlebench::results::meta;
+use puzzlebench::results::Status;
 
 #[test]
 fn demo_puzzle_takes_8_nodes_with_mrv_and_basic_rules() {
@@ -31,13 +31,13 @@ fn demo_puzzle_takes_8_nodes_with_mrv_and_basic_rules() {
     assert_eq!(r[0].puzzle_id, "demo");
     assert_eq!(r[0].status, Some(Status::Solved));
     assert!(r[0].verified);
-    assert_eq!(r[0].nodes, Some(8));
+    assert_eq!(r[0].counters.nodes, Some(8));
     assert_eq!(r[0].solution.as_deref(), Some(HITORI_DEMO_MASK));
     assert_eq!(r[0].size, "5x5");
-    assert_eq!(r[0].kind, "hitori");
+    assert_eq!(r[0].kind.name(), "hitori");
     // The sidecar describes the run.
-    let m = meta::read(&meta::meta_path(&out)).unwrap();
-    assert_eq!(m.status.as_deref(), Some("complete"));
+    let m = puzzlebench::results::read::read_meta_file(&meta::meta_path(&out)).unwrap();
+    assert_eq!(m.status, Some(puzzlebench::results::RunStatus::Complete));
     assert_eq!(m.jobs_total, Some(1));
     assert_eq!(m.strategies, vec!["mrv".to_string()]);
     assert!(!dir.path().join("r.csv.partial").exists());
@@ -69,7 +69,10 @@ fn csv_header_is_pinned() {
     assert_eq!(r.len(), 2);
     assert_eq!(r[0].strategy, "mrv");
     assert_eq!(r[1].strategy, "row");
-    assert!(r.iter().all(|r| r.solutions == Some(1)), "demo is unique");
+    assert!(
+        r.iter().all(|r| r.counters.solutions == Some(1)),
+        "demo is unique"
+    );
 }
 
 fn run_to(args: &[&str], data: &std::path::Path, out: &std::path::Path) {
@@ -146,7 +149,7 @@ fn shards_union_equals_the_unsharded_run() {
         let shard = format!("{k}/3");
         a.extend(["--shard", &shard]);
         run_to(&a, &data, &out);
-        let m = meta::read(&meta::meta_path(&out)).unwrap();
+        let m = puzzlebench::results::read::read_meta_file(&meta::meta_path(&out)).unwrap();
         // 4 puzzles x 2 seeds x (abc + backtrack).
         assert_eq!(m.jobs_total, Some(16));
         union.extend(untimed(&out));
@@ -205,15 +208,15 @@ fn sudoku_rows_carry_abc_counters_and_colonies() {
     assert_eq!(abc.len(), 6);
     assert!(abc
         .iter()
-        .all(|r| r.empties_after_presolve.is_some() && r.evaluations.is_some()));
+        .all(|r| r.counters.empties_after_presolve.is_some() && r.counters.evaluations.is_some()));
     assert_eq!(
-        abc[0].params,
+        abc[0].params.as_str(),
         "colony_size=100;limit=50;max_cycles=2000;neighbourhood=box"
     );
     let bt: Vec<_> = r.iter().filter(|r| r.strategy == "backtrack").collect();
-    assert!(bt
-        .iter()
-        .all(|r| r.status == Some(Status::Solved) && r.nodes.is_some() && r.cycles.is_none()));
+    assert!(bt.iter().all(|r| r.status == Some(Status::Solved)
+        && r.counters.nodes.is_some()
+        && r.counters.cycles.is_none()));
     let t = std::fs::read_to_string(&trace).unwrap();
     assert!(t.starts_with("dataset,puzzle_id,strategy,params,seed,colony,cycle,best_conflicts\n"));
     assert!(t.lines().count() > 6, "one line per cycle per ABC job");
@@ -233,7 +236,7 @@ fn a_node_budget_ends_as_a_timeout_row() {
     let r = rows(&out);
     assert_eq!(r[0].status, Some(Status::Timeout));
     assert!(!r[0].verified);
-    assert_eq!(r[0].params, "max_solutions=1;node_limit=3");
+    assert_eq!(r[0].params.as_str(), "max_solutions=1;node_limit=3");
     // The same budget is generous enough with full rules (3 nodes).
     let out2 = dir.path().join("r2.csv");
     run_to(
@@ -270,7 +273,7 @@ fn jobs_follow_the_plan_order_over_a_streamed_mixed_dataset() {
     let got: Vec<(u64, String, String, u64)> = rows(&out)
         .into_iter()
         .map(|r| {
-            assert_eq!(r.status, Some(puzzlebench::harness::record::Status::Solved));
+            assert_eq!(r.status, Some(puzzlebench::results::Status::Solved));
             (r.job, r.strategy, r.puzzle_id, r.seed)
         })
         .collect();

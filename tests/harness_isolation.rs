@@ -1,17 +1,16 @@
 //! The harness isolates failures: a panicking solver gives an `error` row and the batch goes
 //! on; a wrong answer is a `wrong` row, never `solved`. The faulty solvers here are test-only
-//! implementations of the harness's `Solver` trait, not strategies of the release CLI.
+//! implementations of the `Solver` seam, not strategies of the release CLI.
 mod common;
 
 use common::*;
-use puzzlebench::dataset::{PuzzleData, PuzzleKind};
-use puzzlebench::harness::bench::{bench, BenchConfig, BenchError};
-use puzzlebench::harness::plan::Shard;
-use puzzlebench::harness::record::{Columns, Status};
-use puzzlebench::harness::Solver;
+use puzzlebench::builtin::SolverSpec;
+use puzzlebench::harness::{bench, BenchConfig, BenchError};
 use puzzlebench::hitori::search::{Rules, Strategy};
-use puzzlebench::solvers::{Answer, End, Outcome, SolverSpec};
-use rand_pcg::Pcg64Mcg;
+use puzzlebench::results::{Params, Status};
+use puzzlebench::solver::{
+    Answer, End, Outcome, PuzzleData, PuzzleKind, Solver, SolverError, Task, Worker,
+};
 use std::sync::atomic::AtomicBool;
 
 /// Delegates to the real `mrv` solver, but panics on one puzzle or corrupts one answer.
@@ -19,6 +18,30 @@ struct Faulty {
     inner: SolverSpec,
     panic_on: &'static str,
     corrupt: bool,
+}
+
+impl Faulty {
+    fn solve(&self, task: &mut Task<'_>) -> Result<Outcome, SolverError> {
+        let mut out = self.inner.run(task)?;
+        let PuzzleData::Hitori { puzzle, .. } = &task.puzzle.data else {
+            return Err("not hitori".into());
+        };
+        if puzzle.value(0, 0) == 1 && puzzle.value(0, 1) == 1 && !self.panic_on.is_empty() {
+            panic!("{}", self.panic_on);
+        }
+        if self.corrupt {
+            // Shade every cell: breaks adjacency, so the verifier must reject it.
+            let mask = "#".repeat(puzzle.width() * puzzle.height());
+            let bad = puzzlebench::hitori::grid::Shading::from_mask(
+                puzzle.width(),
+                puzzle.height(),
+                &mask,
+            )
+            .map_err(|e| SolverError(e.to_string()))?;
+            out.end = End::Found(Answer::Hitori(bad));
+        }
+        Ok(out)
+    }
 }
 
 impl Solver for Faulty {
@@ -35,60 +58,17 @@ impl Solver for Faulty {
     fn rules(&self) -> &str {
         "full"
     }
-    fn params(&self) -> String {
-        String::new()
-    }
-    fn is_randomised(&self) -> bool {
-        false
-    }
-    fn solve(
-        &self,
-        data: &PuzzleData,
-        rng: &mut Pcg64Mcg,
-        stop: &mut dyn FnMut() -> bool,
-        trace: Option<&mut Vec<u32>>,
-    ) -> Result<Outcome, String> {
-        let mut out = self.inner.run(data, rng, stop, trace)?;
-        let PuzzleData::Hitori { puzzle, .. } = data else {
-            return Err("not hitori".into());
-        };
-        if puzzle.value(0, 0) == 1 && puzzle.value(0, 1) == 1 && !self.panic_on.is_empty() {
-            panic!("{}", self.panic_on);
-        }
-        if self.corrupt {
-            // Shade every cell: breaks adjacency, so the verifier must reject it.
-            let mask = "#".repeat(puzzle.width() * puzzle.height());
-            let bad = puzzlebench::hitori::grid::Shading::from_mask(
-                puzzle.width(),
-                puzzle.height(),
-                &mask,
-            )
-            .map_err(|e| e.to_string())?;
-            out.end = End::Found(Answer::Hitori(bad));
-        }
-        Ok(out)
+    fn start(&self) -> Result<Box<dyn Worker + '_>, SolverError> {
+        Ok(Box::new(|task: &mut Task<'_>| self.solve(task)))
     }
 }
 
 fn config(dir: &std::path::Path, solver: impl Solver + 'static) -> BenchConfig {
-    BenchConfig {
-        dataset: dir.join("data"),
-        solvers: vec![Box::new(solver)],
-        seed: 0,
-        seeds: 1,
-        colonies: 1,
-        threads: 2,
-        timeout: None,
-        node_limit: None,
-        output: Some(dir.join("out.csv")),
-        columns: Columns::default(),
-        trace: None,
-        shard: Shard::default(),
-        resume: false,
-        force: false,
-        progress: false,
-        command_line: vec!["test".into()],
-    }
+    let mut cfg = BenchConfig::new(dir.join("data"), vec![Box::new(solver)]);
+    cfg.threads = 2;
+    cfg.output = Some(dir.join("out.csv"));
+    cfg.command_line = vec!["test".into()];
+    cfg
 }
 
 fn mrv() -> SolverSpec {
@@ -180,29 +160,22 @@ impl Solver for Rewrites {
     fn rules(&self) -> &str {
         self.inner.rules()
     }
-    fn params(&self) -> String {
+    fn params(&self) -> Params {
         self.inner.params()
     }
-    fn is_randomised(&self) -> bool {
-        self.inner.is_randomised()
-    }
-    fn solve(
-        &self,
-        data: &PuzzleData,
-        rng: &mut Pcg64Mcg,
-        stop: &mut dyn FnMut() -> bool,
-        trace: Option<&mut Vec<u32>>,
-    ) -> Result<Outcome, String> {
-        if !self.done.swap(true, std::sync::atomic::Ordering::SeqCst) {
-            let mtime = std::fs::metadata(&self.path).and_then(|m| m.modified());
-            std::fs::write(&self.path, self.text).map_err(|e| e.to_string())?;
-            if self.keep_mtime {
-                let f = std::fs::File::options().write(true).open(&self.path);
-                f.and_then(|f| f.set_modified(mtime?))
-                    .map_err(|e| e.to_string())?;
+    fn start(&self) -> Result<Box<dyn Worker + '_>, SolverError> {
+        Ok(Box::new(|task: &mut Task<'_>| {
+            if !self.done.swap(true, std::sync::atomic::Ordering::SeqCst) {
+                let io = |e: std::io::Error| SolverError(e.to_string());
+                let mtime = std::fs::metadata(&self.path).and_then(|m| m.modified());
+                std::fs::write(&self.path, self.text).map_err(io)?;
+                if self.keep_mtime {
+                    let f = std::fs::File::options().write(true).open(&self.path);
+                    f.and_then(|f| f.set_modified(mtime?)).map_err(io)?;
+                }
             }
-        }
-        self.inner.run(data, rng, stop, trace)
+            self.inner.run(task)
+        }))
     }
 }
 
@@ -242,8 +215,14 @@ fn a_dataset_file_changed_mid_run_fails_the_run_and_keeps_its_rows_for_resume() 
     let kept = rows(&journal);
     assert_eq!(kept.len(), 1, "the job finished before the change is kept");
     assert_eq!(kept[0].puzzle_id, "demo");
-    let meta = std::fs::read_to_string(dir.path().join("out.meta.json")).unwrap();
+    // The in-progress meta lives beside the journal; no final meta claims a result.
+    assert!(!dir.path().join("out.meta.json").exists());
+    let meta = std::fs::read_to_string(dir.path().join("out.csv.partial.meta.json")).unwrap();
     assert!(meta.contains("\"status\": \"failed\""), "{meta}");
+    assert!(
+        meta.contains("\"jobs_done\": 1"),
+        "the kept row is counted: {meta}"
+    );
 
     // With the file restored, --resume runs the rest and the run completes.
     std::fs::write(&b, original).unwrap();
@@ -270,7 +249,7 @@ fn a_change_seen_only_after_its_puzzles_were_solved_cannot_be_resumed() {
     );
     assert!(e.to_string().contains("already handed out"), "{e}");
     assert!(!dir.path().join("out.csv").exists());
-    let meta = std::fs::read_to_string(dir.path().join("out.meta.json")).unwrap();
+    let meta = std::fs::read_to_string(dir.path().join("out.csv.partial.meta.json")).unwrap();
     assert!(meta.contains("\"status\": \"dataset-changed\""), "{meta}");
     let mut cfg = config(dir.path(), mrv());
     cfg.resume = true;

@@ -9,17 +9,8 @@ use std::time::Instant;
 
 use puzzlebench::hitori::{parse_singles, solve, verify, Rules, SearchConfig, SearchEnd, Strategy};
 
-/// `$PUZZLEBENCH_SHARED/corpora/...` when set, else `shared/` beside the repository (CI), else
-/// `shared/` two levels up (a git worktree kept in a `wt/` folder).
 fn corpus_path() -> Option<PathBuf> {
-    let rel = "corpora/hitori/tud-singles-5to25.tsv";
-    let mut candidates = Vec::new();
-    if let Ok(dir) = std::env::var("PUZZLEBENCH_SHARED") {
-        candidates.push(PathBuf::from(dir).join(rel));
-    }
-    candidates.push(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared")).join(rel));
-    candidates.push(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared")).join(rel));
-    candidates.into_iter().find(|p| p.is_file())
+    puzzlebench::corpus::shared_corpus("hitori/tud-singles-5to25.tsv")
 }
 
 #[test]

@@ -1,9 +1,9 @@
-//! CLI tests of `bench-report` on synthetic results written exactly as `bench-run` writes
-//! them (`Columns::header` + `Record::fields`).
+//! CLI tests of `bench-report` on synthetic results written by the library's own CSV writer,
+//! exactly as `bench-run` writes them.
 
 use assert_cmd::Command;
 use predicates::prelude::*;
-use puzzlebench::harness::record::{Columns, Record, Status};
+use puzzlebench::results::{Columns, Record, Status};
 use std::fs;
 use std::path::{Path, PathBuf};
 use tempfile::TempDir;
@@ -13,34 +13,27 @@ fn bench_report() -> Command {
 }
 
 fn write_csv(path: &Path, rows: &[Record], cols: Columns) {
-    let mut w = csv::Writer::from_path(path).expect("create csv");
-    w.write_record(cols.header()).expect("header");
-    for r in rows {
-        w.write_record(r.fields(cols)).expect("row");
-    }
-    w.flush().expect("flush");
+    fs::write(path, puzzlebench::results::write::results_csv(rows, cols)).expect("write csv");
 }
 
 /// `n` Hitori jobs, two strategies alternating, with wall times from `time(i)`.
 fn hitori_run(n: u64, time: impl Fn(u64) -> f64) -> Vec<Record> {
     (0..n)
-        .map(|j| Record {
-            dataset: "hitori5".into(),
-            puzzle_id: format!("hitori5:{}", j / 2 + 1),
-            kind: "hitori".into(),
-            size: "5x5".into(),
-            strategy: if j % 2 == 0 { "mrv" } else { "row" }.into(),
-            rules: "basic".into(),
-            seed: 1,
-            job: j,
-            status: Some(Status::Solved),
-            verified: true,
-            nodes: Some(5 + j % 7),
-            max_depth: Some(3),
-            backtracks: Some(j % 3),
-            propagated: Some(0.25),
-            wall_s: time(j),
-            ..Record::default()
+        .map(|j| {
+            let mut r = Record::sample(
+                "hitori5",
+                if j % 2 == 0 { "mrv" } else { "row" },
+                &format!("hitori5:{}", j / 2 + 1),
+                Status::Solved,
+                time(j),
+            );
+            r.seed = 1;
+            r.job = j;
+            r.counters.nodes = Some(5 + j % 7);
+            r.counters.max_depth = Some(3);
+            r.counters.backtracks = Some(j % 3);
+            r.counters.propagated = puzzlebench::results::counters::Fraction::new(0.25);
+            r
         })
         .collect()
 }
@@ -79,7 +72,7 @@ fn compare_worse_counter_exits_1_and_names_the_puzzle() {
     let d = TempDir::new().expect("tmp");
     let a = file(&d, "a.csv", &base_run());
     let mut new = base_run();
-    new[7].nodes = Some(500); // hitori5:4, row
+    new[7].counters.nodes = Some(500); // hitori5:4, row
     let b = file(&d, "b.csv", &new);
     bench_report()
         .arg("compare")
@@ -419,25 +412,24 @@ fn plot_writes_well_formed_svgs_with_one_series_per_strategy() {
     let mut rows = hitori_run(40, |j| 0.0001 * (j + 1) as f64);
     // An ABC group with 2 colonies on a Sudoku dataset.
     for j in 0..12u64 {
-        rows.push(Record {
-            dataset: "sudoku & co".into(),
-            puzzle_id: format!("s:{}", j / 4 + 1),
-            kind: "sudoku".into(),
-            size: "9x9".into(),
-            strategy: "abc".into(),
-            params: "limit=50".into(),
-            seed: j / 2 % 2,
-            colony: (j % 2) as u32,
-            job: 100 + j,
-            status: Some(if j % 3 == 0 {
-                Status::Unsolved
-            } else {
-                Status::Solved
-            }),
-            cycles: Some(10 * (j + 1)),
-            wall_s: 0.01 * (j + 1) as f64,
-            ..Record::default()
-        });
+        let status = if j % 3 == 0 {
+            Status::Unsolved
+        } else {
+            Status::Solved
+        };
+        let mut r = Record::sample(
+            "sudoku & co",
+            "abc",
+            &format!("s:{}", j / 4 + 1),
+            status,
+            0.01 * (j + 1) as f64,
+        );
+        r.params = puzzlebench::results::Params::from_cell("limit=50");
+        r.seed = j / 2 % 2;
+        r.colony = (j % 2) as u32;
+        r.job = 100 + j;
+        r.counters.cycles = Some(10 * (j + 1));
+        rows.push(r);
     }
     let csv = file(&d, "x.csv", &rows);
     let trace = d.path().join("trace.csv");

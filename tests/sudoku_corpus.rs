@@ -6,21 +6,9 @@ use puzzlebench::sudoku::backtrack::{self, BacktrackEnd};
 use puzzlebench::sudoku::parse::parse_lines;
 use puzzlebench::sudoku::verify::verify;
 
-/// Text of a corpus file, looked up beside the repository (`../shared`) and, for a git worktree
-/// one level deeper, at `../../shared`; None with a message when absent.
+/// Text of a corpus file under `sudoku/`, or None with a message when absent.
 fn corpus(file: &str) -> Option<String> {
-    let dir = env!("CARGO_MANIFEST_DIR");
-    let candidates = [
-        format!("{dir}/../shared/corpora/sudoku/{file}"),
-        format!("{dir}/../../shared/corpora/sudoku/{file}"),
-    ];
-    for path in &candidates {
-        if let Ok(text) = std::fs::read_to_string(path) {
-            return Some(text);
-        }
-    }
-    eprintln!("skipping: corpus file {} not found", candidates[0]);
-    None
+    puzzlebench::corpus::shared_corpus_text(&format!("sudoku/{file}"))
 }
 
 /// Solves the first `limit` puzzles of `file` with a uniqueness check; each must have exactly

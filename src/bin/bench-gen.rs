@@ -2,20 +2,28 @@
 //! Puzzle i of a run uses its own RNG (seed, kind, size, i), so `--count 40` starts with the
 //! same puzzles as `--count 20`, and the result does not depend on the thread count.
 
+mod common;
+
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use puzzlebench::harness::seed::job_rng;
 use puzzlebench::hitori;
-use puzzlebench::report::io::write_atomic;
+use puzzlebench::results::write::write_atomic;
 use puzzlebench::sudoku;
 use rayon::prelude::*;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-/// Generate puzzle datasets (unique solutions, graded difficulty) from a seed.
+const EXAMPLES: &str = "\
+Examples:
+  bench-gen hitori --size 10 --count 40 --seed 1 --out datasets/hitori10/puzzles.txt
+  bench-gen sudoku --difficulty hard --count 50 --seed 3 --out datasets/sudoku-hard/puzzles.txt";
+
+/// Generate puzzle datasets with unique solutions (Sudoku graded by difficulty),
+/// deterministically from a seed.
 #[derive(Parser, Debug)]
-#[command(name = "bench-gen", version, about)]
+#[command(name = "bench-gen", version, about, long_about = None, after_help = EXAMPLES)]
 struct Args {
     #[command(subcommand)]
     kind: Kind,
@@ -32,9 +40,9 @@ enum Kind {
         /// Height, for rectangular grids.
         #[arg(long, value_name = "N")]
         height: Option<usize>,
-        /// How many puzzles.
-        #[arg(long, value_name = "K")]
-        count: usize,
+        /// How many puzzles (1 to 10,000,000).
+        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+        count: u32,
         /// Seed.
         #[arg(long, default_value_t = 0, value_name = "S")]
         seed: u64,
@@ -53,9 +61,9 @@ enum Kind {
         /// `easy` (singles only), `medium` (more than singles, no guessing) or `hard` (guessing).
         #[arg(long)]
         difficulty: String,
-        /// How many puzzles.
-        #[arg(long, value_name = "K")]
-        count: usize,
+        /// How many puzzles (1 to 10,000,000).
+        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+        count: u32,
         /// Seed.
         #[arg(long, default_value_t = 0, value_name = "S")]
         seed: u64,
@@ -123,7 +131,7 @@ fn run() -> Result<()> {
             let puzzles: Vec<_> = (0..count)
                 .into_par_iter()
                 .map(|i| {
-                    let mut rng = job_rng(seed, &stream, i as u32);
+                    let mut rng = job_rng(seed, &stream, i);
                     hitori::generate::generate(w, h, &mut rng)
                 })
                 .collect();
@@ -141,7 +149,7 @@ fn run() -> Result<()> {
             }
             write_atomic(&out, text.as_bytes(), force)
                 .with_context(|| format!("{}: cannot write", out.display()))?;
-            puzzlebench::cli::print(&format!(
+            common::print(&format!(
                 "wrote {count} {w}x{h} Hitori puzzles to {}\n",
                 out.display()
             ));
@@ -164,7 +172,7 @@ fn run() -> Result<()> {
             let puzzles: Vec<_> = (0..count)
                 .into_par_iter()
                 .map(|i| {
-                    let mut rng = job_rng(seed, &stream, i as u32);
+                    let mut rng = job_rng(seed, &stream, i);
                     sudoku::generate::generate(d, &mut rng)
                 })
                 .collect();
@@ -175,7 +183,7 @@ fn run() -> Result<()> {
             }
             write_atomic(&out, text.as_bytes(), force)
                 .with_context(|| format!("{}: cannot write", out.display()))?;
-            puzzlebench::cli::print(&format!(
+            common::print(&format!(
                 "wrote {count} {} Sudoku puzzles to {}\n",
                 d.name(),
                 out.display()

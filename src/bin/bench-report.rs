@@ -5,17 +5,21 @@
 //! Exit codes: 0 success; 1 `compare` found a regression; 2 bad input (unreadable or
 //! malformed file, merge refused) or usage error.
 
+mod common;
+
 use anyhow::{bail, Context, Result};
-use clap::{Parser, Subcommand};
-use puzzlebench::harness::record::Record;
+use clap::{Args, Parser, Subcommand};
 use puzzlebench::report::compare::{compare, CompareOptions};
-use puzzlebench::report::io::{
-    expand_inputs, for_each_result, read_meta, read_results, read_trace, results_csv, write_atomic,
-};
-use puzzlebench::report::merge::{describe_jobs, merge};
-use puzzlebench::report::meta::meta_path;
+use puzzlebench::report::export;
+use puzzlebench::report::merge::{check_complete, merge};
 use puzzlebench::report::plot;
 use puzzlebench::report::summary::{Format, SummaryBuilder, SummaryOptions};
+use puzzlebench::results::meta::meta_path;
+use puzzlebench::results::read::{
+    expand_inputs, for_each_result, read_meta, read_results, read_trace,
+};
+use puzzlebench::results::write::{results_csv, write_atomic};
+use puzzlebench::results::{Columns, Record};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -37,37 +41,15 @@ enum Cmd {
         /// Results CSVs (or directories of them).
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// Output format.
-        #[arg(long, value_enum, default_value_t = Format::Text)]
+        /// Output format: text, markdown, csv or json.
+        #[arg(long, default_value = "text")]
         format: Format,
         /// Per-job time limit in seconds for PAR-2 (default: the meta's timeout_s).
         #[arg(long, value_name = "SECS")]
         time_limit: Option<f64>,
     },
     /// Compare a new run with a baseline; exit 1 on a regression.
-    Compare {
-        /// Baseline CSV or directory of CSVs.
-        baseline: PathBuf,
-        /// New CSV or directory of CSVs.
-        new: PathBuf,
-        /// Relative band around 1 within which a time ratio counts as noise.
-        #[arg(long, default_value_t = 0.10)]
-        noise_band: f64,
-        /// `fail`: a flagged slowdown is a regression (same machine as the baseline);
-        /// `warn`: slowdowns are reported but only counters and statuses decide the exit code
-        /// (baseline made on another machine).
-        #[arg(long, default_value = "fail", value_parser = ["fail", "warn"])]
-        times: String,
-        /// Also write the markdown report here (e.g. $GITHUB_STEP_SUMMARY).
-        #[arg(long, value_name = "FILE")]
-        markdown_out: Option<PathBuf>,
-        /// Write github-action-benchmark `customSmallerIsBetter` JSON here.
-        #[arg(long, value_name = "FILE")]
-        github_benchmark_out: Option<PathBuf>,
-        /// Write Bencher Metric Format JSON here.
-        #[arg(long, value_name = "FILE")]
-        bmf_out: Option<PathBuf>,
-    },
+    Compare(CompareArgs),
     /// SVG plots: cactus, nodes/cycles distributions, ABC convergence.
     Plot {
         /// Results CSVs (or directories of them).
@@ -79,6 +61,9 @@ enum Cmd {
         /// ABC trace CSV (bench-run --trace) for the convergence plot.
         #[arg(long, value_name = "FILE")]
         trace: Option<PathBuf>,
+        /// Replace SVGs that already exist in the directory.
+        #[arg(long)]
+        force: bool,
     },
     /// Merge shard CSVs into one run, refusing duplicates and mixed plans.
     Merge {
@@ -95,6 +80,35 @@ enum Cmd {
         #[arg(long)]
         force: bool,
     },
+}
+
+/// `bench-report compare` options.
+#[derive(Args)]
+struct CompareArgs {
+    /// Baseline CSV or directory of CSVs.
+    baseline: PathBuf,
+    /// New CSV or directory of CSVs.
+    new: PathBuf,
+    /// Relative band around 1 within which a time ratio counts as noise.
+    #[arg(long, default_value_t = 0.10)]
+    noise_band: f64,
+    /// `fail`: a flagged slowdown is a regression (same machine as the baseline);
+    /// `warn`: slowdowns are reported but only counters and statuses decide the exit code
+    /// (baseline made on another machine).
+    #[arg(long, default_value = "fail", value_parser = ["fail", "warn"])]
+    times: String,
+    /// Also write the markdown report here (e.g. $GITHUB_STEP_SUMMARY).
+    #[arg(long, value_name = "FILE")]
+    markdown_out: Option<PathBuf>,
+    /// Write github-action-benchmark `customSmallerIsBetter` JSON here.
+    #[arg(long, value_name = "FILE")]
+    github_benchmark_out: Option<PathBuf>,
+    /// Write Bencher Metric Format JSON here.
+    #[arg(long, value_name = "FILE")]
+    bmf_out: Option<PathBuf>,
+    /// Replace output files that already exist.
+    #[arg(long)]
+    force: bool,
 }
 
 fn main() -> ExitCode {
@@ -156,157 +170,227 @@ fn meta_time_limit(paths: &[PathBuf]) -> Result<(Option<f64>, Option<String>)> {
 }
 
 fn run() -> Result<ExitCode> {
-    let cli = Cli::parse();
-    match cli.cmd {
+    match Cli::parse().cmd {
         Cmd::Summary {
             files,
             format,
             time_limit,
-        } => {
-            if let Some(t) = time_limit {
-                if !(t.is_finite() && t > 0.0) {
-                    bail!("--time-limit must be a positive number of seconds, got {t}");
-                }
-            }
-            // Streamed, so summarising a million-row file needs no copy of its rows.
-            let mut builder = SummaryBuilder::default();
-            for p in expand_inputs(&files)? {
-                for_each_result(&p, |r| {
-                    builder.add(&r);
-                    Ok(())
-                })?;
-            }
-            let (time_limit_s, time_limit_note) = match time_limit {
-                Some(t) => (Some(t), None),
-                None => meta_time_limit(&files)?,
-            };
-            let s = builder.finish(&SummaryOptions {
-                time_limit_s,
-                time_limit_note,
-            });
-            puzzlebench::cli::print(&s.render(format));
-            Ok(ExitCode::SUCCESS)
-        }
-        Cmd::Compare {
-            baseline,
-            new,
-            noise_band,
-            times,
-            markdown_out,
-            github_benchmark_out,
-            bmf_out,
-        } => {
-            if !(noise_band.is_finite() && (0.0..1.0).contains(&noise_band)) {
-                bail!("--noise-band must be in [0, 1), got {noise_band}");
-            }
-            let base_rows = read_all(std::slice::from_ref(&baseline))?;
-            let new_rows = read_all(std::slice::from_ref(&new))?;
-            let c = compare(
-                &base_rows,
-                &new_rows,
-                &CompareOptions {
-                    noise_band,
-                    baseline_label: baseline.display().to_string(),
-                    new_label: new.display().to_string(),
-                    time_regressions: times == "fail",
-                    ..CompareOptions::default()
-                },
-            );
-            let md = c.to_markdown();
-            puzzlebench::cli::print(&md);
-            let write = |p: &Path, bytes: &[u8]| -> Result<()> {
-                write_atomic(p, bytes, true).with_context(|| format!("writing {}", p.display()))
-            };
-            if let Some(p) = markdown_out {
-                write(&p, md.as_bytes())?;
-            }
-            if let Some(p) = github_benchmark_out {
-                let j = serde_json::to_string_pretty(&c.to_github_action_benchmark())?;
-                write(&p, j.as_bytes())?;
-            }
-            if let Some(p) = bmf_out {
-                let j = serde_json::to_string_pretty(&c.to_bencher_bmf())?;
-                write(&p, j.as_bytes())?;
-            }
-            Ok(if c.is_regression() {
-                ExitCode::from(1)
-            } else {
-                ExitCode::SUCCESS
-            })
-        }
-        Cmd::Plot { files, out, trace } => {
-            // Read everything before writing anything: a bad input fails with no partial output.
-            let rows = read_all(&files)?;
-            let trace_rows = trace.as_deref().map(read_trace).transpose()?;
-            std::fs::create_dir_all(&out)
-                .with_context(|| format!("{}: cannot create directory", out.display()))?;
-            let mut written = plot::cactus(&rows, &out)?;
-            written.extend(plot::distribution(&rows, &out)?);
-            if let Some(t) = trace_rows {
-                written.extend(plot::convergence(&t, &out)?);
-            }
-            for p in written {
-                puzzlebench::cli::print(&format!("{}\n", p.display()));
-            }
-            Ok(ExitCode::SUCCESS)
-        }
+        } => summary(&files, format, time_limit),
+        Cmd::Compare(args) => compare_cmd(args),
+        Cmd::Plot {
+            files,
+            out,
+            trace,
+            force,
+        } => plot_cmd(&files, &out, trace.as_deref(), force),
         Cmd::Merge {
             files,
             output,
             allow_missing,
             force,
-        } => {
-            let out_meta = meta_path(&output);
-            if !force {
-                for p in [&output, &out_meta] {
-                    if p.exists() {
-                        bail!(
-                            "{}: already exists (pass --force to overwrite)",
-                            p.display()
-                        );
-                    }
-                }
-            }
-            let mut inputs = Vec::new();
-            let mut columns = puzzlebench::harness::record::Columns::default();
-            for p in expand_inputs(&files)? {
-                let f = read_results(&p)?;
-                columns.solutions |= f.columns.solutions;
-                columns.solution |= f.columns.solution;
-                let meta = read_meta(&p)?;
-                inputs.push((p, f.rows, meta));
-            }
-            let mut merged = merge(inputs)?;
-            merged.columns.solutions |= columns.solutions;
-            merged.columns.solution |= columns.solution;
-            match merged.jobs_total {
-                None if !allow_missing => bail!(
-                    "cannot check for missing jobs: no input has a .meta.json with jobs_total \
-                     (pass --allow-missing to merge anyway)"
-                ),
-                Some(total) if !merged.missing.is_empty() => {
-                    let msg = format!(
-                        "{} of {total} jobs missing: {}",
-                        merged.missing.len(),
-                        describe_jobs(&merged.missing, 20)
-                    );
-                    if !allow_missing {
-                        bail!("{msg} (pass --allow-missing to write the merged file anyway)");
-                    }
-                    eprintln!("bench-report: warning: {msg}; merged meta says status interrupted");
-                }
-                _ => {}
-            }
-            write_atomic(&output, &results_csv(&merged.rows, merged.columns), force)?;
-            let meta = serde_json::to_string_pretty(&merged.meta)? + "\n";
-            write_atomic(&out_meta, meta.as_bytes(), force)?;
-            puzzlebench::cli::print(&format!(
-                "{}: {} rows ({})\n",
-                output.display(),
-                merged.rows.len(),
-                merged.meta.status.as_deref().unwrap_or("unknown")
-            ));
-            Ok(ExitCode::SUCCESS)
+        } => merge_cmd(&files, &output, allow_missing, force),
+    }
+}
+
+/// The files a report reads (with their metas): never a destination.
+fn inputs_of(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
+    let mut out = Vec::new();
+    for p in expand_inputs(paths)? {
+        out.push(resolved(&meta_path(&p)));
+        out.push(resolved(&p));
+    }
+    Ok(out)
+}
+
+/// A path made absolute and free of `..` and symlinks as far as it exists, for comparing.
+fn resolved(p: &Path) -> PathBuf {
+    if let Ok(c) = std::fs::canonicalize(p) {
+        return c;
+    }
+    match (p.parent(), p.file_name()) {
+        (Some(parent), Some(name)) if !parent.as_os_str().is_empty() => resolved(parent).join(name),
+        (_, Some(name)) => resolved(Path::new(".")).join(name),
+        _ => p.to_path_buf(),
+    }
+}
+
+/// Write a report output: never over one of the inputs, never over an existing file without
+/// `--force`, never into anything but a regular file.
+fn write_output(path: &Path, bytes: &[u8], force: bool, inputs: &[PathBuf]) -> Result<()> {
+    if inputs.contains(&resolved(path)) {
+        bail!(
+            "{}: is one of the inputs (or an input's meta); choose another output",
+            path.display()
+        );
+    }
+    write_atomic(path, bytes, force)?;
+    Ok(())
+}
+
+fn summary(files: &[PathBuf], format: Format, time_limit: Option<f64>) -> Result<ExitCode> {
+    if let Some(t) = time_limit {
+        if !(t.is_finite() && t > 0.0) {
+            bail!("--time-limit must be a positive number of seconds, got {t}");
         }
     }
+    // Streamed, so summarising a million-row file needs no copy of its rows.
+    let mut builder = SummaryBuilder::default();
+    for p in expand_inputs(files)? {
+        for_each_result(&p, |r| {
+            builder.add(&r);
+            Ok(())
+        })?;
+    }
+    let (time_limit_s, time_limit_note) = match time_limit {
+        Some(t) => (Some(t), None),
+        None => meta_time_limit(files)?,
+    };
+    let s = builder.finish(&SummaryOptions {
+        time_limit_s,
+        time_limit_note,
+    });
+    common::print(&s.render(format));
+    Ok(ExitCode::SUCCESS)
+}
+
+fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
+    if !(a.noise_band.is_finite() && (0.0..1.0).contains(&a.noise_band)) {
+        bail!("--noise-band must be in [0, 1), got {}", a.noise_band);
+    }
+    let inputs = inputs_of(&[a.baseline.clone(), a.new.clone()])?;
+    // Refuse clobbering before the (possibly long) comparison runs.
+    for p in [&a.markdown_out, &a.github_benchmark_out, &a.bmf_out]
+        .into_iter()
+        .flatten()
+    {
+        if inputs.contains(&resolved(p)) {
+            bail!(
+                "{}: is one of the inputs; choose another output",
+                p.display()
+            );
+        }
+        if p.exists() && !a.force {
+            bail!(
+                "{}: already exists (pass --force to overwrite)",
+                p.display()
+            );
+        }
+    }
+    let base_rows = read_all(std::slice::from_ref(&a.baseline))?;
+    let new_rows = read_all(std::slice::from_ref(&a.new))?;
+    let c = compare(
+        &base_rows,
+        &new_rows,
+        &CompareOptions {
+            noise_band: a.noise_band,
+            baseline_label: a.baseline.display().to_string(),
+            new_label: a.new.display().to_string(),
+            time_regressions: a.times == "fail",
+            ..CompareOptions::default()
+        },
+    );
+    let md = export::markdown(&c);
+    common::print(&md);
+    if let Some(p) = &a.markdown_out {
+        write_output(p, md.as_bytes(), a.force, &inputs)?;
+    }
+    if let Some(p) = &a.github_benchmark_out {
+        let j = serde_json::to_string_pretty(&export::github_action_benchmark(&c))?;
+        write_output(p, j.as_bytes(), a.force, &inputs)?;
+    }
+    if let Some(p) = &a.bmf_out {
+        let j = serde_json::to_string_pretty(&export::bencher_bmf(&c))?;
+        write_output(p, j.as_bytes(), a.force, &inputs)?;
+    }
+    Ok(if c.is_regression() {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn plot_cmd(files: &[PathBuf], out: &Path, trace: Option<&Path>, force: bool) -> Result<ExitCode> {
+    // Read and render everything before writing anything: a bad input leaves no partial output.
+    let rows = read_all(files)?;
+    let trace_rows = trace.map(read_trace).transpose()?;
+    let mut svgs = plot::render_cactus(&rows)?;
+    svgs.extend(plot::render_distribution(&rows)?);
+    if let Some(t) = trace_rows {
+        svgs.extend(plot::render_convergence(&t)?);
+    }
+    let mut inputs = inputs_of(files)?;
+    inputs.extend(trace.map(resolved));
+    std::fs::create_dir_all(out)
+        .with_context(|| format!("{}: cannot create directory", out.display()))?;
+    for s in &svgs {
+        let p = out.join(&s.name);
+        if p.exists() && !force {
+            bail!(
+                "{}: already exists (pass --force to overwrite)",
+                p.display()
+            );
+        }
+    }
+    for s in svgs {
+        let p = out.join(&s.name);
+        write_output(&p, s.svg.as_bytes(), force, &inputs)?;
+        common::print(&format!("{}\n", p.display()));
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn merge_cmd(
+    files: &[PathBuf],
+    output: &Path,
+    allow_missing: bool,
+    force: bool,
+) -> Result<ExitCode> {
+    let out_meta = meta_path(output);
+    let inputs = inputs_of(files)?;
+    for p in [output, out_meta.as_path()] {
+        if inputs.contains(&resolved(p)) {
+            bail!(
+                "{}: is one of the inputs; choose another output",
+                p.display()
+            );
+        }
+        if !force && p.exists() {
+            bail!(
+                "{}: already exists (pass --force to overwrite)",
+                p.display()
+            );
+        }
+    }
+    let mut shards = Vec::new();
+    let mut columns = Columns::default();
+    for p in expand_inputs(files)? {
+        let f = read_results(&p)?;
+        columns.solutions |= f.columns.solutions;
+        columns.solution |= f.columns.solution;
+        columns.measured |= f.columns.measured;
+        let meta = read_meta(&p)?;
+        shards.push((p, f.rows, meta));
+    }
+    let mut merged = merge(shards)?;
+    merged.columns.solutions |= columns.solutions;
+    merged.columns.solution |= columns.solution;
+    merged.columns.measured |= columns.measured;
+    if let Some(warning) = check_complete(&merged, allow_missing)? {
+        eprintln!("bench-report: warning: {warning}");
+    }
+    write_output(
+        output,
+        &results_csv(&merged.rows, merged.columns),
+        force,
+        &inputs,
+    )?;
+    let meta = serde_json::to_string_pretty(&merged.meta)? + "\n";
+    write_output(&out_meta, meta.as_bytes(), force, &inputs)?;
+    common::print(&format!(
+        "{}: {} rows ({})\n",
+        output.display(),
+        merged.rows.len(),
+        merged.meta.status.map_or("unknown", |s| s.as_str())
+    ));
+    Ok(ExitCode::SUCCESS)
 }

@@ -1,57 +1,73 @@
 //! `bench-run`: run solvers over a dataset, one CSV row per job, summary on screen.
 //! A thin front end: arguments become a validated `BenchConfig`, the library does the rest.
 
+mod common;
+
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use puzzlebench::harness::bench::{bench, BenchConfig, BenchError};
-use puzzlebench::harness::plan::Shard;
-use puzzlebench::harness::record::{Columns, Status};
-use puzzlebench::harness::Solver;
+use puzzlebench::builtin::{parse_strategies, SolverOptions, STRATEGY_NAMES};
+use puzzlebench::harness::{bench, BenchConfig, BenchError, BenchOutcome};
+use puzzlebench::hitori::search::Rules;
 use puzzlebench::report::summary::{Format, SummaryBuilder, SummaryOptions};
-use puzzlebench::solvers::{abc_params, parse_strategies, SolverOptions};
+use puzzlebench::results::read::for_each_result;
+use puzzlebench::results::{Columns, Shard, Status};
+use puzzlebench::solver::{RunOption, Solver};
+use puzzlebench::sudoku::abc::{AbcParams, Limit, Neighbourhood};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::Arc;
 use std::time::Duration;
 
+const EXAMPLES: &str = "\
+Examples:
+  bench-run --dataset datasets/hitori5 --strategy mrv,row
+  bench-run --dataset datasets/sudoku-hard --strategy abc,abc-hybrid --seeds 20 --colonies 4
+  bench-run --dataset corpus.txt --strategy backtrack --count-solutions 2 --output results/u.csv
+  bench-run --dataset datasets/hitori10 --strategy mrv --shard 2/4 --output shard-2.csv
+
+Exit codes: 0 every job ran and no answer was wrong; 1 a row is `wrong` or `error`, or
+writing failed; 2 bad input or options (nothing was run); 130 interrupted (resume with the
+command printed).";
+
 /// Benchmark constraint-puzzle solvers over a dataset: every answer independently verified,
 /// one CSV row per job, a summary at the end.
 #[derive(Parser, Debug)]
-#[command(name = "bench-run", version, about, long_about = None)]
+#[command(name = "bench-run", version, about, long_about = None, after_help = EXAMPLES)]
 struct Args {
     /// Puzzle file, or directory of puzzle files (read in name order).
     #[arg(long, value_name = "PATH")]
     dataset: PathBuf,
 
-    /// Comma-separated strategies: Hitori `mrv`, `row`; Sudoku `abc`, `abc-hybrid`, `backtrack`.
-    /// Each runs on the same puzzles of its kind.
+    /// Comma-separated strategies: Hitori `mrv`, `row`, `mrv-dyn`; Sudoku `abc`, `abc-hybrid`,
+    /// `backtrack`. Each runs on the same puzzles of its kind.
     #[arg(long, value_name = "LIST")]
     strategy: String,
 
     /// Hitori propagation rules: `basic` (the article's two rules) or `full` (adds sandwich,
     /// adjacent-pair and cut-vertex reasoning).
     #[arg(long, default_value = "full", value_name = "RULES")]
-    rules: String,
+    rules: Rules,
 
-    /// Worker threads [default: the number of CPUs]. Rows do not depend on it.
-    #[arg(long, value_name = "N")]
-    threads: Option<usize>,
+    /// Worker threads, 1 to 1024 [default: the number of CPUs]. Rows do not depend on it.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    threads: Option<u16>,
 
     /// Base seed; run j of a puzzle uses seed value SEED + j.
     #[arg(long, default_value_t = 0, value_name = "N")]
     seed: u64,
 
     /// Independent runs per puzzle (seed values SEED .. SEED+K-1).
-    #[arg(long, default_value_t = 1, value_name = "K")]
+    #[arg(long, default_value_t = 1, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
     seeds: u32,
 
-    /// Independent ABC colonies per (puzzle, seed), one row each.
-    #[arg(long, default_value_t = 1, value_name = "K")]
+    /// Independent ABC colonies per (puzzle, seed), one row each. A plan may hold at most
+    /// 2^32 jobs (strategies x puzzles x seeds x colonies).
+    #[arg(long, default_value_t = 1, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
     colonies: u32,
 
     /// Result CSV [default: results/DATASET_STRATEGIES_UTC-TIME.csv]. Never overwritten
-    /// without --force.
+    /// without --force; never a directory, a device or a path inside the dataset.
     #[arg(long, short = 'o', value_name = "FILE")]
     output: Option<PathBuf>,
 
@@ -60,7 +76,7 @@ struct Args {
     quiet: bool,
 
     /// Look for up to K solutions (2 proves uniqueness); adds a `solutions` column.
-    #[arg(long, value_name = "K")]
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
     count_solutions: Option<u32>,
 
     /// Add a `solution` column: Hitori `#`/`.` mask or Sudoku 81 digits.
@@ -68,12 +84,13 @@ struct Args {
     record_solutions: bool,
 
     /// Search-node budget per job (Hitori, Sudoku backtrack); a job over it is a `timeout` row.
-    #[arg(long, value_name = "N")]
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     node_limit: Option<u64>,
 
-    /// Wall-clock budget per job in seconds; a job over it is a `timeout` row.
-    #[arg(long, value_name = "SECS")]
-    timeout: Option<f64>,
+    /// Wall-clock budget per job in seconds (at least 0.001); a job that ends after it is a
+    /// `timeout` row.
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = common::parse_secs)]
+    timeout: Option<Duration>,
 
     /// ABC colony size (food sources = half of it).
     #[arg(long, default_value_t = 100, value_name = "N")]
@@ -81,15 +98,15 @@ struct Args {
 
     /// ABC abandonment limit: a number, or `adaptive` (15 + 5 * the source's conflicts).
     #[arg(long, default_value = "50", value_name = "N|adaptive")]
-    limit: String,
+    limit: Limit,
 
     /// ABC cycle budget per job; a colony that runs out is an `unsolved` row.
-    #[arg(long, default_value_t = 2000, value_name = "N")]
+    #[arg(long, default_value_t = 2000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
     max_cycles: u64,
 
     /// ABC neighbour move: `box` (swap inside a box) or `cross-box` (swap across boxes in a line).
     #[arg(long, default_value = "box", value_name = "MOVE")]
-    neighbourhood: String,
+    neighbourhood: Neighbourhood,
 
     /// Write ABC's best conflicts per cycle per job to this long CSV.
     #[arg(long, value_name = "FILE")]
@@ -97,7 +114,7 @@ struct Args {
 
     /// Run only the K-th of N slices of the plan (job j is in slice K iff j % N == K-1).
     #[arg(long, value_name = "K/N")]
-    shard: Option<String>,
+    shard: Option<Shard>,
 
     /// Continue the interrupted run that wrote --output: run only its missing jobs.
     #[arg(long)]
@@ -114,84 +131,140 @@ struct Args {
     no_summary: bool,
 }
 
+/// Refuse an option no selected strategy honours; name the ones that ignore it otherwise.
+fn check_option(solvers: &[Box<dyn Solver>], option: RunOption, used: bool) -> Result<()> {
+    if !used {
+        return Ok(());
+    }
+    let (honour, ignore): (Vec<&dyn Solver>, Vec<&dyn Solver>) = solvers
+        .iter()
+        .map(|s| s.as_ref())
+        .partition(|s| s.supports(option));
+    if honour.is_empty() {
+        bail!(
+            "{} does not apply to any strategy in this run ({})",
+            option.flag(),
+            names(&ignore)
+        );
+    }
+    if !ignore.is_empty() {
+        eprintln!(
+            "bench-run: note: {} applies to {} only, not to {}",
+            option.flag(),
+            names(&honour),
+            names(&ignore)
+        );
+    }
+    Ok(())
+}
+
+fn names(s: &[&dyn Solver]) -> String {
+    s.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
+}
+
 fn config(args: &Args) -> Result<BenchConfig> {
-    let positive = |flag: &str, v: Option<u64>| -> Result<()> {
-        if v == Some(0) {
-            bail!("{flag} must be at least 1, found 0");
-        }
-        Ok(())
+    let abc = AbcParams {
+        colony_size: args.colony_size,
+        limit: args.limit,
+        max_cycles: args.max_cycles,
+        neighbourhood: args.neighbourhood,
+        presolve: false,
     };
-    positive("--count-solutions", args.count_solutions.map(u64::from))?;
-    positive("--node-limit", args.node_limit)?;
-    positive("--threads", args.threads.map(|t| t as u64))?;
-    positive("--max-cycles", Some(args.max_cycles))?;
-    let timeout = match args.timeout {
-        None => None,
-        Some(t) if t.is_finite() && t > 0.0 && t < 1e9 => Some(Duration::from_secs_f64(t)),
-        Some(t) => bail!("--timeout must be a positive number of seconds, found {t}"),
-    };
-    let rules = args
-        .rules
-        .parse()
-        .map_err(|_| anyhow::anyhow!("--rules {:?}: expected \"basic\" or \"full\"", args.rules))?;
-    let abc = abc_params(
-        args.colony_size,
-        &args.limit,
-        args.max_cycles,
-        &args.neighbourhood,
-    )
-    .map_err(anyhow::Error::msg)?;
+    abc.validate()
+        .map_err(|e| anyhow::anyhow!("ABC parameters (--colony-size, --limit): {e}"))?;
     let opts = SolverOptions {
-        rules,
+        rules: args.rules,
         max_solutions: args.count_solutions.unwrap_or(1),
         node_limit: args.node_limit,
         abc,
     };
-    let specs = parse_strategies(&args.strategy, &opts).map_err(anyhow::Error::msg)?;
-    let has_abc = specs.iter().any(|s| s.is_randomised());
-    if args.trace.is_some() && !has_abc {
-        bail!(
-            "--trace records ABC convergence, but no ABC strategy is in --strategy {}",
-            args.strategy
-        );
-    }
-    if args.colonies > 1 && !has_abc {
-        bail!(
-            "--colonies applies to ABC strategies only, and --strategy {} has none",
-            args.strategy
-        );
-    }
-    let shard: Shard = match &args.shard {
-        Some(s) => s.parse().map_err(anyhow::Error::msg)?,
-        None => Shard::default(),
-    };
-    let solvers: Vec<Box<dyn Solver>> = specs
+    let solvers: Vec<Box<dyn Solver>> = parse_strategies(&args.strategy, &opts)
+        .map_err(anyhow::Error::msg)?
         .into_iter()
         .map(|s| Box::new(s) as Box<dyn Solver>)
         .collect();
-    Ok(BenchConfig {
-        dataset: args.dataset.clone(),
-        solvers,
-        seed: args.seed,
-        seeds: args.seeds,
-        colonies: args.colonies,
-        threads: args
-            .threads
-            .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
-        timeout,
-        node_limit: args.node_limit,
-        output: args.output.clone(),
-        columns: Columns {
-            solutions: args.count_solutions.is_some(),
-            solution: args.record_solutions,
-        },
-        trace: args.trace.clone(),
-        shard,
-        resume: args.resume,
-        force: args.force,
-        progress: !args.quiet,
-        command_line: std::env::args().collect(),
-    })
+    check_option(&solvers, RunOption::NodeLimit, args.node_limit.is_some())?;
+    check_option(
+        &solvers,
+        RunOption::CountSolutions,
+        args.count_solutions.is_some(),
+    )?;
+    check_option(&solvers, RunOption::Trace, args.trace.is_some())?;
+    check_option(&solvers, RunOption::AbcParams, abc != AbcParams::default())?;
+    if args.colonies > 1 && !solvers.iter().any(|s| s.randomised()) {
+        bail!(
+            "--colonies applies to randomised strategies (abc, abc-hybrid) only, and --strategy {} has none",
+            args.strategy
+        );
+    }
+    let mut cfg = BenchConfig::new(args.dataset.clone(), solvers);
+    cfg.seed = args.seed;
+    cfg.seeds = args.seeds;
+    cfg.colonies = args.colonies;
+    if let Some(t) = args.threads {
+        cfg.threads = usize::from(t);
+    }
+    cfg.timeout = args.timeout;
+    cfg.node_limit = args.node_limit;
+    cfg.output = args.output.clone();
+    cfg.columns = Columns {
+        solutions: args.count_solutions.is_some(),
+        solution: args.record_solutions,
+        measured: false,
+    };
+    cfg.trace = args.trace.clone();
+    cfg.shard = args.shard.unwrap_or_default();
+    cfg.resume = args.resume;
+    cfg.force = args.force;
+    cfg.progress = !args.quiet;
+    cfg.command_line = common::command_line();
+    Ok(cfg)
+}
+
+/// The command that finishes an interrupted run: rebuilt from the parsed options (so `-oFILE`,
+/// `--output=FILE` or an earlier `--resume` give a valid command), with the output the run
+/// actually wrote and without `--force` (which would discard the rows kept).
+fn resume_command(outcome: &BenchOutcome) -> String {
+    let output = outcome
+        .path
+        .to_string_lossy()
+        .trim_end_matches(".partial")
+        .to_string();
+    let mut cmd = Vec::new();
+    let mut args = outcome.meta.command_line.iter().peekable();
+    if let Some(program) = args.next() {
+        cmd.push(program.clone());
+    }
+    while let Some(a) = args.next() {
+        if a == "--output" || a == "-o" {
+            args.next();
+            continue;
+        }
+        let dropped = a.starts_with("--output=")
+            || (a.starts_with("-o") && a.len() > 2)
+            || a == "--resume"
+            || a == "--force";
+        if !dropped {
+            cmd.push(a.clone());
+        }
+    }
+    cmd.extend(["--output".to_string(), output, "--resume".to_string()]);
+    cmd.iter()
+        .map(|a| shell_quote(a))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Quote an argument for a POSIX shell where it needs it.
+fn shell_quote(a: &str) -> String {
+    let plain = !a.is_empty()
+        && a.chars()
+            .all(|c| c.is_ascii_alphanumeric() || "-_./=:,+%@".contains(c));
+    if plain {
+        a.to_string()
+    } else {
+        format!("'{}'", a.replace('\'', "'\\''"))
+    }
 }
 
 /// Ctrl-C / SIGTERM: the first stops handing out jobs (running ones stop at their next
@@ -214,7 +287,6 @@ fn install_interrupt() -> Result<Arc<AtomicBool>> {
 
 fn run() -> Result<ExitCode> {
     let args = Args::parse();
-    let no_summary = args.no_summary;
     let cfg = match config(&args) {
         Ok(c) => c,
         Err(e) => {
@@ -235,31 +307,22 @@ fn run() -> Result<ExitCode> {
         }
     };
     if outcome.interrupted {
-        let mut cmd: Vec<String> = outcome.meta.command_line.clone();
-        if !cmd
-            .iter()
-            .any(|a| a == "--output" || a == "-o" || a.starts_with("--output="))
-        {
-            cmd.push("--output".into());
-            cmd.push(outcome.path.with_extension("").display().to_string());
-        }
-        cmd.push("--resume".into());
         eprintln!(
             "bench-run: interrupted after {} of {} jobs; the finished rows are in {}",
             outcome.done,
             outcome.jobs,
             outcome.path.display()
         );
-        eprintln!("bench-run: to finish the run: {}", cmd.join(" "));
+        eprintln!("bench-run: to finish the run: {}", resume_command(&outcome));
         return Ok(ExitCode::from(130));
     }
-    if no_summary {
-        puzzlebench::cli::print(&format!("results: {}\n", outcome.path.display()));
+    if args.no_summary {
+        common::print(&format!("results: {}\n", outcome.path.display()));
         return Ok(exit_code(&outcome.status_counts));
     }
     // Streamed: the summary keeps a few numbers per row, never the rows.
     let mut builder = SummaryBuilder::default();
-    puzzlebench::report::io::for_each_result(&outcome.path, |r| {
+    for_each_result(&outcome.path, |r| {
         builder.add(&r);
         Ok(())
     })?;
@@ -271,8 +334,8 @@ fn run() -> Result<ExitCode> {
             .is_none()
             .then(|| "the run had no --timeout".to_string()),
     };
-    puzzlebench::cli::print(&builder.finish(&opts).render(Format::Text));
-    puzzlebench::cli::print(&format!("results: {}\n", outcome.path.display()));
+    common::print(&builder.finish(&opts).render(Format::Text));
+    common::print(&format!("results: {}\n", outcome.path.display()));
     Ok(exit_code(&outcome.status_counts))
 }
 
@@ -290,6 +353,8 @@ fn exit_code(counts: &std::collections::BTreeMap<Status, u64>) -> ExitCode {
 }
 
 fn main() -> ExitCode {
+    // Keep the strategy list in --help in step with the registry.
+    debug_assert!(STRATEGY_NAMES.len() == 6);
     match run() {
         Ok(code) => code,
         Err(e) => {

@@ -1,22 +1,34 @@
-//! One benchmark run from a validated configuration to finished files: load, plan, check the
-//! output (never overwrite, resume only the same plan), run, write, and describe the run in
-//! its `.meta.json`. `bench-run` is a thin front end over [`bench()`].
+//! One benchmark run from a configuration to finished files, as a pipeline:
+//!
+//! 1. [`preflight`]: validate the options and every path (dataset, output, journal, trace,
+//!    meta) — nothing is read or written before this passes;
+//! 2. open the dataset and build the plan;
+//! 3. build the run meta (and, for `--resume`, check it against the interrupted run's);
+//! 4. take the output's lock and open the journal;
+//! 5. execute the jobs;
+//! 6. finish: the sorted CSV and its meta appear together, or the journal stays for `--resume`.
+//!
+//! `bench-run` is a thin front end over [`bench()`].
 
-use super::meta::{self, Machine, RunMeta};
-use super::output::{journal_path, ResultWriter, Resumed};
-use super::plan::{fingerprint, Plan, Shard};
-use super::record::{Columns, Status};
+use super::output::{journal_path, with_suffix, JobSet, ResultWriter, Resumed};
+use super::plan::{fingerprint, Plan};
+use super::progress::Progress;
 use super::run::{execute, ExecuteError, JobFeed, JobResult, JobSettings};
-use super::Solver;
 use crate::dataset::{self, Dataset};
-use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use crate::results::meta::{self, meta_path, Machine};
+use crate::results::read::read_meta_file;
+use crate::results::write::write_meta;
+use crate::results::{Columns, RunMeta, RunStatus, Shard, Status};
+use crate::solver::Solver;
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::fs::File;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-/// Everything a run needs, validated.
+/// Everything a run needs. [`BenchConfig::new`] gives the defaults (`bench-run`'s); set the
+/// public fields to change them.
 pub struct BenchConfig {
     /// Dataset path.
     pub dataset: PathBuf,
@@ -36,7 +48,7 @@ pub struct BenchConfig {
     pub node_limit: Option<u64>,
     /// Output CSV; `None` picks `results/<dataset>_<strategies>_<time>.csv`.
     pub output: Option<PathBuf>,
-    /// Optional columns.
+    /// Optional columns (the `measured` ones are added when a solver measures).
     pub columns: Columns,
     /// ABC trace file.
     pub trace: Option<PathBuf>,
@@ -52,7 +64,32 @@ pub struct BenchConfig {
     pub command_line: Vec<String>,
 }
 
-/// Why a run could not start or finish. All are the user's to fix, except `Io` during the run.
+impl BenchConfig {
+    /// A run of `solvers` over `dataset` with the defaults: seed 0, one seed, one colony, one
+    /// thread per CPU, no budgets, the default output path, no progress bar.
+    pub fn new(dataset: impl Into<PathBuf>, solvers: Vec<Box<dyn Solver>>) -> BenchConfig {
+        BenchConfig {
+            dataset: dataset.into(),
+            solvers,
+            seed: 0,
+            seeds: 1,
+            colonies: 1,
+            threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
+            timeout: None,
+            node_limit: None,
+            output: None,
+            columns: Columns::default(),
+            trace: None,
+            shard: Shard::default(),
+            resume: false,
+            force: false,
+            progress: false,
+            command_line: std::env::args().collect(),
+        }
+    }
+}
+
+/// Why a run could not start or finish.
 #[derive(Debug, thiserror::Error)]
 pub enum BenchError {
     /// Dataset problem.
@@ -64,6 +101,9 @@ pub enum BenchError {
     /// Bad combination of options, or an output that would be overwritten.
     #[error("{0}")]
     Usage(String),
+    /// Another process is writing the same output.
+    #[error("{0}")]
+    Locked(String),
     /// Reading or writing results failed.
     #[error("{0}")]
     Io(String),
@@ -86,34 +126,183 @@ pub struct BenchOutcome {
     pub meta: RunMeta,
 }
 
-fn default_output(dataset: &Dataset, solvers: &[Box<dyn Solver>], shard: Shard) -> PathBuf {
-    let names: Vec<&str> = solvers.iter().map(|s| s.name()).collect();
+/// Every file a run touches, derived from the output path.
+#[derive(Clone, Debug)]
+pub struct RunPaths {
+    /// The final CSV.
+    pub output: PathBuf,
+    /// Its meta sidecar, written with the CSV.
+    pub meta: PathBuf,
+    /// The journal of rows as they finish.
+    pub journal: PathBuf,
+    /// The meta of the run in progress, beside the journal.
+    pub journal_meta: PathBuf,
+    /// The lock held for the life of the run.
+    pub lock: PathBuf,
+    /// The trace, if asked for.
+    pub trace: Option<PathBuf>,
+}
+
+impl RunPaths {
+    /// The files of a run writing `output`.
+    pub fn new(output: &Path, trace: Option<&Path>) -> RunPaths {
+        let journal = journal_path(output);
+        RunPaths {
+            output: output.to_path_buf(),
+            meta: meta_path(output),
+            journal_meta: meta_path(&journal),
+            journal,
+            lock: with_suffix(output, ".lock"),
+            trace: trace.map(Path::to_path_buf),
+        }
+    }
+}
+
+fn default_output(cfg: &BenchConfig) -> PathBuf {
+    let names: Vec<&str> = cfg.solvers.iter().map(|s| s.name()).collect();
     let stamp = meta::now_utc().replace([':', '-'], "");
-    let shard = if shard.count > 1 {
-        format!("_shard{}of{}", shard.index, shard.count)
+    let shard = if cfg.shard.count > 1 {
+        format!("_shard{}of{}", cfg.shard.index, cfg.shard.count)
     } else {
         String::new()
     };
     PathBuf::from("results").join(format!(
         "{}_{}_{}{}.csv",
-        dataset.name,
+        dataset::dataset_name(&cfg.dataset),
         names.join("+"),
         stamp.trim_end_matches('Z'),
         shard
     ))
 }
 
-/// The meta status of a run stopped because its dataset changed under it.
-const CHANGED: &str = "dataset-changed";
+/// A path made absolute and free of `..` and symlinks as far as it exists, for comparing.
+fn resolved(p: &Path) -> PathBuf {
+    if let Ok(c) = std::fs::canonicalize(p) {
+        return c;
+    }
+    match (p.parent(), p.file_name()) {
+        (Some(parent), Some(name)) => {
+            let parent = if parent.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                parent
+            };
+            resolved(parent).join(name)
+        }
+        _ => p.to_path_buf(),
+    }
+}
+
+/// Refuse a path that exists and is not a regular file: never write into, or replace, a
+/// directory, a device, a FIFO or a socket.
+fn check_writable(what: &str, p: &Path) -> Result<(), BenchError> {
+    match std::fs::symlink_metadata(p) {
+        Ok(m) if m.is_dir() => Err(BenchError::Usage(format!(
+            "{}: {what} is a directory; give a file name",
+            p.display()
+        ))),
+        Ok(m) if !m.is_file() => Err(BenchError::Usage(format!(
+            "{}: {what} exists and is not a regular file (a device, FIFO, socket or link); puzzlebench only writes new paths or regular files",
+            p.display()
+        ))),
+        _ => Ok(()),
+    }
+}
+
+/// Step 1: check the options and every path before anything is read or written.
+pub fn preflight(cfg: &BenchConfig) -> Result<RunPaths, BenchError> {
+    let usage = |m: String| Err(BenchError::Usage(m));
+    if cfg.solvers.is_empty() {
+        return usage("no strategy given".into());
+    }
+    if cfg.threads == 0 || cfg.threads > MAX_THREADS {
+        return usage(format!(
+            "--threads {}: expected 1 to {MAX_THREADS}",
+            cfg.threads
+        ));
+    }
+    if cfg.trace.is_some() && cfg.resume {
+        return usage("--trace cannot be combined with --resume: traces of the earlier jobs were not kept; rerun without --resume".into());
+    }
+    // The dataset must be a regular file or a directory (a FIFO would block in `open`).
+    dataset::dataset_files(&cfg.dataset)?;
+    let output = cfg.output.clone().unwrap_or_else(|| default_output(cfg));
+    let paths = RunPaths::new(&output, cfg.trace.as_deref());
+    let data = resolved(&cfg.dataset);
+    let mut ours = vec![
+        ("output", &paths.output),
+        ("journal", &paths.journal),
+        ("meta file", &paths.meta),
+        ("in-progress meta file", &paths.journal_meta),
+        ("lock file", &paths.lock),
+    ];
+    if let Some(t) = &paths.trace {
+        ours.push(("trace", t));
+    }
+    for (what, p) in &ours {
+        check_writable(what, p)?;
+        let r = resolved(p);
+        if r == data || r.starts_with(&data) && data.is_dir() {
+            return usage(format!(
+                "{}: the {what} would be written {} the dataset {}; write results elsewhere",
+                p.display(),
+                if r == data { "over" } else { "inside" },
+                cfg.dataset.display()
+            ));
+        }
+    }
+    if let Some(t) = &paths.trace {
+        let rt = resolved(t);
+        for (what, p) in &ours[..ours.len() - 1] {
+            if resolved(p) == rt {
+                return usage(format!(
+                    "--trace {}: the same file as the run's {what}; choose another name",
+                    t.display()
+                ));
+            }
+        }
+        if t.exists() && !cfg.force {
+            return usage(format!(
+                "{}: trace file already exists; choose another --trace or add --force",
+                t.display()
+            ));
+        }
+    }
+    if output.extension().is_some_and(|e| e == "json") || output.ends_with(".meta.json") {
+        return usage(format!(
+            "{}: looks like a meta file; give the results a .csv name",
+            output.display()
+        ));
+    }
+    if output.exists() && !cfg.force {
+        return usage(format!(
+            "{}: results already exist; choose another --output or add --force to overwrite",
+            output.display()
+        ));
+    }
+    if cfg.resume && !paths.journal.exists() {
+        return usage(format!(
+            "--resume: {} does not exist, so there is no interrupted run to continue for {}",
+            paths.journal.display(),
+            output.display()
+        ));
+    }
+    Ok(paths)
+}
+
+/// The most worker threads a run may have.
+pub const MAX_THREADS: usize = 1024;
 
 /// Compare the meta of an interrupted run with this one; `Err` names the first difference.
 fn check_resumable(old: &RunMeta, new: &RunMeta) -> Result<(), String> {
-    if old.status.as_deref() == Some(CHANGED) {
+    if old.status == Some(RunStatus::DatasetChanged) {
         return Err(
             "cannot resume: the dataset changed under that run after some of its puzzles were solved, so its rows cannot be trusted; start over with --force".into(),
         );
     }
-    let show = |v: &dyn std::fmt::Debug| format!("{v:?}");
+    fn show<T: std::fmt::Display>(v: &Option<T>) -> String {
+        v.as_ref().map_or("none".into(), T::to_string)
+    }
     let diffs: [(&str, String, String); 8] = [
         (
             "dataset contents",
@@ -128,8 +317,8 @@ fn check_resumable(old: &RunMeta, new: &RunMeta) -> Result<(), String> {
         ("--shard", show(&old.shard), show(&new.shard)),
         (
             "optional columns",
-            format!("{:?}", old.columns),
-            format!("{:?}", new.columns),
+            old.columns.map_or("none".into(), |c| c.names().join(", ")),
+            new.columns.map_or("none".into(), |c| c.names().join(", ")),
         ),
     ];
     for (what, a, b) in diffs {
@@ -149,50 +338,9 @@ fn check_resumable(old: &RunMeta, new: &RunMeta) -> Result<(), String> {
     Ok(())
 }
 
-/// Run a benchmark. `interrupt` stops handing out jobs when set (Ctrl-C); finished rows are kept.
-pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, BenchError> {
-    let dataset = Dataset::open(&cfg.dataset)?;
-    let plan = Plan::new(&dataset, &cfg.solvers, cfg.seed, cfg.seeds, cfg.colonies)?;
-    let plan_hash = fingerprint(&dataset, &cfg.solvers, cfg.seed, cfg.seeds, cfg.colonies);
-    let output = cfg
-        .output
-        .clone()
-        .unwrap_or_else(|| default_output(&dataset, &cfg.solvers, cfg.shard));
-    let meta_path = meta::meta_path(&output);
-    let journal = journal_path(&output);
-    if cfg.trace.is_some() && cfg.resume {
-        return Err(BenchError::Usage(
-            "--trace cannot be combined with --resume: traces of the earlier jobs were not kept; rerun without --resume".into(),
-        ));
-    }
-    if output.exists() && !cfg.force {
-        return Err(BenchError::Usage(format!(
-            "{}: results already exist; choose another --output or add --force to overwrite",
-            output.display()
-        )));
-    }
-    if let Some(t) = cfg.trace.as_ref().filter(|t| t.exists() && !cfg.force) {
-        return Err(BenchError::Usage(format!(
-            "{}: trace file already exists; choose another --trace or add --force",
-            t.display()
-        )));
-    }
-    if cfg.resume && !journal.exists() {
-        return Err(BenchError::Usage(format!(
-            "--resume: {} does not exist, so there is no interrupted run to continue for {}",
-            journal.display(),
-            output.display()
-        )));
-    }
-    if !cfg.resume && journal.exists() && !cfg.force {
-        return Err(BenchError::Usage(format!(
-            "{}: an interrupted run left its rows here; add --resume to continue it, or --force to start over",
-            journal.display()
-        )));
-    }
-
-    let jobs = plan.shard_len(cfg.shard);
-    let mut meta = RunMeta {
+/// Step 3: the meta describing this run.
+fn run_meta(cfg: &BenchConfig, dataset: &Dataset, plan: &Plan, columns: Columns) -> RunMeta {
+    RunMeta {
         tool: "puzzlebench".into(),
         version: env!("CARGO_PKG_VERSION").into(),
         git_revision: meta::git_revision(),
@@ -207,7 +355,7 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
             .iter()
             .map(|s| format!("{} [{}] {}", s.name(), s.rules(), s.params()))
             .collect(),
-        columns: Some(cfg.columns),
+        columns: Some(columns),
         seed: Some(cfg.seed),
         seeds: Some(u64::from(cfg.seeds)),
         colonies: Some(u64::from(cfg.colonies)),
@@ -216,66 +364,158 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         threads: Some(cfg.threads as u64),
         shard: Some(cfg.shard),
         jobs_total: Some(plan.len()),
-        jobs_in_shard: Some(jobs),
-        plan_hash: Some(plan_hash),
+        jobs_in_shard: Some(plan.shard_len(cfg.shard)),
+        plan_hash: Some(fingerprint(
+            dataset,
+            &cfg.solvers,
+            cfg.seed,
+            cfg.seeds,
+            cfg.colonies,
+        )),
         started: Some(meta::now_utc()),
         finished: None,
-        status: Some("running".into()),
+        status: Some(RunStatus::Running),
         jobs_done: Some(0),
         status_counts: BTreeMap::new(),
         machine: serde_json::to_value(Machine::current()).unwrap_or_default(),
         extra: serde_json::Map::new(),
-    };
+    }
+}
 
-    let Resumed {
-        done: done_before,
-        mut counts,
-    } = if cfg.resume {
-        let old = meta::read(&meta_path).map_err(BenchError::Usage)?;
-        check_resumable(&old, &meta).map_err(BenchError::Usage)?;
-        meta.started = old.started;
-        ResultWriter::resume_scan(&output, plan.len(), cfg.shard).map_err(BenchError::Usage)?
+/// The lock on a run's output, held until dropped.
+struct OutputLock {
+    _file: File,
+}
+
+/// Step 4a: take the output's lock, or say who holds it.
+fn lock_output(paths: &RunPaths) -> Result<OutputLock, BenchError> {
+    if let Some(dir) = paths.lock.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir)
+            .map_err(|e| BenchError::Io(format!("{}: cannot create: {e}", dir.display())))?;
+    }
+    let io = |e: std::io::Error| BenchError::Io(format!("{}: {e}", paths.lock.display()));
+    let mut file = std::fs::OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .open(&paths.lock)
+        .map_err(io)?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let holder = std::fs::read_to_string(&paths.lock).unwrap_or_default();
+            let holder = holder.trim();
+            return Err(BenchError::Locked(format!(
+                "{}: another bench-run is writing these results ({}); wait for it to end, or choose another --output",
+                paths.output.display(),
+                if holder.is_empty() { "holder unknown" } else { holder }
+            )));
+        }
+        Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
+    }
+    file.set_len(0).map_err(io)?;
+    writeln!(
+        file,
+        "pid {}, started {}",
+        std::process::id(),
+        meta::now_utc()
+    )
+    .map_err(io)?;
+    Ok(OutputLock { _file: file })
+}
+
+/// Run a benchmark. `interrupt` stops handing out jobs when set (Ctrl-C); finished rows are kept.
+pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, BenchError> {
+    let paths = preflight(&cfg)?;
+    let dataset = Dataset::open(&cfg.dataset)?;
+    let plan = Plan::new(&dataset, &cfg.solvers, cfg.seed, cfg.seeds, cfg.colonies)?;
+    let columns = Columns {
+        measured: cfg.columns.measured || cfg.solvers.iter().any(|s| s.measures()),
+        ..cfg.columns
+    };
+    let mut meta = run_meta(&cfg, &dataset, &plan, columns);
+    let _lock = lock_output(&paths)?;
+    // Checked again under the lock: another run may have finished or started meanwhile.
+    if !cfg.resume && paths.journal.exists() && !cfg.force {
+        return Err(BenchError::Usage(format!(
+            "{}: an interrupted run left its rows here; add --resume to continue it, or --force to start over",
+            paths.journal.display()
+        )));
+    }
+    let resumed = if cfg.resume {
+        resume_state(&paths, &mut meta, &plan, cfg.shard)?
     } else {
         Resumed::default()
     };
-    let already = done_before.len();
-
-    let io = |e: std::io::Error| BenchError::Io(format!("{}: {e}", output.display()));
-    if let Some(dir) = output.parent().filter(|d| !d.as_os_str().is_empty()) {
-        std::fs::create_dir_all(dir).map_err(io)?;
-    }
-    meta::write(&meta_path, &meta).map_err(io)?;
-    let mut writer = ResultWriter::create(
-        &output,
-        cfg.columns,
+    let writer = open_output(
+        &paths,
+        &meta,
+        columns,
         cfg.resume.then_some((plan.len(), cfg.shard)),
-        cfg.trace.as_deref(),
+    )?;
+    execute_and_finish(
+        &cfg, &dataset, &plan, &paths, meta, writer, resumed, interrupt,
     )
-    .map_err(io)?;
+}
 
-    let bar = if cfg.progress && std::io::stderr().is_terminal() {
-        let bar = ProgressBar::with_draw_target(Some(jobs), ProgressDrawTarget::stderr());
-        if let Ok(style) = ProgressStyle::with_template(
-            "{elapsed_precise} [{wide_bar}] {pos}/{len} jobs {per_sec} ETA {eta} {msg}",
-        ) {
-            bar.set_style(style.progress_chars("=> "));
-        }
-        bar.set_position(already);
-        bar
-    } else {
-        ProgressBar::hidden()
+/// Step 3b (`--resume`): the interrupted run's meta must describe the same plan; then scan its
+/// journal.
+fn resume_state(
+    paths: &RunPaths,
+    meta: &mut RunMeta,
+    plan: &Plan,
+    shard: Shard,
+) -> Result<Resumed, BenchError> {
+    // Older versions kept the in-progress meta at the final meta's path.
+    let old = read_meta_file(&paths.journal_meta)
+        .or_else(|_| read_meta_file(&paths.meta))
+        .map_err(|e| BenchError::Usage(format!("--resume: {e}")))?;
+    check_resumable(&old, meta).map_err(BenchError::Usage)?;
+    meta.started = old.started;
+    ResultWriter::resume_scan(&paths.output, plan.len(), shard).map_err(BenchError::Usage)
+}
+
+/// Step 4b: the in-progress meta beside the journal, then the journal itself.
+fn open_output(
+    paths: &RunPaths,
+    meta: &RunMeta,
+    columns: Columns,
+    resume: Option<(u64, Shard)>,
+) -> Result<ResultWriter, BenchError> {
+    let io = |p: &Path| {
+        let p = p.to_path_buf();
+        move |e: std::io::Error| BenchError::Io(format!("{}: {e}", p.display()))
     };
-    let mut solved = counts.get(&Status::Solved).copied().unwrap_or(0);
+    write_meta(&paths.journal_meta, meta).map_err(|e| BenchError::Io(e.to_string()))?;
+    ResultWriter::create(&paths.output, columns, resume, paths.trace.as_deref())
+        .map_err(io(&paths.journal))
+}
+
+/// Steps 5 and 6.
+#[allow(clippy::too_many_arguments)]
+fn execute_and_finish(
+    cfg: &BenchConfig,
+    dataset: &Dataset,
+    plan: &Plan,
+    paths: &RunPaths,
+    mut meta: RunMeta,
+    mut writer: ResultWriter,
+    resumed: Resumed,
+    interrupt: &AtomicBool,
+) -> Result<BenchOutcome, BenchError> {
+    let Resumed {
+        done: done_before,
+        mut counts,
+    } = resumed;
+    let already = done_before.len();
+    let jobs = plan.shard_len(cfg.shard);
+    let progress = Progress::new(cfg.progress, jobs, already, &counts);
     let settings = JobSettings {
         timeout: cfg.timeout,
         trace: cfg.trace.is_some(),
     };
-    let feed = JobFeed::new(
-        &dataset,
-        &plan,
-        plan.shard_jobs(cfg.shard)
-            .filter(move |j| !done_before.contains(*j)),
-    );
+    let feed = JobFeed::new(dataset, plan, pending_jobs(plan, cfg.shard, done_before));
     let executed = execute(
         &dataset.name,
         &cfg.solvers,
@@ -287,18 +527,15 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         |r: &JobResult| {
             if let Some(s) = r.record.status {
                 *counts.entry(s).or_default() += 1;
-                if s == Status::Solved {
-                    solved += 1;
-                }
+                progress.finished(s);
             }
-            bar.inc(1);
-            bar.set_message(format!("solved {solved}"));
         },
     );
-    bar.finish_and_clear();
+    progress.clear();
+    let io = |e: std::io::Error| BenchError::Io(format!("{}: {e}", paths.output.display()));
     let summary = match executed {
         Ok(s) => s,
-        Err(e) => {
+        Err((e, finished)) => {
             // The rows so far stay in the journal, and the meta says the run failed rather
             // than still running. A `--resume` can continue once the cause is fixed, unless
             // the dataset changed after some of its puzzles were solved: those rows are suspect.
@@ -309,14 +546,18 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
                     ..
                 })
             );
-            meta.status = Some(if tainted { CHANGED } else { "failed" }.into());
+            meta.status = Some(if tainted {
+                RunStatus::DatasetChanged
+            } else {
+                RunStatus::Failed
+            });
             meta.finished = Some(meta::now_utc());
+            meta.jobs_done = Some(already + finished);
             let _ = writer.abandon();
-            let _ = meta::write(&meta_path, &meta);
+            let _ = write_meta(&paths.journal_meta, &meta);
             return Err(BenchError::Io(e.to_string()));
         }
     };
-
     let done = already + summary.finished;
     let interrupted = done < jobs;
     meta.finished = Some(meta::now_utc());
@@ -326,14 +567,18 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         .map(|(s, n)| (s.as_str().to_string(), *n))
         .collect();
     let path = if interrupted {
-        meta.status = Some("interrupted".into());
+        meta.status = Some(RunStatus::Interrupted);
         writer.abandon().map_err(io)?;
-        journal
+        write_meta(&paths.journal_meta, &meta).map_err(|e| BenchError::Io(e.to_string()))?;
+        paths.journal.clone()
     } else {
-        meta.status = Some("complete".into());
-        writer.finish().map_err(io)?
+        meta.status = Some(RunStatus::Complete);
+        let p = writer.finish().map_err(io)?;
+        // The final meta is written with the CSV; the in-progress one goes with the journal.
+        write_meta(&paths.meta, &meta).map_err(|e| BenchError::Io(e.to_string()))?;
+        let _ = std::fs::remove_file(&paths.journal_meta);
+        p
     };
-    meta::write(&meta_path, &meta).map_err(io)?;
     Ok(BenchOutcome {
         path,
         interrupted,
@@ -342,4 +587,9 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         done,
         meta,
     })
+}
+
+/// The shard's jobs that have no row yet.
+fn pending_jobs(plan: &Plan, shard: Shard, done: JobSet) -> impl Iterator<Item = u64> + Send {
+    plan.shard_jobs(shard).filter(move |j| !done.contains(*j))
 }

@@ -11,10 +11,11 @@
 //!
 //! The trace file (`--trace`) follows the same temporary-then-rename rule.
 
-use super::plan::Shard;
-use super::record::{Columns, Record, Status};
 use super::run::{JobResult, Sink};
-use crate::report::io::{for_each_result, ReadError};
+use crate::results::read::for_each_result;
+use crate::results::trace::TRACE_COLUMNS;
+use crate::results::write::csv_line;
+use crate::results::{Columns, ReadError, Record, Shard, Status};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
@@ -23,10 +24,13 @@ use std::path::{Path, PathBuf};
 /// Rows held in memory per pass when a resumed run sorts its journal.
 const SORT_CHUNK_ROWS: u64 = 1 << 17;
 
-/// Which jobs of a plan already have a row: one bit per job.
+/// Which jobs of a plan already have a row, as disjoint ranges of job numbers: memory grows
+/// with the number of gaps between finished jobs (a run's journal is nearly in job order, so a
+/// few hundred ranges at most), never with the size of the plan.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct JobSet {
-    bits: Vec<u64>,
+pub(crate) struct JobSet {
+    /// Start -> end (exclusive) of each range; ranges never touch or overlap.
+    ranges: std::collections::BTreeMap<u64, u64>,
     /// Jobs `0..cap` can be members.
     cap: u64,
     len: u64,
@@ -36,7 +40,7 @@ impl JobSet {
     /// An empty set for jobs `0..jobs`.
     pub fn new(jobs: u64) -> JobSet {
         JobSet {
-            bits: vec![0; jobs.div_ceil(64) as usize],
+            ranges: std::collections::BTreeMap::new(),
             cap: jobs,
             len: 0,
         }
@@ -44,25 +48,41 @@ impl JobSet {
 
     /// Whether job `j` is in the set.
     pub fn contains(&self, j: u64) -> bool {
-        self.bits
-            .get((j / 64) as usize)
-            .is_some_and(|w| w & (1 << (j % 64)) != 0)
+        self.ranges
+            .range(..=j)
+            .next_back()
+            .is_some_and(|(_, &end)| j < end)
     }
 
     /// Add job `j` (which must be below the size given to [`JobSet::new`]); false if it was
-    /// already there.
+    /// already there or is out of range.
     pub fn insert(&mut self, j: u64) -> bool {
-        if j >= self.cap {
+        if j >= self.cap || self.contains(j) {
             return false;
         }
-        let Some(w) = self.bits.get_mut((j / 64) as usize) else {
-            return false;
-        };
-        let bit = 1 << (j % 64);
-        if *w & bit != 0 {
-            return false;
+        let before = self
+            .ranges
+            .range(..j)
+            .next_back()
+            .filter(|(_, &end)| end == j)
+            .map(|(&start, _)| start);
+        let after = self.ranges.get(&(j + 1)).copied();
+        match (before, after) {
+            (Some(start), Some(end)) => {
+                self.ranges.remove(&(j + 1));
+                self.ranges.insert(start, end);
+            }
+            (Some(start), None) => {
+                self.ranges.insert(start, j + 1);
+            }
+            (None, Some(end)) => {
+                self.ranges.remove(&(j + 1));
+                self.ranges.insert(j, end);
+            }
+            (None, None) => {
+                self.ranges.insert(j, j + 1);
+            }
         }
-        *w |= bit;
         self.len += 1;
         true
     }
@@ -72,32 +92,21 @@ impl JobSet {
         self.len
     }
 
-    /// Whether the set is empty.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
+    /// Number of ranges held (the set's memory).
+    #[cfg(test)]
+    fn ranges(&self) -> usize {
+        self.ranges.len()
     }
 }
 
 /// What an interrupted run left: which jobs have rows, and how they ended.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Resumed {
+pub(crate) struct Resumed {
     /// Jobs with a row.
     pub done: JobSet,
     /// Rows per status.
     pub counts: BTreeMap<Status, u64>,
 }
-
-/// Header of the `--trace` long CSV.
-pub const TRACE_HEADER: [&str; 8] = [
-    "dataset",
-    "puzzle_id",
-    "strategy",
-    "params",
-    "seed",
-    "colony",
-    "cycle",
-    "best_conflicts",
-];
 
 /// `path` with a suffix appended to its file name.
 pub fn with_suffix(path: &Path, suffix: &str) -> PathBuf {
@@ -111,20 +120,8 @@ pub fn journal_path(path: &Path) -> PathBuf {
     with_suffix(path, ".partial")
 }
 
-/// One CSV line (with its newline) for the given cells.
-fn csv_line<I, S>(cells: I) -> std::io::Result<Vec<u8>>
-where
-    I: IntoIterator<Item = S>,
-    S: AsRef<[u8]>,
-{
-    let mut w = csv::Writer::from_writer(Vec::new());
-    w.write_record(cells).map_err(std::io::Error::other)?;
-    w.into_inner()
-        .map_err(|e| std::io::Error::other(e.to_string()))
-}
-
 /// Writes a run's result files (see the module docs).
-pub struct ResultWriter {
+pub(crate) struct ResultWriter {
     path: PathBuf,
     columns: Columns,
     journal: File,
@@ -191,7 +188,7 @@ impl ResultWriter {
         let trace = match trace {
             Some(t) => {
                 let mut w = BufWriter::new(File::create(with_suffix(t, ".tmp"))?);
-                w.write_all(&csv_line(TRACE_HEADER)?)?;
+                w.write_all(&csv_line(TRACE_COLUMNS)?)?;
                 Some((t.to_path_buf(), w))
             }
             None => None,
@@ -274,9 +271,12 @@ impl ResultWriter {
             .max(1)
             .saturating_mul(u64::from(shard.count));
         let mut wtr = csv::Writer::from_writer(&mut out);
+        // Passes jump over job ranges with no rows, so their number follows the rows kept,
+        // not the size of the plan.
         let mut lo = 0u64;
         while lo < plan_len {
             let hi = lo.saturating_add(width);
+            let mut next: Option<u64> = None;
             let mut rdr = csv::Reader::from_path(&jpath).map_err(std::io::Error::other)?;
             let job_col = rdr
                 .byte_headers()
@@ -294,13 +294,18 @@ impl ResultWriter {
                     .ok_or_else(|| std::io::Error::other("journal row without a job number"))?;
                 if (lo..hi).contains(&job) {
                     slice.push((job, rec));
+                } else if job >= hi {
+                    next = Some(next.map_or(job, |n| n.min(job)));
                 }
             }
             slice.sort_unstable_by_key(|(j, _)| *j);
             for (_, rec) in &slice {
                 wtr.write_byte_record(rec).map_err(std::io::Error::other)?;
             }
-            lo = hi;
+            match next {
+                Some(n) => lo = n,
+                None => break,
+            }
         }
         wtr.flush()?;
         drop(wtr);
@@ -383,14 +388,14 @@ impl Sink for ResultWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::io::read_results;
+    use crate::results::read::read_results;
 
     fn result(job: u64, message: &str) -> JobResult {
         JobResult {
             record: Record {
                 dataset: "d".into(),
                 puzzle_id: format!("p:{job}"),
-                kind: "sudoku".into(),
+                kind: crate::kind::PuzzleKind::Sudoku,
                 size: "9x9".into(),
                 strategy: "backtrack".into(),
                 job,
@@ -469,11 +474,23 @@ mod tests {
     #[test]
     fn job_set() {
         let mut s = JobSet::new(130);
-        assert!(s.is_empty());
+        assert_eq!(s.len(), 0);
         assert!(s.insert(0) && s.insert(64) && s.insert(129));
         assert!(!s.insert(64));
         assert!(!s.insert(130), "outside the set's range");
         assert_eq!(s.len(), 3);
         assert!(s.contains(129) && !s.contains(1) && !s.contains(1000));
+        // Ranges merge as the gaps fill, whatever the order.
+        for j in (1..64).rev().chain(65..129) {
+            assert!(s.insert(j), "{j}");
+        }
+        assert_eq!((s.len(), s.ranges()), (130, 1));
+        // A plan of 2^32 jobs costs nothing up front.
+        let mut big = JobSet::new(1 << 32);
+        for j in (0..1000u64).map(|i| i * 2) {
+            big.insert(j);
+        }
+        assert_eq!(big.ranges(), 1000);
+        assert!(big.contains(1998) && !big.contains(1999));
     }
 }

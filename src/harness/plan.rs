@@ -3,11 +3,10 @@
 //! then puzzle by puzzle in dataset order, then seed, then colony. Nothing is materialised:
 //! job `i` is computed from `i`, so a plan of millions of jobs costs no memory.
 
-use super::seed::StableHasher;
-use super::Solver;
 use crate::dataset::{Dataset, PuzzleKind};
-use std::fmt;
-use std::str::FromStr;
+use crate::hash::StableHasher;
+pub use crate::results::Shard;
+use crate::solver::Solver;
 
 /// One unit of work.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,7 +65,29 @@ pub enum PlanError {
         /// The flag.
         flag: &'static str,
     },
+    /// The last seed value would not fit in 64 bits.
+    #[error("--seed {seed} --seeds {seeds}: the last seed value would be {seed} + {last}, past the largest 64-bit value; use a smaller --seed")]
+    SeedOverflow {
+        /// Base seed.
+        seed: u64,
+        /// Seeds per puzzle.
+        seeds: u32,
+        /// Largest seed index.
+        last: u32,
+    },
+    /// More jobs than a run may hold.
+    #[error("the plan has {jobs} jobs, more than the {max} one run may hold; split it with fewer --seeds/--colonies or several datasets")]
+    TooBig {
+        /// Jobs the options ask for (saturating).
+        jobs: u128,
+        /// The limit.
+        max: u64,
+    },
 }
+
+/// The most jobs one plan may hold (2^32): job numbers, resume bookkeeping and merge checks are
+/// sized for it, and a run that big already takes days.
+pub const MAX_JOBS: u64 = 1 << 32;
 
 impl Plan {
     /// Plan every strategy over the puzzles of its kind. Colonies apply to randomised
@@ -83,6 +104,13 @@ impl Plan {
         }
         if colonies == 0 {
             return Err(PlanError::Zero { flag: "--colonies" });
+        }
+        if seed.checked_add(u64::from(seeds - 1)).is_none() {
+            return Err(PlanError::SeedOverflow {
+                seed,
+                seeds,
+                last: seeds - 1,
+            });
         }
         let mut blocks = Vec::new();
         let mut first = 0u64;
@@ -101,8 +129,16 @@ impl Plan {
                     holds: holds.join(", "),
                 });
             }
-            let colonies = if s.is_randomised() { colonies } else { 1 };
-            let len = puzzles * u64::from(seeds) * u64::from(colonies);
+            let colonies = if s.randomised() { colonies } else { 1 };
+            let len = u128::from(puzzles) * u128::from(seeds) * u128::from(colonies);
+            let jobs = u128::from(first) + len;
+            if jobs > u128::from(MAX_JOBS) {
+                return Err(PlanError::TooBig {
+                    jobs,
+                    max: MAX_JOBS,
+                });
+            }
+            let len = len as u64;
             blocks.push(Block {
                 strategy: si,
                 kind: s.kind(),
@@ -187,7 +223,7 @@ pub fn fingerprint(
         for s in strategies {
             h.write_str(s.name());
             h.write_str(s.rules());
-            h.write_str(&s.params());
+            h.write_str(s.params().as_str());
         }
         h.write_u64(seed);
         h.write_u64(u64::from(seeds));
@@ -196,80 +232,9 @@ pub fn fingerprint(
     })
 }
 
-/// `--shard K/N`: the K-th (1-based) of N slices; job `j` belongs to it iff `j % N == K - 1`.
-/// Round-robin keeps the slices balanced even when job cost grows along the plan.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct Shard {
-    /// 1-based slice number.
-    pub index: u32,
-    /// Number of slices.
-    pub count: u32,
-}
-
-impl Default for Shard {
-    fn default() -> Self {
-        Shard { index: 1, count: 1 }
-    }
-}
-
-impl Shard {
-    /// Whether job `j` is in this shard.
-    pub fn contains(self, j: u64) -> bool {
-        j % u64::from(self.count) == u64::from(self.index - 1)
-    }
-}
-
-impl fmt::Display for Shard {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}/{}", self.index, self.count)
-    }
-}
-
-impl FromStr for Shard {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        let bad = || format!("--shard {s:?}: expected K/N with 1 <= K <= N, e.g. 3/16");
-        let (k, n) = s.split_once('/').ok_or_else(bad)?;
-        let index: u32 = k.trim().parse().map_err(|_| bad())?;
-        let count: u32 = n.trim().parse().map_err(|_| bad())?;
-        if index == 0 || count == 0 || index > count {
-            return Err(bad());
-        }
-        Ok(Shard { index, count })
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn shard_parsing() {
-        assert_eq!(
-            "3/16".parse::<Shard>(),
-            Ok(Shard {
-                index: 3,
-                count: 16
-            })
-        );
-        for bad in ["0/4", "5/4", "3", "a/b", "1/0", ""] {
-            assert!(bad.parse::<Shard>().is_err(), "{bad} accepted");
-        }
-    }
-
-    #[test]
-    fn shards_partition_jobs() {
-        let n = 3;
-        let mut seen = vec![0u32; 100];
-        for k in 1..=n {
-            for j in 0..100u64 {
-                if (Shard { index: k, count: n }).contains(j) {
-                    seen[j as usize] += 1;
-                }
-            }
-        }
-        assert!(seen.iter().all(|&c| c == 1));
-    }
 
     #[test]
     fn shard_jobs_are_the_round_robin_slice_and_shard_len_counts_them() {

@@ -7,11 +7,12 @@
 //! ahead of the first unfinished one, so the reorder buffer holds at most that many rows.
 
 use super::plan::{Job, Plan};
-use super::record::{Record, Status};
-use super::seed::job_rng;
-use super::Solver;
+use super::seed::job_seed;
 use crate::dataset::{Dataset, DatasetError, Puzzle, Puzzles};
-use crate::solvers::{check_answer, End};
+use crate::results::{Record, Status};
+use crate::solver::{End, Rng, Solver, Stop, Task, Worker};
+use crate::verify::check_answer;
+use rand::SeedableRng;
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -19,11 +20,11 @@ use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// How far ahead of the first unfinished job workers may go.
-pub const WINDOW: u64 = 1 << 14;
+pub(crate) const WINDOW: u64 = 1 << 14;
 
 /// Per-run settings that shape every job.
 #[derive(Clone, Debug, Default)]
-pub struct JobSettings {
+pub(crate) struct JobSettings {
     /// Wall-clock budget of one job.
     pub timeout: Option<Duration>,
     /// Record ABC's best conflicts per cycle.
@@ -32,7 +33,7 @@ pub struct JobSettings {
 
 /// A finished job.
 #[derive(Clone, Debug, PartialEq)]
-pub struct JobResult {
+pub(crate) struct JobResult {
     /// Its row.
     pub record: Record,
     /// Best conflicts after initialisation and after each cycle (with `--trace`, ABC only).
@@ -50,115 +51,161 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
-/// Run one job. Returns `None` when the interrupt flag stopped it before it finished: such a
-/// job has no row and is run again by `--resume`.
-pub fn run_job(
-    dataset: &str,
-    solvers: &[Box<dyn Solver>],
-    job: Job,
-    puzzle: &Puzzle,
-    settings: &JobSettings,
-    interrupt: &AtomicBool,
-) -> Option<JobResult> {
-    let solver = &solvers[job.strategy];
-    let mut record = Record {
-        dataset: dataset.to_string(),
-        puzzle_id: puzzle.id.clone(),
-        kind: puzzle.kind().name().to_string(),
-        size: puzzle.size(),
-        strategy: solver.name().to_string(),
-        rules: solver.rules().to_string(),
-        params: solver.params(),
-        seed: job.seed,
-        colony: job.colony,
-        job: job.index,
-        ..Record::default()
-    };
-    let mut rng = job_rng(job.seed, &puzzle.id, job.colony);
-    let mut trace = settings.trace.then(Vec::new);
-    let start = Instant::now();
-    let deadline = settings.timeout.map(|t| start + t);
-    let mut stop =
-        || interrupt.load(Ordering::Relaxed) || deadline.is_some_and(|d| Instant::now() >= d);
-    let result = catch_unwind(AssertUnwindSafe(|| {
-        solver.solve(&puzzle.data, &mut rng, &mut stop, trace.as_mut())
-    }));
-    record.wall_s = start.elapsed().as_secs_f64();
-    let outcome = match result {
-        Ok(Ok(o)) => o,
-        Ok(Err(msg)) => {
+/// A worker thread's workers, one slot per solver, started on first use. A worker that
+/// panicked is dropped and started afresh for the next job; one that could not start is
+/// retried on the next job (its jobs are `error` rows meanwhile).
+pub(crate) struct Workers<'s> {
+    solvers: &'s [Box<dyn Solver>],
+    slots: Vec<Option<Box<dyn Worker + 's>>>,
+}
+
+impl<'s> Workers<'s> {
+    pub(crate) fn new(solvers: &'s [Box<dyn Solver>]) -> Workers<'s> {
+        Workers {
+            solvers,
+            slots: solvers.iter().map(|_| None).collect(),
+        }
+    }
+
+    /// Run one job. Returns `None` when the interrupt flag stopped it before it finished: such
+    /// a job has no row and is run again by `--resume`.
+    pub(crate) fn run_job(
+        &mut self,
+        dataset: &str,
+        job: Job,
+        puzzle: &Puzzle,
+        settings: &JobSettings,
+        interrupt: &AtomicBool,
+    ) -> Option<JobResult> {
+        let solver = &self.solvers[job.strategy];
+        let mut record = Record {
+            dataset: dataset.to_string(),
+            puzzle_id: puzzle.id.clone(),
+            kind: puzzle.kind(),
+            size: puzzle.size(),
+            strategy: solver.name().to_string(),
+            rules: solver.rules().to_string(),
+            params: solver.params(),
+            seed: job.seed,
+            colony: job.colony,
+            job: job.index,
+            ..Record::default()
+        };
+        let error = |mut record: Record, message: String| {
             record.status = Some(Status::Error);
-            record.message = msg;
-            return Some(JobResult {
+            record.message = message;
+            Some(JobResult {
                 record,
                 trace: None,
-            });
-        }
-        Err(payload) => {
-            record.status = Some(Status::Error);
-            record.message = format!("solver panicked: {}", panic_message(payload.as_ref()));
-            return Some(JobResult {
-                record,
-                trace: None,
-            });
-        }
-    };
-    let c = &outcome.counters;
-    record.nodes = c.nodes;
-    record.max_depth = c.max_depth;
-    record.backtracks = c.backtracks;
-    record.propagated = c
-        .propagated_cells
-        .map(|n| n as f64 / puzzle.cell_count() as f64);
-    record.guesses = c.guesses;
-    record.cycles = c.cycles;
-    record.evaluations = c.evaluations;
-    record.scouts = c.scouts;
-    record.best_conflicts = c.best_conflicts;
-    record.empties_after_presolve = c.empties_after_presolve;
-    record.solutions = c.solutions;
-    record.status = Some(match &outcome.end {
-        End::Found(answer) => {
-            record.solution = Some(answer.to_cell_string());
-            match check_answer(&puzzle.data, answer) {
-                Ok(()) => {
-                    record.verified = true;
-                    match &outcome.count_cut_short {
-                        None => Status::Solved,
-                        Some(End::Stopped) if interrupt.load(Ordering::Relaxed) => return None,
-                        Some(_) => {
-                            record.message = format!(
-                                "budget ran out while counting solutions; {} found so far",
-                                c.solutions.unwrap_or(0)
-                            );
-                            Status::Timeout
-                        }
-                    }
-                }
-                Err(msg) => {
-                    record.message = msg;
-                    Status::Wrong
+            })
+        };
+        let slot = &mut self.slots[job.strategy];
+        if slot.is_none() {
+            match catch_unwind(AssertUnwindSafe(|| solver.start())) {
+                Ok(Ok(w)) => *slot = Some(w),
+                Ok(Err(e)) => return error(record, format!("solver could not start: {e}")),
+                Err(p) => {
+                    return error(
+                        record,
+                        format!(
+                            "solver panicked while starting: {}",
+                            panic_message(p.as_ref())
+                        ),
+                    )
                 }
             }
         }
-        // One status for both, as DESIGN.md defines it; the message tells them apart.
-        End::NoSolution => {
-            record.message = "no solution: the search space was exhausted".into();
-            Status::Unsolved
+        let worker = slot.as_mut()?;
+        let seed = job_seed(job.seed, &puzzle.id, job.colony);
+        let mut rng = Rng::seed_from_u64(seed);
+        let mut trace = settings.trace.then(Vec::new);
+        let start = Instant::now();
+        let mut task = Task {
+            puzzle,
+            job: job.index,
+            seed,
+            rng: &mut rng,
+            stop: Stop::new(interrupt, settings.timeout),
+            trace: trace.as_mut(),
+        };
+        let result = catch_unwind(AssertUnwindSafe(|| worker.solve(&mut task)));
+        record.wall_s = start.elapsed().as_secs_f64();
+        let outcome = match result {
+            Ok(Ok(o)) => o,
+            Ok(Err(e)) => return error(record, e.to_string()),
+            Err(payload) => {
+                *slot = None;
+                return error(
+                    record,
+                    format!("solver panicked: {}", panic_message(payload.as_ref())),
+                );
+            }
+        };
+        let over_budget = settings.timeout.filter(|t| record.wall_s > t.as_secs_f64());
+        record.counters = outcome.counters;
+        record.cpu_s = outcome.measured.cpu_s;
+        record.max_rss_kib = outcome.measured.max_rss_kib;
+        record.stats = outcome.measured.stats;
+        let interrupted = interrupt.load(Ordering::Relaxed);
+        let status = match &outcome.end {
+            End::Found(answer) => {
+                record.solution = Some(answer.to_cell_string());
+                match check_answer(&puzzle.data, answer) {
+                    Ok(()) => {
+                        record.verified = true;
+                        match &outcome.count_cut_short {
+                            Some(End::Stopped) if interrupted => return None,
+                            Some(_) => {
+                                record.message = format!(
+                                    "budget ran out while counting solutions; {} found so far",
+                                    record.counters.solutions.unwrap_or(0)
+                                );
+                                Status::Timeout
+                            }
+                            None => match over_budget {
+                                // The budget is a promise about every row: a solve that ended
+                                // after it is a timeout, however it ended.
+                                Some(t) => {
+                                    record.message = format!(
+                                        "solved in {:.6} s, over the {} s budget",
+                                        record.wall_s,
+                                        t.as_secs_f64()
+                                    );
+                                    Status::Timeout
+                                }
+                                None => Status::Solved,
+                            },
+                        }
+                    }
+                    Err(msg) => {
+                        record.message = msg;
+                        Status::Wrong
+                    }
+                }
+            }
+            // One status for both, as DESIGN.md defines it; the message tells them apart.
+            End::NoSolution => {
+                record.message = "no solution: the search space was exhausted".into();
+                Status::Unsolved
+            }
+            End::GaveUp => {
+                record.message = "gave up: the cycle budget ran out without a solution".into();
+                Status::Unsolved
+            }
+            End::NodeLimit => Status::Timeout,
+            End::Stopped if interrupted => return None,
+            End::Stopped => Status::Timeout,
+        };
+        if let Some(m) = outcome.message {
+            record.message = m;
         }
-        End::GaveUp => {
-            record.message = "gave up: the cycle budget ran out without a solution".into();
-            Status::Unsolved
-        }
-        End::NodeLimit => Status::Timeout,
-        End::Stopped if interrupt.load(Ordering::Relaxed) => return None,
-        End::Stopped => Status::Timeout,
-    });
-    Some(JobResult { record, trace })
+        record.status = Some(status);
+        Some(JobResult { record, trace })
+    }
 }
 
 /// Where finished jobs go.
-pub trait Sink {
+pub(crate) trait Sink {
     /// Called as soon as a job finishes (completion order).
     fn finished(&mut self, result: &JobResult) -> std::io::Result<()>;
     /// Called in plan order (ascending position in the job list).
@@ -168,7 +215,7 @@ pub trait Sink {
 /// Hands out jobs in plan order, each with its puzzle, streaming the dataset: one pass over
 /// the puzzles of a strategy's kind per strategy, so memory does not grow with the dataset.
 /// Consecutive jobs of one puzzle (seeds, colonies) share it.
-pub struct JobFeed<'a> {
+pub(crate) struct JobFeed<'a> {
     dataset: &'a Dataset,
     plan: &'a Plan,
     jobs: Box<dyn Iterator<Item = u64> + Send + 'a>,
@@ -266,7 +313,7 @@ impl<'a> JobFeed<'a> {
 
 /// Why [`execute`] stopped before the end.
 #[derive(Debug, thiserror::Error)]
-pub enum ExecuteError {
+pub(crate) enum ExecuteError {
     /// Starting the pool or writing results failed.
     #[error("{0}")]
     Io(String),
@@ -278,7 +325,7 @@ pub enum ExecuteError {
 /// What [`execute`] ended with. Whether the run was cut short is the caller's to judge:
 /// it knows how many jobs there were.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct ExecuteSummary {
+pub(crate) struct ExecuteSummary {
     /// Jobs finished and delivered.
     pub finished: u64,
 }
@@ -287,7 +334,7 @@ pub struct ExecuteSummary {
 /// `interrupt` is set. A sink I/O error or a dataset that cannot be read again stops the run
 /// and is returned.
 #[allow(clippy::too_many_arguments)]
-pub fn execute(
+pub(crate) fn execute(
     dataset_name: &str,
     solvers: &[Box<dyn Solver>],
     feed: JobFeed<'_>,
@@ -296,11 +343,16 @@ pub fn execute(
     interrupt: &AtomicBool,
     sink: &mut dyn Sink,
     mut progress: impl FnMut(&JobResult),
-) -> Result<ExecuteSummary, ExecuteError> {
+) -> Result<ExecuteSummary, (ExecuteError, u64)> {
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads.max(1))
         .build()
-        .map_err(|e| ExecuteError::Io(format!("cannot start {threads} worker threads: {e}")))?;
+        .map_err(|e| {
+            (
+                ExecuteError::Io(format!("cannot start {threads} worker threads: {e}")),
+                0,
+            )
+        })?;
     let feed = Mutex::new(feed);
     let feed_error: Mutex<Option<DatasetError>> = Mutex::new(None);
     let delivered = AtomicU64::new(0);
@@ -312,35 +364,38 @@ pub fn execute(
         for _ in 0..threads.max(1) {
             let tx = tx.clone();
             let (feed, feed_error, delivered, abort) = (&feed, &feed_error, &delivered, &abort);
-            scope.spawn(move |_| loop {
-                if interrupt.load(Ordering::Relaxed) || abort.load(Ordering::Relaxed) {
-                    break;
-                }
-                // The feed only parses the next puzzle line when a job moves to a new puzzle:
-                // little work under the lock next to a solve.
-                let next = feed
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .next_job();
-                let (pos, job, puzzle) = match next {
-                    None => break,
-                    Some(Ok(item)) => item,
-                    Some(Err(e)) => {
-                        *feed_error.lock().unwrap_or_else(PoisonError::into_inner) = Some(e);
-                        abort.store(true, Ordering::Relaxed);
+            scope.spawn(move |_| {
+                let mut workers = Workers::new(solvers);
+                loop {
+                    if interrupt.load(Ordering::Relaxed) || abort.load(Ordering::Relaxed) {
                         break;
                     }
-                };
-                while pos as u64 >= delivered.load(Ordering::Acquire) + WINDOW {
-                    if abort.load(Ordering::Relaxed) {
-                        return;
+                    // The feed only parses the next puzzle line when a job moves to a new puzzle:
+                    // little work under the lock next to a solve.
+                    let next = feed
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .next_job();
+                    let (pos, job, puzzle) = match next {
+                        None => break,
+                        Some(Ok(item)) => item,
+                        Some(Err(e)) => {
+                            *feed_error.lock().unwrap_or_else(PoisonError::into_inner) = Some(e);
+                            abort.store(true, Ordering::Relaxed);
+                            break;
+                        }
+                    };
+                    while pos as u64 >= delivered.load(Ordering::Acquire) + WINDOW {
+                        if abort.load(Ordering::Relaxed) {
+                            return;
+                        }
+                        std::thread::sleep(Duration::from_millis(1));
                     }
-                    std::thread::sleep(Duration::from_millis(1));
-                }
-                let r = run_job(dataset_name, solvers, job, &puzzle, settings, interrupt);
-                drop(puzzle);
-                if tx.send((pos, r)).is_err() {
-                    break;
+                    let r = workers.run_job(dataset_name, job, &puzzle, settings, interrupt);
+                    drop(puzzle);
+                    if tx.send((pos, r)).is_err() {
+                        break;
+                    }
                 }
             });
         }
@@ -389,13 +444,16 @@ pub fn execute(
         }
     });
     if let Some(e) = io_error {
-        return Err(ExecuteError::Io(format!("writing results failed: {e}")));
+        return Err((
+            ExecuteError::Io(format!("writing results failed: {e}")),
+            finished,
+        ));
     }
     if let Some(e) = feed_error
         .into_inner()
         .unwrap_or_else(PoisonError::into_inner)
     {
-        return Err(e.into());
+        return Err((e.into(), finished));
     }
     Ok(ExecuteSummary { finished })
 }

@@ -1,60 +1,12 @@
-//! Per-job seeding and plan fingerprints, with a hash that is stable across platforms,
-//! Rust releases and runs (unlike `std`'s `DefaultHasher`, which is explicitly unstable).
+//! Per-job seeding, with the stable hash of [`crate::hash`].
 //!
 //! A job's RNG depends only on (seed value, puzzle id, colony index) — never on the thread
 //! that runs it or on the order jobs finish — so rows are identical for any `--threads` or
 //! `--shard` split. The generator is `rand_pcg::Pcg64Mcg`, a named portable algorithm.
 
+use crate::hash::StableHasher;
+use crate::solver::Rng;
 use rand::SeedableRng;
-use rand_pcg::Pcg64Mcg;
-
-/// FNV-1a over bytes, finished with SplitMix64 so nearby inputs give unrelated seeds.
-#[derive(Clone, Debug)]
-pub struct StableHasher {
-    state: u64,
-}
-
-impl Default for StableHasher {
-    fn default() -> Self {
-        StableHasher {
-            state: 0xcbf2_9ce4_8422_2325,
-        }
-    }
-}
-
-impl StableHasher {
-    /// Feed raw bytes.
-    pub fn write_bytes(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.state ^= u64::from(b);
-            self.state = self.state.wrapping_mul(0x0000_0100_0000_01b3);
-        }
-    }
-
-    /// Feed a string, length-prefixed so ("ab","c") and ("a","bc") differ.
-    pub fn write_str(&mut self, s: &str) {
-        self.write_u64(s.len() as u64);
-        self.write_bytes(s.as_bytes());
-    }
-
-    /// Feed an integer (little-endian bytes).
-    pub fn write_u64(&mut self, v: u64) {
-        self.write_bytes(&v.to_le_bytes());
-    }
-
-    /// The hash value.
-    pub fn finish(&self) -> u64 {
-        splitmix64(self.state)
-    }
-}
-
-/// SplitMix64 finaliser (Steele, Lea, Flood 2014).
-pub fn splitmix64(mut z: u64) -> u64 {
-    z = z.wrapping_add(0x9e37_79b9_7f4a_7c15);
-    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-    z ^ (z >> 31)
-}
 
 /// The 64-bit seed of one job.
 pub fn job_seed(seed: u64, puzzle_id: &str, colony: u32) -> u64 {
@@ -67,8 +19,8 @@ pub fn job_seed(seed: u64, puzzle_id: &str, colony: u32) -> u64 {
 }
 
 /// The RNG of one job.
-pub fn job_rng(seed: u64, puzzle_id: &str, colony: u32) -> Pcg64Mcg {
-    Pcg64Mcg::seed_from_u64(job_seed(seed, puzzle_id, colony))
+pub fn job_rng(seed: u64, puzzle_id: &str, colony: u32) -> Rng {
+    Rng::seed_from_u64(job_seed(seed, puzzle_id, colony))
 }
 
 #[cfg(test)]
@@ -101,15 +53,4 @@ mod tests {
 
     const PINNED_DEMO_1: u64 = 5801764994966853107;
     const PINNED_RNG_FIRST: u64 = 614882437559290287;
-
-    #[test]
-    fn strings_are_length_prefixed() {
-        let mut a = StableHasher::default();
-        a.write_str("ab");
-        a.write_str("c");
-        let mut b = StableHasher::default();
-        b.write_str("a");
-        b.write_str("bc");
-        assert_ne!(a.finish(), b.finish());
-    }
 }

@@ -39,18 +39,9 @@ mod corpus_tests {
     use std::path::PathBuf;
     use std::time::{Duration, Instant};
 
-    /// The corpus file: `$PUZZLEBENCH_SHARED/corpora/...` when that is set, else `shared/`
-    /// beside the repository (CI), else `shared/` two levels up (a git worktree in `wt/`).
+    /// The corpus file (see [`crate::corpus::shared_corpus`]).
     pub(crate) fn corpus_path() -> Option<PathBuf> {
-        let rel = "corpora/hitori/tud-singles-5to25.tsv";
-        let mut candidates = Vec::new();
-        if let Ok(dir) = std::env::var("PUZZLEBENCH_SHARED") {
-            candidates.push(PathBuf::from(dir).join(rel));
-        }
-        candidates.push(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../shared")).join(rel));
-        candidates
-            .push(PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared")).join(rel));
-        candidates.into_iter().find(|p| p.is_file())
+        crate::corpus::shared_corpus("hitori/tud-singles-5to25.tsv")
     }
 
     fn load() -> Option<Vec<ParsedHitori>> {

@@ -5,12 +5,13 @@
 //! ratio of medians new/base with a bootstrap 95% interval, and only an interval lying wholly
 //! outside `1 ± noise_band` is called a slowdown or speedup.
 
-use crate::harness::record::{Record, Status};
 use crate::report::stats::{self, Interval};
 use crate::report::summary::effort_of;
-use crate::report::{fmt_secs, labels, sig3, GroupKey};
+use crate::report::{labels, GroupKey};
+use crate::results::counters::Better;
+use crate::results::{JobKey, Record, Status};
 use serde::Serialize;
-use serde_json::{json, Value};
+
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
 
@@ -68,7 +69,7 @@ pub enum Direction {
 }
 
 impl Direction {
-    fn word(self) -> &'static str {
+    pub(crate) fn word(self) -> &'static str {
         match self {
             Direction::Worse => "worse",
             Direction::Changed => "changed",
@@ -198,12 +199,14 @@ pub struct Comparison {
     pub time_regressions: bool,
     /// Markdown list cap.
     #[serde(skip)]
-    list_limit: usize,
+    pub(crate) list_limit: usize,
 }
 
-type Key = (String, String, String, String, String, u64, u32);
-
-fn index<'a>(rows: &'a [Record], side: &str, dups: &mut Vec<String>) -> BTreeMap<Key, &'a Record> {
+fn index<'a>(
+    rows: &'a [Record],
+    side: &str,
+    dups: &mut Vec<String>,
+) -> BTreeMap<JobKey, &'a Record> {
     let mut m = BTreeMap::new();
     for r in rows {
         match m.entry(r.key()) {
@@ -219,85 +222,50 @@ fn index<'a>(rows: &'a [Record], side: &str, dups: &mut Vec<String>) -> BTreeMap
     m
 }
 
-fn cell<T: ToString>(v: &Option<T>) -> String {
+pub(crate) fn cell<T: ToString>(v: &Option<T>) -> String {
     v.as_ref().map(T::to_string).unwrap_or_default()
 }
 
-/// Counters compared, with "smaller is better" (true) or "bigger is better" (false);
-/// `None` for values without an order.
+/// Every counter of the table, then `verified` and `solution`: each difference is a change,
+/// better or worse where the counter has a direction.
 fn counter_diffs(b: &Record, n: &Record, job: &Job, out: &mut Vec<CounterChange>) {
-    let mut push = |counter: &'static str,
-                    bv: String,
-                    nv: String,
-                    smaller: Option<bool>,
-                    ord: Option<std::cmp::Ordering>| {
-        if bv == nv {
-            return;
-        }
-        let direction = match (smaller, ord) {
-            (Some(small), Some(o)) => {
-                let better = if small { o.is_lt() } else { o.is_gt() };
-                if better {
-                    Direction::Better
-                } else {
-                    Direction::Worse
-                }
-            }
+    let change = |counter: &'static str, base: String, new: String, direction| CounterChange {
+        job: job.clone(),
+        counter,
+        base,
+        new,
+        direction,
+    };
+    for d in b.counters.diffs(&n.counters) {
+        let direction = match (d.info.better, d.values) {
+            (Better::Lower, Some((x, y))) if y < x => Direction::Better,
+            (Better::Higher, Some((x, y))) if y > x => Direction::Better,
+            (Better::Lower | Better::Higher, Some(_)) => Direction::Worse,
             _ => Direction::Changed,
         };
-        out.push(CounterChange {
-            job: job.clone(),
-            counter,
-            base: bv,
-            new: nv,
-            direction,
-        });
-    };
-    let ints: [(&'static str, Option<u64>, Option<u64>); 9] = [
-        ("nodes", b.nodes, n.nodes),
-        ("max_depth", b.max_depth, n.max_depth),
-        ("backtracks", b.backtracks, n.backtracks),
-        ("guesses", b.guesses, n.guesses),
-        ("cycles", b.cycles, n.cycles),
-        ("evaluations", b.evaluations, n.evaluations),
-        ("scouts", b.scouts, n.scouts),
-        ("best_conflicts", b.best_conflicts, n.best_conflicts),
-        (
-            "empties_after_presolve",
-            b.empties_after_presolve,
-            n.empties_after_presolve,
-        ),
-    ];
-    for (name, bv, nv) in ints {
-        let ord = bv.zip(nv).map(|(x, y)| y.cmp(&x));
-        push(name, cell(&bv), cell(&nv), Some(true), ord);
+        out.push(change(d.info.name, d.old, d.new, direction));
     }
-    let ord = b
-        .propagated
-        .zip(n.propagated)
-        .and_then(|(x, y)| y.partial_cmp(&x));
-    push(
-        "propagated",
-        cell(&b.propagated),
-        cell(&n.propagated),
-        Some(false),
-        ord,
-    );
-    push(
-        "verified",
-        b.verified.to_string(),
-        n.verified.to_string(),
-        Some(false),
-        Some(n.verified.cmp(&b.verified)),
-    );
-    push(
-        "solutions",
-        cell(&b.solutions),
-        cell(&n.solutions),
-        None,
-        None,
-    );
-    push("solution", cell(&b.solution), cell(&n.solution), None, None);
+    if b.verified != n.verified {
+        let direction = if n.verified {
+            Direction::Better
+        } else {
+            Direction::Worse
+        };
+        out.push(change(
+            "verified",
+            b.verified.to_string(),
+            n.verified.to_string(),
+            direction,
+        ));
+    }
+    if b.solution != n.solution {
+        out.push(change(
+            "solution",
+            cell(&b.solution),
+            cell(&n.solution),
+            Direction::Changed,
+        ));
+    }
 }
 
 /// Compare a baseline run with a new run, job by job (joined on [`Record::key`]).
@@ -546,263 +514,6 @@ impl Comparison {
             format!("✅ No regression ({})", good.join(", "))
         }
     }
-
-    /// Markdown for a GitHub job summary: the verdict first, then tables, long lists capped
-    /// with "… and N more".
-    pub fn to_markdown(&self) -> String {
-        let t = self.tally();
-        let cap = self.list_limit;
-        let mut out = format!("## {}\n\n", self.headline());
-        let _ = writeln!(
-            out,
-            "Baseline `{}` ({} rows) vs new `{}` ({} rows): {} jobs joined.\n",
-            self.baseline_label, self.base_rows, self.new_label, self.new_rows, t.joined
-        );
-        if !self.duplicate_keys.is_empty() {
-            let _ = writeln!(
-                out,
-                "⚠️ {} duplicate job keys (first row kept): {}\n",
-                self.duplicate_keys.len(),
-                capped_inline(&self.duplicate_keys, cap)
-            );
-        }
-
-        out.push_str("### Wall time\n\n");
-        let _ = writeln!(
-            out,
-            "Ratio of medians new/base over joined jobs, 95% percentile-bootstrap interval \
-             (B = {}; groups over {} runs use fewer, B·n ≤ 2·10⁸); flagged only when the \
-             whole interval lies outside 1 ± {}.\n",
-            self.resamples,
-            stats::BOOTSTRAP_DRAWS / self.resamples.max(1),
-            self.noise_band
-        );
-        out.push_str("| dataset | strategy | runs | base median | new median | new/base | 95% interval | verdict |\n");
-        out.push_str("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
-        for g in &self.groups {
-            let (r, ci) = match g.time.ratio {
-                Some(i) => (
-                    format!("x{:.3}", i.value),
-                    format!("[{:.3}, {:.3}]", i.lo, i.hi),
-                ),
-                None => ("-".to_string(), "-".to_string()),
-            };
-            let verdict = match g.time.verdict {
-                TimeVerdict::Slowdown => "🐢 slower",
-                TimeVerdict::Speedup => "🚀 faster",
-                TimeVerdict::Unchanged => "within noise",
-                TimeVerdict::NotJudged => "not judged (too few runs)",
-            };
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {r} | {ci} | {verdict} |",
-                md(&g.key.dataset),
-                md(&g.label),
-                g.time.runs,
-                g.time.base_median_s.map_or("-".to_string(), fmt_secs),
-                g.time.new_median_s.map_or("-".to_string(), fmt_secs),
-            );
-        }
-
-        let status: Vec<(&GroupComparison, &StatusChange)> = self
-            .groups
-            .iter()
-            .flat_map(|g| g.status_changes.iter().map(move |s| (g, s)))
-            .collect();
-        if !status.is_empty() {
-            let _ = writeln!(out, "\n### Status changes ({})\n", status.len());
-            out.push_str(
-                "| dataset | strategy | puzzle | seed | colony | baseline | new | change |\n",
-            );
-            out.push_str("| --- | --- | --- | ---: | ---: | --- | --- | --- |\n");
-            for (g, s) in status.iter().take(cap) {
-                let _ = writeln!(
-                    out,
-                    "| {} | {} | {} | {} | {} | {} | {} | {} |",
-                    md(&g.key.dataset),
-                    md(&g.label),
-                    md(&s.job.puzzle_id),
-                    s.job.seed,
-                    s.job.colony,
-                    cell(&s.base),
-                    cell(&s.new),
-                    s.direction.word()
-                );
-            }
-            more(&mut out, status.len(), cap);
-        }
-
-        let counters: Vec<(&GroupComparison, &CounterChange)> = self
-            .groups
-            .iter()
-            .flat_map(|g| g.counter_changes.iter().map(move |c| (g, c)))
-            .collect();
-        if !counters.is_empty() {
-            let _ = writeln!(out, "\n### Counter changes ({})\n", counters.len());
-            out.push_str(
-                "| dataset | strategy | puzzle | seed | colony | counter | baseline | new | change |\n",
-            );
-            out.push_str("| --- | --- | --- | ---: | ---: | --- | ---: | ---: | --- |\n");
-            let mut sorted = counters;
-            // Worse first across all groups, so the cap never hides a regression behind
-            // improvements.
-            sorted.sort_by_key(|(_, c)| c.direction);
-            for (g, c) in sorted.iter().take(cap) {
-                let _ = writeln!(
-                    out,
-                    "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                    md(&g.key.dataset),
-                    md(&g.label),
-                    md(&c.job.puzzle_id),
-                    c.job.seed,
-                    c.job.colony,
-                    c.counter,
-                    md(&c.base),
-                    md(&c.new),
-                    c.direction.word()
-                );
-            }
-            more(&mut out, sorted.len(), cap);
-        }
-
-        for (title, pick) in [("Rows missing from new", true), ("Rows only in new", false)] {
-            let rows: Vec<(&GroupComparison, &Job)> = self
-                .groups
-                .iter()
-                .flat_map(|g| {
-                    let list = if pick {
-                        &g.missing_in_new
-                    } else {
-                        &g.only_in_new
-                    };
-                    list.iter().map(move |j| (g, j))
-                })
-                .collect();
-            if rows.is_empty() {
-                continue;
-            }
-            let _ = writeln!(out, "\n### {title} ({})\n", rows.len());
-            out.push_str("| dataset | strategy | puzzle | seed | colony |\n");
-            out.push_str("| --- | --- | --- | ---: | ---: |\n");
-            for (g, j) in rows.iter().take(cap) {
-                let _ = writeln!(
-                    out,
-                    "| {} | {} | {} | {} | {} |",
-                    md(&g.key.dataset),
-                    md(&g.label),
-                    md(&j.puzzle_id),
-                    j.seed,
-                    j.colony
-                );
-            }
-            more(&mut out, rows.len(), cap);
-        }
-        out
-    }
-
-    fn bench_name(g: &GroupComparison) -> String {
-        // Always with parameters: tracker names must not change when another group appears.
-        format!("{}/{}", g.key.dataset, g.key.label(true))
-    }
-
-    /// Entries for [github-action-benchmark] with `tool: customSmallerIsBetter`: a JSON array
-    /// of `{"name", "unit", "value", "range"?, "extra"?}` objects, where `range` and `extra`
-    /// are free-form strings shown in the chart tooltip (see the action's README, section
-    /// "Examples" / custom benchmarks). Per group of the new run: the median wall time
-    /// (unit `s`, range = half-width of its bootstrap 95% interval) and the mean of nodes or
-    /// cycles (unit = the counter name).
-    ///
-    /// [github-action-benchmark]: https://github.com/benchmark-action/github-action-benchmark
-    pub fn to_github_action_benchmark(&self) -> Value {
-        let mut out = Vec::new();
-        for g in &self.groups {
-            let name = Self::bench_name(g);
-            if let Some(w) = g.new_wall {
-                let mut extra = format!(
-                    "n={} runs; 95% interval [{}, {}] s",
-                    g.new_runs,
-                    sig3(w.lo),
-                    sig3(w.hi)
-                );
-                if let Some(r) = g.time.ratio {
-                    let _ = write!(
-                        extra,
-                        "; new/base x{:.3} [{:.3}, {:.3}]",
-                        r.value, r.lo, r.hi
-                    );
-                }
-                out.push(json!({
-                    "name": format!("{name} median wall"),
-                    "unit": "s",
-                    "value": w.value,
-                    "range": format!("± {}", sig3((w.hi - w.lo) / 2.0)),
-                    "extra": extra,
-                }));
-            }
-            if let Some((metric, mean)) = g.new_effort {
-                out.push(json!({
-                    "name": format!("{name} mean {metric}"),
-                    "unit": metric,
-                    "value": mean,
-                }));
-            }
-        }
-        Value::Array(out)
-    }
-
-    /// [Bencher Metric Format] JSON: `{ "<benchmark>": { "<measure>": { "value", "lower_value",
-    /// "upper_value" } } }`. Per group of the new run: `latency` (Bencher's built-in Latency
-    /// measure, in nanoseconds) = median wall with its bootstrap 95% interval as lower/upper
-    /// value, and `nodes` or `cycles` (custom measures, created on first upload) = the mean.
-    ///
-    /// [Bencher Metric Format]: https://bencher.dev/docs/reference/bencher-metric-format/
-    pub fn to_bencher_bmf(&self) -> Value {
-        let mut out = serde_json::Map::new();
-        for g in &self.groups {
-            let mut measures = serde_json::Map::new();
-            if let Some(w) = g.new_wall {
-                measures.insert(
-                    "latency".to_string(),
-                    json!({
-                        "value": w.value * 1e9,
-                        "lower_value": w.lo * 1e9,
-                        "upper_value": w.hi * 1e9,
-                    }),
-                );
-            }
-            if let Some((metric, mean)) = g.new_effort {
-                measures.insert(metric.to_string(), json!({ "value": mean }));
-            }
-            if !measures.is_empty() {
-                out.insert(Self::bench_name(g), Value::Object(measures));
-            }
-        }
-        Value::Object(out)
-    }
-}
-
-/// Escape a table cell.
-fn md(s: &str) -> String {
-    s.replace('|', "\\|")
-}
-
-fn more(out: &mut String, total: usize, cap: usize) {
-    if total > cap {
-        let _ = writeln!(out, "\n… and {} more", total - cap);
-    }
-}
-
-fn capped_inline(items: &[String], cap: usize) -> String {
-    let mut s = items
-        .iter()
-        .take(cap)
-        .map(|s| s.as_str())
-        .collect::<Vec<_>>()
-        .join("; ");
-    if items.len() > cap {
-        let _ = write!(s, " … and {} more", items.len() - cap);
-    }
-    s
 }
 
 #[cfg(test)]
@@ -816,8 +527,8 @@ mod tests {
             .enumerate()
             .map(|(i, &t)| {
                 let mut r = rec("h", "mrv", &format!("p{i}"), Status::Solved, t);
-                r.nodes = Some(10 + i as u64);
-                r.propagated = Some(0.5);
+                r.counters.nodes = Some(10 + i as u64);
+                r.counters.propagated = crate::results::counters::Fraction::new(0.5);
                 r
             })
             .collect()
@@ -850,8 +561,8 @@ mod tests {
     fn worse_counter_is_named_with_puzzle_and_direction() {
         let base = run(&noisy(20, 0.01));
         let mut new = base.clone();
-        new[3].nodes = Some(99);
-        new[4].propagated = Some(0.75);
+        new[3].counters.nodes = Some(99);
+        new[4].counters.propagated = crate::results::counters::Fraction::new(0.75);
         let c = compare(&base, &new, &CompareOptions::default());
         assert!(c.is_regression());
         let ch = &c.groups[0].counter_changes;
@@ -866,7 +577,7 @@ mod tests {
             (ch[1].counter, ch[1].direction),
             ("propagated", Direction::Better)
         );
-        let md = c.to_markdown();
+        let md = crate::report::export::markdown(&c);
         assert!(
             md.starts_with("## ❌ Regression: 1 counter value worse or changed"),
             "{md}"
@@ -881,7 +592,7 @@ mod tests {
     fn better_counter_alone_is_not_a_regression() {
         let base = run(&noisy(20, 0.01));
         let mut new = base.clone();
-        new[0].nodes = Some(1);
+        new[0].counters.nodes = Some(1);
         let c = compare(&base, &new, &CompareOptions::default());
         assert!(!c.is_regression());
         assert_eq!(c.tally().counters_better, 1);
@@ -955,7 +666,7 @@ mod tests {
             .map(|j| j.puzzle_id.as_str())
             .collect();
         assert_eq!(m, ["p6", "p7"]);
-        assert!(c.to_markdown().contains("### Rows missing from new (2)"));
+        assert!(crate::report::export::markdown(&c).contains("### Rows missing from new (2)"));
         let c = compare(&new, &base, &CompareOptions::default());
         assert!(!c.is_regression());
         assert_eq!(c.tally().only_in_new, 2);
@@ -966,13 +677,13 @@ mod tests {
         let base = run(&noisy(30, 0.01));
         let mut new = base.clone();
         for r in &mut new {
-            r.nodes = r.nodes.map(|n| n + 1);
+            r.counters.nodes = r.counters.nodes.map(|n| n + 1);
         }
         let opts = CompareOptions {
             list_limit: 5,
             ..CompareOptions::default()
         };
-        let md = compare(&base, &new, &opts).to_markdown();
+        let md = crate::report::export::markdown(&compare(&base, &new, &opts));
         assert!(md.contains("… and 25 more"), "{md}");
     }
 
@@ -980,7 +691,7 @@ mod tests {
     fn exports_for_ci_trackers() {
         let base = run(&noisy(20, 0.01));
         let c = compare(&base, &base, &CompareOptions::default());
-        let gab = c.to_github_action_benchmark();
+        let gab = crate::report::export::github_action_benchmark(&c);
         let arr = gab.as_array().expect("array");
         assert_eq!(arr.len(), 2);
         assert_eq!(arr[0]["name"], "h/mrv basic median wall");
@@ -991,7 +702,7 @@ mod tests {
             .is_some_and(|r| r.starts_with("± ")));
         assert_eq!(arr[1]["name"], "h/mrv basic mean nodes");
         assert_eq!(arr[1]["value"], 19.5);
-        let bmf = c.to_bencher_bmf();
+        let bmf = crate::report::export::bencher_bmf(&c);
         let lat = &bmf["h/mrv basic"]["latency"];
         let (v, lo, hi) = (
             lat["value"].as_f64().unwrap_or(-1.0),

@@ -5,8 +5,8 @@
 //! shard. Jobs missing from the plan are reported, not refused: the caller decides (the CLI
 //! exits non-zero unless `--allow-missing`).
 
-use crate::harness::record::{Columns, Record};
-use crate::report::meta::{RunMeta, Shard};
+use crate::results::{Columns, Record};
+use crate::results::{RunMeta, RunStatus, Shard};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
 use std::path::PathBuf;
@@ -14,6 +14,19 @@ use std::path::PathBuf;
 /// Why inputs cannot be merged. Every variant names the files involved.
 #[derive(Debug, thiserror::Error)]
 pub enum MergeError {
+    /// Jobs of the plan are in no input (and the caller did not allow it).
+    #[error("{missing} of {total} jobs missing: {listed} (pass --allow-missing to write the merged file anyway)")]
+    Incomplete {
+        /// Jobs missing.
+        missing: usize,
+        /// Jobs in the plan.
+        total: u64,
+        /// The first of them, described.
+        listed: String,
+    },
+    /// No input says how many jobs the plan has.
+    #[error("cannot check for missing jobs: no input has a .meta.json with jobs_total (pass --allow-missing to merge anyway)")]
+    UnknownPlanSize,
     /// Nothing to merge.
     #[error("no input files")]
     NoInputs,
@@ -218,7 +231,10 @@ pub fn merge(inputs: Vec<(PathBuf, Vec<Record>, Option<RunMeta>)>) -> Result<Mer
     };
     let rows: Vec<Record> = by_job.into_values().map(|(r, _)| r).collect();
     let columns = Columns {
-        solutions: rows.iter().any(|r| r.solutions.is_some()),
+        measured: rows
+            .iter()
+            .any(|r| r.cpu_s.is_some() || r.max_rss_kib.is_some() || r.stats.is_some()),
+        solutions: rows.iter().any(|r| r.counters.solutions.is_some()),
         solution: rows.iter().any(|r| r.solution.is_some()),
     };
 
@@ -237,7 +253,11 @@ pub fn merge(inputs: Vec<(PathBuf, Vec<Record>, Option<RunMeta>)>) -> Result<Mer
     } else {
         None
     };
-    meta.status = Some(if complete { "complete" } else { "interrupted" }.to_string());
+    meta.status = Some(if complete {
+        RunStatus::Complete
+    } else {
+        RunStatus::Interrupted
+    });
     let sources: Vec<Value> = inputs
         .iter()
         .map(|(p, rows, m)| {
@@ -245,7 +265,7 @@ pub fn merge(inputs: Vec<(PathBuf, Vec<Record>, Option<RunMeta>)>) -> Result<Mer
                 "file": p.display().to_string(),
                 "rows": rows.len(),
                 "shard": m.as_ref().and_then(|m| m.shard),
-                "status": m.as_ref().and_then(|m| m.status.clone()),
+                "status": m.as_ref().and_then(|m| m.status),
                 "machine": m.as_ref().map(|m| m.machine.clone()),
             })
         })
@@ -289,22 +309,47 @@ pub fn describe_jobs(jobs: &[u64], cap: usize) -> String {
     parts.join(", ")
 }
 
+/// The completeness policy of `merge`: refuse a merge with jobs missing (or of unknown plan
+/// size) unless `allow_missing`; when allowed, the warning to print.
+pub fn check_complete(merged: &Merged, allow_missing: bool) -> Result<Option<String>, MergeError> {
+    match merged.jobs_total {
+        None if !allow_missing => Err(MergeError::UnknownPlanSize),
+        Some(total) if !merged.missing.is_empty() => {
+            let listed = describe_jobs(&merged.missing, 20);
+            if !allow_missing {
+                return Err(MergeError::Incomplete {
+                    missing: merged.missing.len(),
+                    total,
+                    listed,
+                });
+            }
+            Ok(Some(format!(
+                "{} of {total} jobs missing: {listed}; merged meta says status interrupted",
+                merged.missing.len()
+            )))
+        }
+        _ => Ok(None),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::harness::record::Status;
+    use crate::results::Status;
 
     fn rows(n: u64) -> Vec<Record> {
         (0..n)
-            .map(|j| Record {
-                dataset: "d".into(),
-                puzzle_id: format!("p:{}", j / 2 + 1),
-                kind: "hitori".into(),
-                strategy: if j % 2 == 0 { "mrv" } else { "row" }.into(),
-                job: j,
-                status: Some(Status::Solved),
-                nodes: Some(j),
-                ..Record::default()
+            .map(|j| {
+                let mut r = Record::sample(
+                    "d",
+                    if j % 2 == 0 { "mrv" } else { "row" },
+                    &format!("p:{}", j / 2 + 1),
+                    Status::Solved,
+                    0.0,
+                );
+                r.job = j;
+                r.counters.nodes = Some(j);
+                r
             })
             .collect()
     }
@@ -317,7 +362,7 @@ mod tests {
             command_line: vec!["bench-run".into(), "--shard".into(), format!("{k}/{n}")],
             started: Some(format!("2024-01-01T00:00:0{k}Z")),
             finished: Some(format!("2024-01-01T01:00:0{k}Z")),
-            status: Some("complete".into()),
+            status: Some(RunStatus::Complete),
             ..RunMeta::default()
         }
     }
@@ -349,7 +394,7 @@ mod tests {
         let m = merge(inputs).expect("merges");
         assert_eq!(m.rows, all);
         assert!(m.missing.is_empty());
-        assert_eq!(m.meta.status.as_deref(), Some("complete"));
+        assert_eq!(m.meta.status, Some(RunStatus::Complete));
         assert_eq!(m.meta.shard, Some(Shard { index: 1, count: 1 }));
         assert_eq!(m.meta.command_line, vec!["bench-run".to_string()]);
         assert_eq!(m.meta.started.as_deref(), Some("2024-01-01T00:00:01Z"));
@@ -367,7 +412,7 @@ mod tests {
             m.missing,
             (0..30).filter(|j| j % 3 == 1).collect::<Vec<_>>()
         );
-        assert_eq!(m.meta.status.as_deref(), Some("interrupted"));
+        assert_eq!(m.meta.status, Some(RunStatus::Interrupted));
         assert_eq!(m.meta.finished, None);
         assert_eq!(describe_jobs(&[0, 1, 2, 5, 7, 8], 10), "0-2, 5, 7-8");
         assert_eq!(describe_jobs(&[1, 3, 5], 2), "1, 3, … and 1 more ranges");

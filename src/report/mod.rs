@@ -1,27 +1,29 @@
 //! Reports from saved result rows: summaries, baseline comparison, plots, shard merging.
 //!
-//! Everything here works on [`Record`]s already in memory, so `bench-run` can call
-//! [`summary::summarize`] on the rows it just produced, and `bench-report` on rows read back
-//! from CSV files. File reading and writing lives in one place, [`io`]; the other modules only
-//! compute and serialise.
+//! Everything here computes and serialises: it takes [`Record`]s (streamed one at a time into
+//! a [`summary::SummaryBuilder`], or held in memory for `compare`, `plot` and `merge`) and
+//! returns text, JSON values or SVG documents. Files are read and written only through
+//! [`crate::results`], by the caller (`bench-run` streams its own rows into a summary;
+//! `bench-report` reads files and writes what these modules return).
 //!
 //! - [`stats`]: mean, percentiles, ECDF, bootstrap confidence intervals.
+//! - [`table`]: aligned text and markdown tables from one set of cells.
 //! - [`summary`]: per-strategy tables (text, markdown, csv, json) and strategy ratios.
-//! - [`compare`]: baseline vs new run: status, counter and time changes; CI exports.
+//! - [`compare`]: baseline vs new run: status, counter and time changes.
+//! - [`export`]: a comparison as markdown and as CI benchmark JSON (github-action-benchmark,
+//!   Bencher BMF).
 //! - [`plot`]: SVG cactus, effort distribution and ABC convergence plots.
 //! - [`merge`]: shard files back into one run, refusing duplicates and other plans.
-//! - [`meta`]: the `*.meta.json` sidecar as read by reports.
-//! - [`io`]: reading results and trace CSVs with file:line errors; atomic writes.
 
 pub mod compare;
-pub mod io;
+pub mod export;
 pub mod merge;
-pub mod meta;
 pub mod plot;
 pub mod stats;
 pub mod summary;
+pub mod table;
 
-use crate::harness::record::Record;
+use crate::results::Record;
 use serde::Serialize;
 
 /// The rows that summaries and comparisons aggregate together: one strategy configuration on
@@ -30,14 +32,14 @@ use serde::Serialize;
 pub struct GroupKey {
     /// Dataset name.
     pub dataset: String,
-    /// `hitori` or `sudoku`.
-    pub kind: String,
+    /// Puzzle kind.
+    pub kind: crate::kind::PuzzleKind,
     /// Strategy name.
     pub strategy: String,
     /// Hitori rule set, empty for Sudoku.
     pub rules: String,
-    /// Canonical `k=v;k=v` parameter string.
-    pub params: String,
+    /// Parameters.
+    pub params: crate::results::Params,
 }
 
 impl GroupKey {
@@ -54,7 +56,7 @@ impl GroupKey {
     pub fn of(r: &Record) -> GroupKey {
         GroupKey {
             dataset: r.dataset.clone(),
-            kind: r.kind.clone(),
+            kind: r.kind,
             strategy: r.strategy.clone(),
             rules: r.rules.clone(),
             params: r.params.clone(),
@@ -70,9 +72,9 @@ impl GroupKey {
             s.push(' ');
             s.push_str(&self.rules);
         }
-        if with_params && !self.params.is_empty() {
+        if with_params && !self.params.as_str().is_empty() {
             s.push_str(" {");
-            s.push_str(&self.params);
+            s.push_str(self.params.as_str());
             s.push('}');
         }
         s
@@ -143,10 +145,10 @@ mod tests {
     fn labels_show_params_only_on_clash() {
         let k = |s: &str, p: &str| GroupKey {
             dataset: "d".into(),
-            kind: "sudoku".into(),
+            kind: crate::kind::PuzzleKind::Sudoku,
             strategy: s.into(),
             rules: String::new(),
-            params: p.into(),
+            params: crate::results::Params::from_cell(p),
         };
         let keys = vec![
             k("abc", "limit=50"),

@@ -11,16 +11,15 @@
 //! axes share one code path: values are mapped (log10 or identity) onto a linear axis with
 //! explicit tick positions, and tick labels map back.
 
-use crate::harness::record::{Record, Status};
-use crate::report::io::{write_atomic, TraceRow, WriteError};
 use crate::report::stats;
 use crate::report::{labels, GroupKey};
+use crate::results::TraceRow;
+use crate::results::{Record, Status};
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use std::collections::BTreeMap;
 use std::ops::Range;
-use std::path::{Path, PathBuf};
 
 /// A plot could not be made or written.
 #[derive(Debug, thiserror::Error)]
@@ -33,9 +32,6 @@ pub enum PlotError {
         /// plotters' message.
         detail: String,
     },
-    /// The SVG could not be written.
-    #[error(transparent)]
-    Write(#[from] WriteError),
 }
 
 /// A rendered plot: the file name it should get and the SVG text.
@@ -410,16 +406,16 @@ pub fn render_distribution(rows: &[Record]) -> Result<Vec<Svg>, PlotError> {
         for metric in ["nodes", "cycles"] {
             let effort = |r: &Record| {
                 if metric == "cycles" {
-                    r.cycles
+                    r.counters.cycles
                 } else {
-                    r.nodes
+                    r.counters.nodes
                 }
             };
             // ABC rows carry no nodes, Hitori rows no cycles; a group counts cycles if any of
             // its rows does.
             let chosen: Vec<usize> = (0..gs.len())
                 .filter(|&i| {
-                    let abc = gs[i].iter().any(|r| r.cycles.is_some());
+                    let abc = gs[i].iter().any(|r| r.counters.cycles.is_some());
                     (metric == "cycles") == abc && gs[i].iter().any(|r| effort(r).is_some())
                 })
                 .collect();
@@ -527,10 +523,10 @@ pub fn render_convergence(trace: &[TraceRow]) -> Result<Option<Svg>, PlotError> 
     for t in trace {
         let key = GroupKey {
             dataset: t.dataset.clone(),
-            kind: "sudoku".to_string(),
+            kind: crate::kind::PuzzleKind::Sudoku,
             strategy: t.strategy.clone(),
             rules: String::new(),
-            params: t.params.clone(),
+            params: crate::results::Params::from_cell(&t.params),
         };
         by_group
             .entry(key)
@@ -597,32 +593,6 @@ pub fn render_convergence(trace: &[TraceRow]) -> Result<Option<Svg>, PlotError> 
     .map(Some)
 }
 
-fn write_all(svgs: Vec<Svg>, out_dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
-    svgs.into_iter()
-        .map(|s| {
-            let p = out_dir.join(&s.name);
-            // Plots are derived files: replacing an older one is expected.
-            write_atomic(&p, s.svg.as_bytes(), true)?;
-            Ok(p)
-        })
-        .collect()
-}
-
-/// Write cactus plots into `out_dir` (`<dataset>-cactus.svg`); returns the paths written.
-pub fn cactus(rows: &[Record], out_dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
-    write_all(render_cactus(rows)?, out_dir)
-}
-
-/// Write distribution plots into `out_dir` (`<dataset>-nodes.svg`, `<dataset>-cycles.svg`).
-pub fn distribution(rows: &[Record], out_dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
-    write_all(render_distribution(rows)?, out_dir)
-}
-
-/// Write `convergence.svg` into `out_dir` (nothing for an empty trace).
-pub fn convergence(trace: &[TraceRow], out_dir: &Path) -> Result<Vec<PathBuf>, PlotError> {
-    write_all(render_convergence(trace)?.into_iter().collect(), out_dir)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -667,7 +637,7 @@ mod tests {
                     Status::Solved,
                     f * 0.001 * (i + 1) as f64,
                 );
-                r.nodes = Some((f as u64) * (i + 1));
+                r.counters.nodes = Some((f as u64) * (i + 1));
                 rows.push(r);
             }
         }

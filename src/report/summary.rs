@@ -2,13 +2,13 @@
 //! puzzles. `bench-run` prints [`Summary::render`] with [`Format::Text`] at the end of a run;
 //! `bench-report summary` renders saved files in any [`Format`].
 
-use crate::harness::record::{Record, Status};
-use crate::harness::seed::StableHasher;
+use crate::hash::StableHasher;
 use crate::report::stats;
+use crate::report::table::{self, Style};
 use crate::report::{fmt_secs, labels, sig3, GroupKey};
+use crate::results::{Record, Status};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
-use std::fmt::Write as _;
 
 /// How to summarise.
 #[derive(Clone, Debug, Default)]
@@ -22,7 +22,7 @@ pub struct SummaryOptions {
 }
 
 /// Output format of [`Summary::render`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Format {
     /// An aligned table for the terminal.
     Text,
@@ -32,6 +32,19 @@ pub enum Format {
     Csv,
     /// The whole summary as JSON, stable field names.
     Json,
+}
+
+impl std::str::FromStr for Format {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "text" => Ok(Format::Text),
+            "markdown" => Ok(Format::Markdown),
+            "csv" => Ok(Format::Csv),
+            "json" => Ok(Format::Json),
+            _ => Err(format!("{s:?}: expected text, markdown, csv or json")),
+        }
+    }
 }
 
 /// Statistics of an effort counter (nodes or cycles) over a group's runs.
@@ -173,12 +186,12 @@ struct EffortAcc {
 
 impl EffortAcc {
     fn add(&mut self, r: &Record) {
-        if let Some(c) = r.cycles {
+        if let Some(c) = r.counters.cycles {
             self.abc = true;
             if r.status == Some(Status::Solved) {
                 self.solved_cycles.push(c as f64);
             }
-        } else if let Some(n) = r.nodes {
+        } else if let Some(n) = r.counters.nodes {
             self.nodes.push(n as f64);
         }
     }
@@ -259,10 +272,10 @@ impl GroupAcc {
         let puzzle = id_hash(&r.puzzle_id);
         self.puzzles.insert(puzzle);
         self.colonies.insert(r.colony);
-        if r.cycles.is_some() {
+        if r.counters.cycles.is_some() {
             let e = self.instances.entry((puzzle, r.seed)).or_insert(None);
             if solved {
-                let c = r.cycles.unwrap_or(0);
+                let c = r.counters.cycles.unwrap_or(0);
                 *e = Some(e.map_or(c, |old| old.min(c)));
             }
         }
@@ -430,48 +443,6 @@ fn footnotes(groups: &[GroupSummary], limit: Option<f64>, opts: &SummaryOptions)
 }
 
 /// Left-align the first two columns (names), right-align the rest (numbers).
-fn aligned(header: &[String], rows: &[Vec<String>]) -> String {
-    let ncol = header.len();
-    let width = |i: usize| {
-        rows.iter()
-            .map(|r| r[i].chars().count())
-            .chain([header[i].chars().count()])
-            .max()
-            .unwrap_or(0)
-    };
-    let widths: Vec<usize> = (0..ncol).map(width).collect();
-    let mut out = String::new();
-    for r in std::iter::once(header).chain(rows.iter().map(Vec::as_slice)) {
-        let cells: Vec<String> = r
-            .iter()
-            .enumerate()
-            .map(|(i, c)| {
-                let pad = widths[i].saturating_sub(c.chars().count());
-                if i < 2 {
-                    format!("{c}{}", " ".repeat(pad))
-                } else {
-                    format!("{}{c}", " ".repeat(pad))
-                }
-            })
-            .collect();
-        let _ = writeln!(out, "{}", cells.join("  ").trim_end());
-    }
-    out
-}
-
-fn markdown_table(header: &[String], rows: &[Vec<String>]) -> String {
-    let mut out = format!("| {} |\n|", header.join(" | "));
-    for i in 0..header.len() {
-        out.push_str(if i < 2 { " --- |" } else { " ---: |" });
-    }
-    out.push('\n');
-    for r in rows {
-        let cells: Vec<String> = r.iter().map(|c| c.replace('|', "\\|")).collect();
-        let _ = writeln!(out, "| {} |", cells.join(" | "));
-    }
-    out
-}
-
 /// Whole numbers (medians of counts usually are) without decimals, others to 3 digits.
 fn opt_num(v: Option<f64>) -> String {
     match v {
@@ -562,55 +533,33 @@ impl Summary {
     /// significant digits); csv and json are for programs (raw seconds, stable names).
     pub fn render(&self, format: Format) -> String {
         match format {
-            Format::Text => self.render_text(false),
-            Format::Markdown => self.render_text(true),
+            Format::Text => self.render_text(Style::Text),
+            Format::Markdown => self.render_text(Style::Markdown),
             Format::Csv => self.render_csv(),
             Format::Json => serde_json::to_string_pretty(self).unwrap_or_default() + "\n",
         }
     }
 
-    fn render_text(&self, md: bool) -> String {
-        let table = |h: &[String], r: &[Vec<String>]| {
-            if md {
-                markdown_table(h, r)
-            } else {
-                aligned(h, r)
-            }
-        };
+    fn render_text(&self, style: Style) -> String {
         let mut out = String::new();
         let (h, r) = self.main_table();
-        out.push_str(&table(&h, &r));
+        out.push_str(&table::render(style, &h, &r));
         if let Some((h, r)) = self.portfolio_table() {
-            out.push_str(if md {
-                "\n**Portfolio over colonies**\n\n"
-            } else {
-                "\nportfolio over colonies:\n"
-            });
-            out.push_str(&table(&h, &r));
+            out.push_str(&table::heading(style, "Portfolio over colonies"));
+            out.push_str(&table::render(style, &h, &r));
         }
         if !self.ratios.is_empty() {
-            out.push_str(if md {
-                "\n**Ratios on the same puzzles**\n\n"
-            } else {
-                "\nratios on the same puzzles:\n"
-            });
+            out.push_str(&table::heading(style, "Ratios on the same puzzles"));
             for r in &self.ratios {
-                let _ = writeln!(
-                    out,
-                    "{}{}: {}",
-                    if md { "- " } else { "  " },
-                    r.dataset,
-                    r.describe()
-                );
+                out.push_str(&table::bullet(
+                    style,
+                    &format!("{}: {}", r.dataset, r.describe()),
+                ));
             }
         }
         out.push('\n');
         for f in &self.footnotes {
-            if md {
-                let _ = writeln!(out, "<sub>{f}</sub><br>");
-            } else {
-                let _ = writeln!(out, "{f}");
-            }
+            out.push_str(&table::footnote(style, f));
         }
         out
     }
@@ -624,10 +573,10 @@ impl Summary {
             let p = g.portfolio.as_ref();
             let _ = w.write_record([
                 g.key.dataset.clone(),
-                g.key.kind.clone(),
+                g.key.kind.name().to_string(),
                 g.key.strategy.clone(),
                 g.key.rules.clone(),
-                g.key.params.clone(),
+                g.key.params.as_str().to_string(),
                 g.runs.to_string(),
                 g.solved.to_string(),
                 g.solved_pct.to_string(),
@@ -699,23 +648,7 @@ pub(crate) mod tests {
         status: Status,
         wall_s: f64,
     ) -> Record {
-        let kind = if strategy.starts_with("abc") || strategy == "backtrack" {
-            "sudoku"
-        } else {
-            "hitori"
-        };
-        Record {
-            dataset: dataset.into(),
-            puzzle_id: puzzle.into(),
-            kind: kind.into(),
-            size: if kind == "hitori" { "5x5" } else { "9x9" }.into(),
-            strategy: strategy.into(),
-            rules: if kind == "hitori" { "basic" } else { "" }.into(),
-            status: Some(status),
-            verified: status == Status::Solved,
-            wall_s,
-            ..Record::default()
-        }
+        Record::sample(dataset, strategy, puzzle, status, wall_s)
     }
 
     fn hitori_rows() -> Vec<Record> {
@@ -725,7 +658,7 @@ pub(crate) mod tests {
             .enumerate()
         {
             let mut r = rec("h", "mrv", &format!("p{i}"), Status::Solved, *w);
-            r.nodes = Some(*n);
+            r.counters.nodes = Some(*n);
             rows.push(r);
         }
         for (i, (n, w)) in [(20, 0.5), (40, 0.6), (60, 0.7), (100, 0.8)]
@@ -738,7 +671,7 @@ pub(crate) mod tests {
                 Status::Solved
             };
             let mut r = rec("h", "row", &format!("p{i}"), st, *w);
-            r.nodes = Some(*n);
+            r.counters.nodes = Some(*n);
             rows.push(r);
         }
         rows
@@ -761,8 +694,8 @@ pub(crate) mod tests {
                 let mut r = rec("s", "abc", p, st, 0.01);
                 r.seed = seed;
                 r.colony = colony;
-                r.cycles = Some(c);
-                r.params = "limit=50".into();
+                r.counters.cycles = Some(c);
+                r.params = crate::results::Params::from_cell("limit=50");
                 r
             })
             .collect()

@@ -142,7 +142,7 @@ impl Default for AbcParams {
 impl AbcParams {
     /// `colony_size` >= 4 and even, `max_cycles` >= 1, a fixed limit >= 1.
     pub fn validate(&self) -> Result<(), String> {
-        if self.colony_size < 4 || self.colony_size % 2 != 0 {
+        if self.colony_size < 4 || !self.colony_size.is_multiple_of(2) {
             return Err(format!(
                 "colony size must be an even number >= 4, got {}",
                 self.colony_size

@@ -35,22 +35,10 @@ pub(crate) fn demo_solution() -> Solution {
     cells(DEMO_SOLUTION)
 }
 
-/// Text of a file in the shared corpus directory `../shared/corpora/sudoku/` beside the
-/// repository, or None (with a message) when absent. `../../shared` is tried second so the
-/// tests also find the corpora from a git worktree one level deeper (`wt/<name>`).
+/// Text of a file in the shared corpus directory `sudoku/`, or None (with a message) when
+/// absent (see [`crate::corpus::shared_corpus`]).
 pub(crate) fn corpus(file: &str) -> Option<String> {
-    let dir = env!("CARGO_MANIFEST_DIR");
-    let candidates = [
-        format!("{dir}/../shared/corpora/sudoku/{file}"),
-        format!("{dir}/../../shared/corpora/sudoku/{file}"),
-    ];
-    for path in &candidates {
-        if let Ok(text) = std::fs::read_to_string(path) {
-            return Some(text);
-        }
-    }
-    eprintln!("skipping: corpus file {} not found", candidates[0]);
-    None
+    crate::corpus::shared_corpus_text(&format!("sudoku/{file}"))
 }
 
 /// A timer for the `#[ignore]` speed tests. The machine is shared, so besides wall time it reads

@@ -2,7 +2,7 @@
 #![allow(dead_code)]
 
 use assert_cmd::Command;
-use puzzlebench::harness::record::Record;
+use puzzlebench::results::Record;
 use std::path::{Path, PathBuf};
 
 /// The article's demo Hitori puzzle as a grid block with a name.
@@ -30,7 +30,7 @@ pub fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
 
 /// Rows of a result file.
 pub fn rows(path: &Path) -> Vec<Record> {
-    puzzlebench::report::io::read_results(path)
+    puzzlebench::results::read::read_results(path)
         .expect("readable results")
         .rows
 }
@@ -45,20 +45,9 @@ pub fn datasets() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets")
 }
 
-/// A public corpus file under `../shared/corpora`, or `None` (with a message) where absent.
+/// A public corpus file under the shared corpora, or `None` (with a message) where absent.
 pub fn corpus(rel: &str) -> Option<PathBuf> {
-    let p = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/corpora")
-        .join(rel);
-    if p.exists() {
-        Some(p)
-    } else {
-        eprintln!(
-            "SKIP: {} is absent (../shared is not beside the repository)",
-            p.display()
-        );
-        None
-    }
+    puzzlebench::corpus::shared_corpus(rel)
 }
 
 /// Four Sudoku lines (the demo, then well-known easy grids).

@@ -1,23 +1,50 @@
-//! The strategy registry: strategy names and options become solver configurations, and each
-//! solver's own result becomes a puzzle-neutral [`Outcome`] the harness can time, verify and
-//! record. This is the only place that knows both the puzzle modules and the harness; a solver
-//! can change without touching the harness, and the harness never looks inside a puzzle.
+//! The built-in strategies: strategy names and options become solver configurations, each an
+//! implementor of the [`Solver`] seam, and each solver's own result becomes a puzzle-neutral
+//! [`Outcome`]. This is the only place that knows both the puzzle modules and the seam; a
+//! solver can change without touching the harness, and the harness never looks inside a puzzle.
 
-use crate::dataset::{PuzzleData, PuzzleKind};
+use crate::dataset::PuzzleData;
 use crate::hitori;
 use crate::hitori::search::{Rules, Strategy};
+use crate::results::{Counters, Params};
+use crate::solver::{
+    Answer, End, Outcome, PuzzleKind, RunOption, Solver, SolverError, Task, Worker,
+};
 use crate::sudoku;
 use crate::sudoku::abc::{AbcParams, Limit, Neighbourhood};
-use rand_pcg::Pcg64Mcg;
 
-/// Strategy names `--strategy` accepts, with the puzzle kind each solves.
-pub const STRATEGY_NAMES: [(&str, PuzzleKind); 6] = [
-    ("mrv", PuzzleKind::Hitori),
-    ("row", PuzzleKind::Hitori),
-    ("mrv-dyn", PuzzleKind::Hitori),
-    ("abc", PuzzleKind::Sudoku),
-    ("abc-hybrid", PuzzleKind::Sudoku),
-    ("backtrack", PuzzleKind::Sudoku),
+/// Strategy names `--strategy` accepts, with the puzzle kind each solves and what it is.
+pub const STRATEGY_NAMES: [(&str, PuzzleKind, &str); 6] = [
+    (
+        "mrv",
+        PuzzleKind::Hitori,
+        "depth-first search branching on the cell whose number repeats most in its row and column",
+    ),
+    (
+        "row",
+        PuzzleKind::Hitori,
+        "depth-first search branching on the first unknown cell in row order",
+    ),
+    (
+        "mrv-dyn",
+        PuzzleKind::Hitori,
+        "like mrv, counting only duplicates among cells still unknown",
+    ),
+    (
+        "abc",
+        PuzzleKind::Sudoku,
+        "Artificial Bee Colony over per-box permutations",
+    ),
+    (
+        "abc-hybrid",
+        PuzzleKind::Sudoku,
+        "naked and hidden singles first, then ABC on what is left",
+    ),
+    (
+        "backtrack",
+        PuzzleKind::Sudoku,
+        "bitboard backtracking with singles and locked candidates",
+    ),
 ];
 
 /// Options shared by every strategy of a run, validated before any job starts.
@@ -31,6 +58,18 @@ pub struct SolverOptions {
     pub node_limit: Option<u64>,
     /// ABC parameters (`presolve` is set per strategy).
     pub abc: AbcParams,
+}
+
+impl Default for SolverOptions {
+    /// `bench-run`'s defaults: `full` rules, first solution, no node budget, default ABC.
+    fn default() -> Self {
+        SolverOptions {
+            rules: Rules::Full,
+            max_solutions: 1,
+            node_limit: None,
+            abc: AbcParams::default(),
+        }
+    }
 }
 
 /// One configured solver: a strategy name with everything that shapes its results.
@@ -59,80 +98,6 @@ pub enum SolverSpec {
         /// Node budget.
         node_limit: Option<u64>,
     },
-}
-
-/// A solver's answer, in the puzzle's own terms.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Answer {
-    /// A Hitori shading.
-    Hitori(hitori::grid::Shading),
-    /// A filled Sudoku grid.
-    Sudoku(sudoku::grid::Solution),
-}
-
-impl Answer {
-    /// The answer as written in the `solution` column: a row-major `#`/`.` mask or 81 digits.
-    pub fn to_cell_string(&self) -> String {
-        match self {
-            Answer::Hitori(s) => s.to_mask(),
-            Answer::Sudoku(s) => s.iter().map(|&d| char::from(b'0' + d)).collect(),
-        }
-    }
-}
-
-/// How a solve ended, before verification.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum End {
-    /// The solver claims this answer.
-    Found(Answer),
-    /// The solver proved there is no solution.
-    NoSolution,
-    /// A metaheuristic used its whole cycle budget without a solution.
-    GaveUp,
-    /// A node budget ran out.
-    NodeLimit,
-    /// The stop check fired (time budget or interrupt; the harness knows which).
-    Stopped,
-}
-
-/// Counters a solver reports; `None` where a counter does not apply to it.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Counters {
-    /// Search nodes.
-    pub nodes: Option<u64>,
-    /// Deepest branching level.
-    pub max_depth: Option<u64>,
-    /// Failed branches.
-    pub backtracks: Option<u64>,
-    /// Cells fixed by propagation before the first branch.
-    pub propagated_cells: Option<u64>,
-    /// Guesses.
-    pub guesses: Option<u64>,
-    /// ABC cycles.
-    pub cycles: Option<u64>,
-    /// ABC fitness evaluations.
-    pub evaluations: Option<u64>,
-    /// ABC scouts sent.
-    pub scouts: Option<u64>,
-    /// ABC best conflict count.
-    pub best_conflicts: Option<u64>,
-    /// Blanks left after presolve (hybrid).
-    pub empties_after_presolve: Option<u64>,
-    /// Solutions counted (complete solvers).
-    pub solutions: Option<u64>,
-}
-
-/// A solve's result as the harness sees it.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Outcome {
-    /// How it ended.
-    pub end: End,
-    /// Its counters.
-    pub counters: Counters,
-    /// A budget (or the stop check) ended a solution count before it was complete: the answer
-    /// may be right, but the `solutions` count is only a lower bound. The harness then writes
-    /// a `timeout` row (still verified), never `solved`.
-    pub count_cut_short: Option<End>,
 }
 
 /// Parse a comma-separated `--strategy` list into solver specs. Unknown names and options that
@@ -175,7 +140,7 @@ pub fn parse_strategies(list: &str, opts: &SolverOptions) -> Result<Vec<SolverSp
                 node_limit: opts.node_limit,
             },
             other => {
-                let known: Vec<&str> = STRATEGY_NAMES.iter().map(|(n, _)| *n).collect();
+                let known: Vec<&str> = STRATEGY_NAMES.iter().map(|(n, _, _)| *n).collect();
                 return Err(format!(
                     "unknown strategy {other:?}; expected one of {}",
                     known.join(", ")
@@ -222,8 +187,8 @@ impl SolverSpec {
     }
 
     /// The `params` column: every other parameter that shapes the rows, `key=value` sorted by key.
-    pub fn params(&self) -> String {
-        let mut kv: Vec<(&str, String)> = match self {
+    pub fn params(&self) -> Params {
+        let kv: Vec<(&str, String)> = match self {
             SolverSpec::Hitori {
                 max_solutions,
                 node_limit,
@@ -246,11 +211,7 @@ impl SolverSpec {
                 ("neighbourhood", params.neighbourhood.name().to_string()),
             ],
         };
-        kv.sort();
-        kv.iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join(";")
+        Params::from_pairs(kv)
     }
 
     /// Whether independent colonies (and seeds) change this solver's result.
@@ -258,16 +219,11 @@ impl SolverSpec {
         matches!(self, SolverSpec::Abc { .. })
     }
 
-    /// Solve one puzzle. `stop` is the harness's budget/interrupt check; `trace` receives ABC's
-    /// best conflicts per cycle when asked for.
-    pub fn run(
-        &self,
-        data: &PuzzleData,
-        rng: &mut Pcg64Mcg,
-        stop: &mut dyn FnMut() -> bool,
-        trace: Option<&mut Vec<u32>>,
-    ) -> Result<Outcome, String> {
-        match (self, data) {
+    /// Solve one job.
+    pub fn run(&self, task: &mut Task<'_>) -> Result<Outcome, SolverError> {
+        let stop = task.stop;
+        let stop = &mut || stop.check();
+        match (self, &task.puzzle.data) {
             (
                 SolverSpec::Hitori {
                     strategy,
@@ -295,39 +251,39 @@ impl SolverSpec {
                     *max_solutions,
                     r.solutions,
                 );
+                let cells = (puzzle.width() * puzzle.height()) as u64;
                 Ok(Outcome {
-                    end,
-                    counters: Counters {
+                    count_cut_short,
+                    ..Outcome::new(end).with_counters(Counters {
                         nodes: Some(r.stats.nodes),
                         max_depth: Some(u64::from(r.stats.max_depth)),
                         backtracks: Some(r.stats.backtracks),
-                        propagated_cells: Some(u64::from(r.stats.propagated)),
+                        propagated: crate::results::counters::Fraction::of(
+                            u64::from(r.stats.propagated),
+                            cells,
+                        ),
                         solutions: Some(u64::from(r.solutions)),
                         ..Counters::default()
-                    },
-                    count_cut_short,
+                    })
                 })
             }
             (SolverSpec::Abc { params }, PuzzleData::Sudoku { puzzle, .. }) => {
-                let r = sudoku::abc::solve(puzzle, params, rng, stop, trace);
+                let r =
+                    sudoku::abc::solve(puzzle, params, task.rng, stop, task.trace.as_deref_mut());
                 let end = match (r.solution, r.end) {
                     (Some(s), _) => End::Found(Answer::Sudoku(s)),
                     (None, sudoku::abc::AbcEnd::PresolveContradiction) => End::NoSolution,
                     (None, sudoku::abc::AbcEnd::Stopped) => End::Stopped,
                     (None, _) => End::GaveUp,
                 };
-                Ok(Outcome {
-                    end,
-                    counters: Counters {
-                        cycles: Some(r.cycles),
-                        evaluations: Some(r.evaluations),
-                        scouts: Some(r.scouts),
-                        best_conflicts: Some(u64::from(r.best_conflicts)),
-                        empties_after_presolve: r.empties_after_presolve.map(u64::from),
-                        ..Counters::default()
-                    },
-                    count_cut_short: None,
-                })
+                Ok(Outcome::new(end).with_counters(Counters {
+                    cycles: Some(r.cycles),
+                    evaluations: Some(r.evaluations),
+                    scouts: Some(r.scouts),
+                    best_conflicts: Some(u64::from(r.best_conflicts)),
+                    empties_after_presolve: r.empties_after_presolve.map(u64::from),
+                    ..Counters::default()
+                }))
             }
             (
                 SolverSpec::Backtrack {
@@ -349,24 +305,20 @@ impl SolverSpec {
                     r.solutions,
                 );
                 Ok(Outcome {
-                    end,
-                    counters: Counters {
+                    count_cut_short,
+                    ..Outcome::new(end).with_counters(Counters {
                         nodes: Some(r.nodes),
                         guesses: Some(r.guesses),
                         solutions: Some(u64::from(r.solutions)),
                         ..Counters::default()
-                    },
-                    count_cut_short,
+                    })
                 })
             }
-            _ => Err(format!(
+            _ => Err(SolverError(format!(
                 "strategy {} cannot solve a {} puzzle",
                 self.name(),
-                match data {
-                    PuzzleData::Hitori { .. } => "hitori",
-                    PuzzleData::Sudoku { .. } => "sudoku",
-                }
-            )),
+                task.puzzle.kind()
+            ))),
         }
     }
 }
@@ -389,34 +341,6 @@ fn exhaustive_end(
         (None, Some(e)) => e,
     };
     (end, cut)
-}
-
-/// Check an answer with the puzzle's independent verifier, then against the dataset's known
-/// solution where the file gives one. `Err` says what is wrong; it makes the row `wrong`.
-pub fn check_answer(data: &PuzzleData, answer: &Answer) -> Result<(), String> {
-    match (data, answer) {
-        (PuzzleData::Hitori { puzzle, solution }, Answer::Hitori(shading)) => {
-            hitori::verify::verify(puzzle, shading).map_err(|v| format!("verifier: {v}"))?;
-            match solution {
-                Some(known) if known != shading => Err(format!(
-                    "valid by the rules but differs from the dataset's solution {} (the puzzle is not unique, or the file's solution is wrong)",
-                    known.to_mask()
-                )),
-                _ => Ok(()),
-            }
-        }
-        (PuzzleData::Sudoku { puzzle, solution }, Answer::Sudoku(grid)) => {
-            sudoku::verify::verify(puzzle, grid).map_err(|v| format!("verifier: {v}"))?;
-            match solution {
-                Some(known) if **known != *grid => Err(
-                    "valid by the rules but differs from the dataset's solution (the puzzle is not unique, or the file's solution is wrong)"
-                        .to_string(),
-                ),
-                _ => Ok(()),
-            }
-        }
-        _ => Err("answer is for another kind of puzzle".to_string()),
-    }
 }
 
 /// ABC options as `bench-run` gives them, parsed (kept here so the CLI stays thin).
@@ -443,7 +367,7 @@ pub fn abc_params(
     Ok(p)
 }
 
-impl crate::harness::Solver for SolverSpec {
+impl Solver for SolverSpec {
     fn name(&self) -> &str {
         SolverSpec::name(self)
     }
@@ -453,19 +377,21 @@ impl crate::harness::Solver for SolverSpec {
     fn rules(&self) -> &str {
         SolverSpec::rules(self)
     }
-    fn params(&self) -> String {
+    fn params(&self) -> Params {
         SolverSpec::params(self)
     }
-    fn is_randomised(&self) -> bool {
+    fn randomised(&self) -> bool {
         SolverSpec::is_randomised(self)
     }
-    fn solve(
-        &self,
-        data: &PuzzleData,
-        rng: &mut Pcg64Mcg,
-        stop: &mut dyn FnMut() -> bool,
-        trace: Option<&mut Vec<u32>>,
-    ) -> Result<Outcome, String> {
-        self.run(data, rng, stop, trace)
+    fn supports(&self, option: RunOption) -> bool {
+        match self {
+            SolverSpec::Hitori { .. } | SolverSpec::Backtrack { .. } => {
+                matches!(option, RunOption::NodeLimit | RunOption::CountSolutions)
+            }
+            SolverSpec::Abc { .. } => matches!(option, RunOption::Trace | RunOption::AbcParams),
+        }
+    }
+    fn start(&self) -> Result<Box<dyn Worker + '_>, SolverError> {
+        Ok(Box::new(|task: &mut Task<'_>| self.run(task)))
     }
 }

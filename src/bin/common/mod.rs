@@ -1,0 +1,36 @@
+//! Small helpers shared by the binaries (each binary includes this module; it is not part of
+//! the library).
+#![allow(dead_code)]
+
+use std::io::Write;
+
+/// Write text to stdout. A closed pipe (`bench-run ... | head`) is not an error worth a
+/// panic, which `print!` would raise; other write errors are ignored for the same reason:
+/// results are in files, stdout only shows them.
+pub fn print(text: &str) {
+    let mut out = std::io::stdout().lock();
+    let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
+}
+
+/// The command line as text, whatever bytes the arguments hold (`std::env::args` would panic
+/// on an argument that is not UTF-8).
+pub fn command_line() -> Vec<String> {
+    std::env::args_os()
+        .map(|a| a.to_string_lossy().into_owned())
+        .collect()
+}
+
+/// A `--timeout`-style duration in seconds: finite, at least a millisecond (the harness checks
+/// budgets about that often), at most a year.
+pub fn parse_secs(s: &str) -> Result<std::time::Duration, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?}: expected a number of seconds, e.g. 0.5"))?;
+    if !(0.001..=31_536_000.0).contains(&v) {
+        return Err(format!(
+            "{s:?}: expected a number of seconds from 0.001 to 31536000"
+        ));
+    }
+    Ok(std::time::Duration::from_secs_f64(v))
+}

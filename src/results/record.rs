@@ -1,0 +1,532 @@
+//! One CSV row per job: the schema shared by `bench-run` (writer) and `bench-report` (reader).
+//!
+//! Columns are fixed and named; numbers are raw (no units in the cells, the unit is in the
+//! name: `wall_s` is seconds). A counter that does not apply to a row's solver is an empty
+//! cell, never a zero. Optional columns appear only when a run asks for them: `solutions`
+//! (`--count-solutions`), `cpu_s`, `max_rss_kib` and `stats` (a run with an external solver),
+//! `solution` (`--record-solutions`). Readers find columns by header name, so a file with or
+//! without the optional columns reads the same way.
+
+use super::counters::{Counters, COUNTERS};
+use crate::kind::PuzzleKind;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+use std::str::FromStr;
+
+/// How a job ended. `wrong` means the solver claimed an answer the independent verifier
+/// rejected: a bug, never counted as solved.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// A verified solution was found.
+    Solved,
+    /// The solver proved there is no solution, or (metaheuristics) gave up within its budget.
+    Unsolved,
+    /// A node, cycle or time budget ran out first.
+    Timeout,
+    /// The solver panicked or failed; see `message`.
+    Error,
+    /// The solver's answer failed verification.
+    Wrong,
+}
+
+impl Status {
+    /// Every status, in the order reports list them.
+    pub const ALL: [Status; 5] = [
+        Status::Solved,
+        Status::Unsolved,
+        Status::Timeout,
+        Status::Error,
+        Status::Wrong,
+    ];
+
+    /// The spelling used in CSV cells.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Status::Solved => "solved",
+            Status::Unsolved => "unsolved",
+            Status::Timeout => "timeout",
+            Status::Error => "error",
+            Status::Wrong => "wrong",
+        }
+    }
+
+    /// Rank used by `bench-report compare`: a higher rank is a better outcome.
+    pub fn rank(self) -> u8 {
+        match self {
+            Status::Solved => 3,
+            Status::Unsolved => 2,
+            Status::Timeout => 1,
+            Status::Error | Status::Wrong => 0,
+        }
+    }
+}
+
+impl fmt::Display for Status {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl FromStr for Status {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Status::ALL
+            .into_iter()
+            .find(|st| st.as_str() == s)
+            .ok_or_else(|| {
+                format!(
+                    "unknown status {s:?}, expected one of solved, unsolved, timeout, error, wrong"
+                )
+            })
+    }
+}
+
+/// A strategy's parameters in the canonical `key=value;key=value` form (keys sorted), as the
+/// `params` column holds them. Part of every join key.
+#[derive(Clone, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct Params(String);
+
+impl Params {
+    /// Build from pairs, in any order; keys are sorted.
+    pub fn from_pairs<K: Into<String>, V: ToString>(
+        pairs: impl IntoIterator<Item = (K, V)>,
+    ) -> Params {
+        let mut kv: Vec<(String, String)> = pairs
+            .into_iter()
+            .map(|(k, v)| (k.into(), v.to_string()))
+            .collect();
+        kv.sort();
+        Params(
+            kv.iter()
+                .map(|(k, v)| format!("{k}={v}"))
+                .collect::<Vec<_>>()
+                .join(";"),
+        )
+    }
+
+    /// A cell as written in a file (taken as it is).
+    pub fn from_cell(cell: &str) -> Params {
+        Params(cell.to_string())
+    }
+
+    /// The canonical text.
+    pub fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The `key=value` pairs, in order.
+    pub fn pairs(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.0
+            .split(';')
+            .filter(|t| !t.is_empty())
+            .map(|t| t.split_once('=').unwrap_or((t, "")))
+    }
+
+    /// The value of `key`, if the parameters have it.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        self.pairs().find(|(k, _)| *k == key).map(|(_, v)| v)
+    }
+}
+
+impl fmt::Display for Params {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// What identifies a job across runs, shards and baselines:
+/// (dataset, puzzle, strategy, rules, params, seed, colony).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct JobKey {
+    /// Dataset name.
+    pub dataset: String,
+    /// Puzzle id.
+    pub puzzle_id: String,
+    /// Strategy name.
+    pub strategy: String,
+    /// Rule set.
+    pub rules: String,
+    /// Parameters.
+    pub params: Params,
+    /// Seed value.
+    pub seed: u64,
+    /// Colony index.
+    pub colony: u32,
+}
+
+impl fmt::Display for JobKey {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} {} {}", self.dataset, self.puzzle_id, self.strategy)?;
+        if !self.rules.is_empty() {
+            write!(f, " [{}]", self.rules)?;
+        }
+        write!(f, " seed {}", self.seed)?;
+        if self.colony > 0 {
+            write!(f, " colony {}", self.colony)?;
+        }
+        Ok(())
+    }
+}
+
+/// One row of a results CSV.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Record {
+    /// Dataset name (the directory or file stem given to `--dataset`).
+    pub dataset: String,
+    /// Stable puzzle id: `<file stem>:<1-based index>` or a name given in the file.
+    pub puzzle_id: String,
+    /// Puzzle family.
+    pub kind: PuzzleKind,
+    /// `WxH`, e.g. `5x5` or `9x9`.
+    pub size: String,
+    /// Strategy name as given on the command line.
+    pub strategy: String,
+    /// Hitori rule set (`basic` or `full`); empty where it does not apply.
+    pub rules: String,
+    /// The strategy's other parameters. Part of the join key.
+    pub params: Params,
+    /// The seed value of this run: base `--seed` plus the seed index. `--seed S --seeds 1`
+    /// reproduces every row whose seed is S.
+    pub seed: u64,
+    /// Colony index (0-based) for randomised solvers; 0 elsewhere.
+    pub colony: u32,
+    /// Job index in the run's plan (0-based); finished files are sorted by it.
+    pub job: u64,
+    /// How the job ended (`None` only in a record being built).
+    pub status: Option<Status>,
+    /// Whether the independent verifier accepted the answer.
+    pub verified: bool,
+    /// The solver's counters.
+    pub counters: Counters,
+    /// Wall time of the solve in seconds.
+    pub wall_s: f64,
+    /// CPU time of an external solver for this job, in seconds (optional column).
+    pub cpu_s: Option<f64>,
+    /// Peak resident memory of an external solver, KiB (optional column).
+    pub max_rss_kib: Option<u64>,
+    /// Why the row ended as it did, where that needs words; empty otherwise.
+    pub message: String,
+    /// An external solver's own statistics, `key=value;…`, verbatim (optional column).
+    pub stats: Option<String>,
+    /// The answer (Hitori `#`/`.` mask, Sudoku 81 digits) with `--record-solutions`.
+    pub solution: Option<String>,
+}
+
+/// Which optional columns a file carries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Columns {
+    /// Include `solutions`.
+    pub solutions: bool,
+    /// Include `solution`.
+    pub solution: bool,
+    /// Include `cpu_s`, `max_rss_kib` and `stats` (runs with an external solver).
+    #[serde(default)]
+    pub measured: bool,
+}
+
+/// The columns before the counters.
+const HEAD: [&str; 12] = [
+    "dataset",
+    "puzzle_id",
+    "kind",
+    "size",
+    "strategy",
+    "rules",
+    "params",
+    "seed",
+    "colony",
+    "job",
+    "status",
+    "verified",
+];
+
+/// Columns whose values may differ between two runs of the same plan: never part of a join
+/// key or an exact-match check.
+pub const TIMING_COLUMNS: [&str; 3] = ["wall_s", "cpu_s", "max_rss_kib"];
+
+impl Columns {
+    /// Every optional column on.
+    pub const ALL: Columns = Columns {
+        solutions: true,
+        solution: true,
+        measured: true,
+    };
+
+    /// The header for this selection of optional columns.
+    pub fn header(self) -> Vec<&'static str> {
+        let mut h: Vec<&'static str> = HEAD.to_vec();
+        h.extend(
+            COUNTERS
+                .iter()
+                .filter(|c| !c.optional || self.solutions)
+                .map(|c| c.name),
+        );
+        h.push("wall_s");
+        if self.measured {
+            h.extend(["cpu_s", "max_rss_kib"]);
+        }
+        h.push("message");
+        if self.measured {
+            h.push("stats");
+        }
+        if self.solution {
+            h.push("solution");
+        }
+        h
+    }
+
+    /// The optional columns a header has.
+    pub fn of_header<'a>(mut header: impl Iterator<Item = &'a str>) -> Columns {
+        let mut c = Columns::default();
+        header.try_for_each(|h| {
+            match h {
+                "solutions" => c.solutions = true,
+                "solution" => c.solution = true,
+                "cpu_s" | "max_rss_kib" | "stats" => c.measured = true,
+                _ => {}
+            }
+            Some(())
+        });
+        c
+    }
+
+    /// Names of the optional columns present, for messages.
+    pub fn names(self) -> Vec<&'static str> {
+        Columns::ALL
+            .header()
+            .into_iter()
+            .filter(|c| !Columns::default().header().contains(c) && self.header().contains(c))
+            .collect()
+    }
+}
+
+fn opt<T: ToString>(v: &Option<T>) -> String {
+    v.as_ref().map(T::to_string).unwrap_or_default()
+}
+
+impl Record {
+    /// The key that identifies a job across runs, shards and baselines.
+    pub fn key(&self) -> JobKey {
+        JobKey {
+            dataset: self.dataset.clone(),
+            puzzle_id: self.puzzle_id.clone(),
+            strategy: self.strategy.clone(),
+            rules: self.rules.clone(),
+            params: self.params.clone(),
+            seed: self.seed,
+            colony: self.colony,
+        }
+    }
+
+    /// The cells of this row for the given column selection, in header order.
+    pub fn fields(&self, cols: Columns) -> Vec<String> {
+        let mut out = Vec::with_capacity(32);
+        out.extend([
+            self.dataset.clone(),
+            self.puzzle_id.clone(),
+            self.kind.name().to_string(),
+            self.size.clone(),
+            self.strategy.clone(),
+            self.rules.clone(),
+            self.params.as_str().to_string(),
+            self.seed.to_string(),
+            self.colony.to_string(),
+            self.job.to_string(),
+            opt(&self.status),
+            self.verified.to_string(),
+        ]);
+        for (info, cell) in COUNTERS.iter().zip(self.counters.cells()) {
+            if !info.optional || cols.solutions {
+                out.push(cell);
+            }
+        }
+        out.push(format!("{:.9}", self.wall_s));
+        if cols.measured {
+            out.push(self.cpu_s.map(|c| format!("{c:.6}")).unwrap_or_default());
+            out.push(opt(&self.max_rss_kib));
+        }
+        out.push(self.message.clone());
+        if cols.measured {
+            out.push(self.stats.clone().unwrap_or_default());
+        }
+        if cols.solution {
+            out.push(self.solution.clone().unwrap_or_default());
+        }
+        out
+    }
+
+    /// A well-formed row for tests and examples: `strategy` on `puzzle` of `dataset`, with
+    /// `status` in `wall_s` seconds. The kind follows the strategy's name (`abc…` and
+    /// `backtrack` are Sudoku, the rest Hitori); counters are empty for the caller to fill.
+    pub fn sample(
+        dataset: &str,
+        strategy: &str,
+        puzzle: &str,
+        status: Status,
+        wall_s: f64,
+    ) -> Record {
+        let kind = if strategy.starts_with("abc") || strategy == "backtrack" {
+            PuzzleKind::Sudoku
+        } else {
+            PuzzleKind::Hitori
+        };
+        Record {
+            dataset: dataset.into(),
+            puzzle_id: puzzle.into(),
+            kind,
+            size: if kind == PuzzleKind::Hitori {
+                "5x5"
+            } else {
+                "9x9"
+            }
+            .into(),
+            strategy: strategy.into(),
+            rules: if kind == PuzzleKind::Hitori {
+                "basic"
+            } else {
+                ""
+            }
+            .into(),
+            status: Some(status),
+            verified: status == Status::Solved,
+            wall_s,
+            ..Record::default()
+        }
+    }
+
+    /// The row with its timing columns cleared: what must be identical across runs of one plan.
+    pub fn without_timing(&self) -> Record {
+        Record {
+            wall_s: 0.0,
+            cpu_s: None,
+            max_rss_kib: None,
+            ..self.clone()
+        }
+    }
+
+    /// Set the column `name` from its cell. `Err` carries what the column must hold.
+    pub fn set_cell(&mut self, name: &str, cell: &str) -> Result<(), &'static str> {
+        fn num<T: FromStr>(cell: &str, what: &'static str) -> Result<T, &'static str> {
+            cell.parse().map_err(|_| what)
+        }
+        fn opt_num<T: FromStr>(cell: &str, what: &'static str) -> Result<Option<T>, &'static str> {
+            if cell.is_empty() {
+                Ok(None)
+            } else {
+                num(cell, what).map(Some)
+            }
+        }
+        const UINT: &str = "an unsigned integer";
+        match name {
+            "dataset" => self.dataset = cell.to_string(),
+            "puzzle_id" => self.puzzle_id = cell.to_string(),
+            "kind" => self.kind = num(cell, "hitori or sudoku")?,
+            "size" => self.size = cell.to_string(),
+            "strategy" => self.strategy = cell.to_string(),
+            "rules" => self.rules = cell.to_string(),
+            "params" => self.params = Params::from_cell(cell),
+            "seed" => self.seed = num(cell, UINT)?,
+            "colony" => self.colony = num(cell, "an unsigned 32-bit integer")?,
+            "job" => self.job = num(cell, UINT)?,
+            "status" => {
+                self.status = Some(num(cell, "one of solved, unsolved, timeout, error, wrong")?)
+            }
+            "verified" => self.verified = num(cell, "true or false")?,
+            "wall_s" => {
+                let v: f64 = num(cell, "a non-negative number of seconds")?;
+                if !(v.is_finite() && v >= 0.0) {
+                    return Err("a non-negative number of seconds");
+                }
+                self.wall_s = v;
+            }
+            "cpu_s" => {
+                let v: Option<f64> = opt_num(cell, "a non-negative number of seconds")?;
+                if v.is_some_and(|v| !(v.is_finite() && v >= 0.0)) {
+                    return Err("a non-negative number of seconds");
+                }
+                self.cpu_s = v;
+            }
+            "max_rss_kib" => self.max_rss_kib = opt_num(cell, UINT)?,
+            "message" => self.message = cell.to_string(),
+            "stats" => self.stats = (!cell.is_empty()).then(|| cell.to_string()),
+            "solution" => self.solution = (!cell.is_empty()).then(|| cell.to_string()),
+            counter => {
+                self.counters.set_by_name(counter, cell)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn header_has_optional_columns_only_when_asked() {
+        let base = Columns::default().header();
+        for c in ["solutions", "solution", "cpu_s", "max_rss_kib", "stats"] {
+            assert!(!base.contains(&c), "{c}");
+            assert!(Columns::ALL.header().contains(&c), "{c}");
+        }
+        assert_eq!(base.len(), Columns::ALL.header().len() - 5);
+        // The column order the files have always had.
+        assert_eq!(
+            base.join(","),
+            "dataset,puzzle_id,kind,size,strategy,rules,params,seed,colony,job,status,verified,\
+             nodes,max_depth,backtracks,propagated,guesses,cycles,evaluations,scouts,\
+             best_conflicts,empties_after_presolve,wall_s,message"
+        );
+        assert_eq!(
+            Columns::of_header(Columns::ALL.header().into_iter()),
+            Columns::ALL
+        );
+        assert_eq!(
+            Columns::ALL.names(),
+            ["solutions", "cpu_s", "max_rss_kib", "stats", "solution"]
+        );
+    }
+
+    #[test]
+    fn fields_match_header_and_read_back() {
+        let mut r = Record {
+            dataset: "d".into(),
+            kind: PuzzleKind::Sudoku,
+            status: Some(Status::Solved),
+            params: Params::from_pairs([("b", 2), ("a", 1)]),
+            cpu_s: Some(0.5),
+            max_rss_kib: Some(1024),
+            stats: Some("x=1".into()),
+            solution: Some("1".repeat(81)),
+            ..Record::default()
+        };
+        r.counters.solutions = Some(1);
+        r.counters.nodes = Some(3);
+        let cols = Columns::ALL;
+        let header = cols.header();
+        let fields = r.fields(cols);
+        assert_eq!(fields.len(), header.len());
+        let mut back = Record::default();
+        for (h, f) in header.iter().zip(&fields) {
+            back.set_cell(h, f).expect("cell");
+        }
+        assert_eq!(back, r);
+        assert_eq!(r.params.as_str(), "a=1;b=2");
+        assert_eq!(r.params.get("b"), Some("2"));
+        assert_eq!(back.set_cell("nodes", "x"), Err("an unsigned integer"));
+        assert_eq!(
+            back.set_cell("wall_s", "NaN"),
+            Err("a non-negative number of seconds")
+        );
+    }
+
+    #[test]
+    fn status_round_trips() {
+        for s in Status::ALL {
+            assert_eq!(s.as_str().parse::<Status>(), Ok(s));
+        }
+        assert!("done".parse::<Status>().is_err());
+    }
+}

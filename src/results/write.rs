@@ -1,0 +1,139 @@
+//! Writing result files: CSV lines and whole files, atomically and never over something that
+//! is not ours to replace.
+
+use super::meta::RunMeta;
+use super::record::{Columns, Record};
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+/// A problem writing an output file.
+#[derive(Debug, thiserror::Error)]
+pub enum WriteError {
+    /// The destination exists and overwriting was not asked for.
+    #[error("{path}: already exists (pass --force to overwrite)")]
+    Exists {
+        /// The destination.
+        path: PathBuf,
+    },
+    /// The destination is not a regular file (a directory, device, FIFO, socket or link).
+    #[error("{path}: not a regular file; puzzlebench only writes new paths or regular files")]
+    NotAFile {
+        /// The destination.
+        path: PathBuf,
+    },
+    /// An OS error while writing.
+    #[error("{path}: cannot write: {source}")]
+    Io {
+        /// The file being written.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
+}
+
+/// One CSV line (with its newline) for the given cells.
+pub fn csv_line<I, S>(cells: I) -> std::io::Result<Vec<u8>>
+where
+    I: IntoIterator<Item = S>,
+    S: AsRef<[u8]>,
+{
+    let mut w = csv::Writer::from_writer(Vec::new());
+    w.write_record(cells).map_err(std::io::Error::other)?;
+    w.into_inner()
+        .map_err(|e| std::io::Error::other(e.to_string()))
+}
+
+/// Serialise rows as `bench-run` does: header for `cols`, then [`Record::fields`].
+pub fn results_csv(rows: &[Record], cols: Columns) -> Vec<u8> {
+    let mut w = csv::Writer::from_writer(Vec::new());
+    // Writing into a Vec cannot fail; the errors are mapped away only to satisfy the type.
+    let _ = w.write_record(cols.header());
+    for r in rows {
+        let _ = w.write_record(r.fields(cols));
+    }
+    w.into_inner().unwrap_or_default()
+}
+
+/// Write `bytes` to `path` atomically: a temporary file in the same directory, flushed to
+/// disk, then renamed over the destination, so a reader never sees half a file. Refuses to
+/// replace an existing file unless `force`.
+pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), WriteError> {
+    let werr = |source| WriteError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    match fs::symlink_metadata(path) {
+        Ok(m) if !m.is_file() => {
+            return Err(WriteError::NotAFile {
+                path: path.to_path_buf(),
+            })
+        }
+        Ok(_) if !force => {
+            return Err(WriteError::Exists {
+                path: path.to_path_buf(),
+            })
+        }
+        _ => {}
+    }
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_else(|| "out".to_string());
+    let tmp = dir.join(format!(".{name}.tmp.{}", std::process::id()));
+    let result = (|| {
+        let mut f = fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.sync_all()?;
+        drop(f);
+        fs::rename(&tmp, path)
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result.map_err(werr)
+}
+
+/// Write a meta sidecar atomically (replacing the previous state of the same run).
+pub fn write_meta(path: &Path, meta: &RunMeta) -> Result<(), WriteError> {
+    let json = serde_json::to_string_pretty(meta).map_err(|e| WriteError::Io {
+        path: path.to_path_buf(),
+        source: std::io::Error::other(e),
+    })?;
+    write_atomic(path, json.as_bytes(), true)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tmpdir(name: &str) -> PathBuf {
+        let d =
+            std::env::temp_dir().join(format!("pb-results-write-{name}-{}", std::process::id()));
+        let _ = fs::remove_dir_all(&d);
+        fs::create_dir_all(&d).expect("temp dir");
+        d
+    }
+
+    #[test]
+    fn atomic_write_refuses_to_clobber_without_force() {
+        let d = tmpdir("atomic");
+        let p = d.join("out.csv");
+        write_atomic(&p, b"one", false).expect("first write");
+        assert!(matches!(
+            write_atomic(&p, b"two", false),
+            Err(WriteError::Exists { .. })
+        ));
+        write_atomic(&p, b"two", true).expect("forced");
+        assert_eq!(fs::read(&p).expect("read"), b"two");
+        let leftovers = fs::read_dir(&d).expect("dir").count();
+        assert_eq!(leftovers, 1, "no temp file left behind");
+    }
+}

@@ -1,0 +1,398 @@
+//! The solver seam: what a solver is to the harness, and everything it hands back.
+//!
+//! Built-in strategies ([`crate::builtin`]), external programs speaking the line protocol
+//! (`crate::external`) and a user's own Rust solver all implement [`Solver`]. A solver knows
+//! nothing of CSV, threads or clocks: the harness gives each job a [`Task`] — the puzzle, a
+//! seeded [`Rng`], a [`Stop`] check — and gets an [`Outcome`] back: how the solve ended, the
+//! answer it claims (which the harness verifies independently), and its [`Counters`].
+//!
+//! A [`Solver`] is the configuration, shared by every worker thread; [`Solver::start`] makes one
+//! [`Worker`] per thread, which is where per-thread state lives (an external solver's child
+//! process, scratch buffers). A stateless solver returns a closure: any
+//! `FnMut(&mut Task) -> Result<Outcome, SolverError>` is a worker.
+//!
+//! ```
+//! use puzzlebench::solver::{Answer, End, Outcome, PuzzleData, PuzzleKind, Solver, SolverError, Task, Worker};
+//!
+//! /// Answers every Sudoku with the solution its dataset file gives, if any.
+//! struct Oracle;
+//!
+//! impl Solver for Oracle {
+//!     fn name(&self) -> &str {
+//!         "oracle"
+//!     }
+//!     fn kind(&self) -> PuzzleKind {
+//!         PuzzleKind::Sudoku
+//!     }
+//!     fn start(&self) -> Result<Box<dyn Worker + '_>, SolverError> {
+//!         Ok(Box::new(|task: &mut Task<'_>| {
+//!             let end = match &task.puzzle.data {
+//!                 PuzzleData::Sudoku { solution: Some(s), .. } => End::Found(Answer::Sudoku(**s)),
+//!                 _ => End::GaveUp,
+//!             };
+//!             Ok(Outcome::new(end))
+//!         }))
+//!     }
+//! }
+//!
+//! // The article's demo puzzle, followed by its solution.
+//! let line = "000260701680070090190004500820100040004602900050003028009300074040050036703018000 \
+//!             435269781682571493197834562826195347374682915951743628519326874248957136763418259";
+//! let puzzle = puzzlebench::dataset::Puzzle::sudoku_from_line(line).expect("a valid line");
+//! let mut rng = <puzzlebench::solver::Rng as puzzlebench::solver::rand::SeedableRng>::seed_from_u64(1);
+//! let mut task = Task {
+//!     puzzle: &puzzle,
+//!     job: 0,
+//!     seed: 1,
+//!     rng: &mut rng,
+//!     stop: puzzlebench::solver::Stop::never(),
+//!     trace: None,
+//! };
+//! let outcome = Oracle.start()?.solve(&mut task)?;
+//! assert!(matches!(outcome.end, End::Found(_)));
+//! # Ok::<(), SolverError>(())
+//! ```
+
+use crate::results::Params;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+pub use crate::dataset::{Puzzle, PuzzleData};
+pub use crate::kind::PuzzleKind;
+pub use crate::results::counters::{Counters, Fraction};
+pub use rand;
+
+/// The random number generator every job gets, seeded from the job's own seed. A concrete
+/// type (no dynamic call per draw: ABC draws millions of numbers a second), re-exported so that
+/// a solver crate does not need `rand_pcg` itself; draw with [`rand::Rng`].
+pub type Rng = rand_pcg::Pcg64Mcg;
+
+/// When a solve must stop: the run was interrupted (Ctrl-C, SIGTERM), or the job's time
+/// budget ran out. Cheap to copy and to check; solvers poll [`Stop::check`] every so often
+/// (every few thousand nodes, once per cycle).
+#[derive(Clone, Copy, Debug)]
+pub struct Stop<'a> {
+    interrupt: &'a AtomicBool,
+    deadline: Option<Instant>,
+    timeout: Option<Duration>,
+}
+
+static NEVER: AtomicBool = AtomicBool::new(false);
+
+impl<'a> Stop<'a> {
+    /// A stop check on `interrupt` with an optional budget counted from now.
+    pub fn new(interrupt: &'a AtomicBool, timeout: Option<Duration>) -> Stop<'a> {
+        Stop {
+            interrupt,
+            deadline: timeout.map(|t| Instant::now() + t),
+            timeout,
+        }
+    }
+
+    /// Whether the solve must stop now.
+    pub fn check(&self) -> bool {
+        self.interrupted() || self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// Whether the run was interrupted (a job cut short by it gets no row and is rerun by
+    /// `--resume`).
+    pub fn interrupted(&self) -> bool {
+        self.interrupt.load(Ordering::Relaxed)
+    }
+
+    /// When the job's time budget ends.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.deadline
+    }
+
+    /// The job's time budget.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.timeout
+    }
+}
+
+impl Stop<'static> {
+    /// A check that never fires (tests, examples, benches).
+    pub fn never() -> Stop<'static> {
+        Stop {
+            interrupt: &NEVER,
+            deadline: None,
+            timeout: None,
+        }
+    }
+}
+
+/// One job, as a solver sees it.
+pub struct Task<'a> {
+    /// The puzzle (its id, content and, where the dataset gives one, known solution: a solver
+    /// may of course not use it, and the harness checks answers against it).
+    pub puzzle: &'a Puzzle,
+    /// The plan's job number.
+    pub job: u64,
+    /// The job's own 64-bit seed, derived from the seed value, puzzle id and colony.
+    pub seed: u64,
+    /// A generator seeded from [`Task::seed`].
+    pub rng: &'a mut Rng,
+    /// When to stop.
+    pub stop: Stop<'a>,
+    /// With `--trace`: the solver may push its best score after initialisation and after each
+    /// cycle (ABC's best conflicts). Solvers that have no such notion ignore it.
+    pub trace: Option<&'a mut Vec<u32>>,
+}
+
+/// Run options that only some solvers honour. The harness refuses an option that no selected
+/// solver supports, and applies one that only some support to those (saying so once).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunOption {
+    /// `--node-limit`.
+    NodeLimit,
+    /// `--count-solutions`.
+    CountSolutions,
+    /// `--trace`.
+    Trace,
+    /// `--colony-size`, `--limit`, `--max-cycles`, `--neighbourhood`.
+    AbcParams,
+}
+
+impl RunOption {
+    /// The flag(s) as the user wrote them.
+    pub fn flag(self) -> &'static str {
+        match self {
+            RunOption::NodeLimit => "--node-limit",
+            RunOption::CountSolutions => "--count-solutions",
+            RunOption::Trace => "--trace",
+            RunOption::AbcParams => "--colony-size/--limit/--max-cycles/--neighbourhood",
+        }
+    }
+}
+
+/// A solver failed on a job (or could not start): the job becomes an `error` row with this
+/// message.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SolverError(pub String);
+
+impl From<String> for SolverError {
+    fn from(s: String) -> Self {
+        SolverError(s)
+    }
+}
+
+impl From<&str> for SolverError {
+    fn from(s: &str) -> Self {
+        SolverError(s.to_string())
+    }
+}
+
+/// A configured solver: what the harness plans with, records in every row, and starts one
+/// [`Worker`] from on each worker thread.
+pub trait Solver: Send + Sync {
+    /// Strategy name (`strategy` column; what `--strategy` selects).
+    fn name(&self) -> &str;
+    /// The kind of puzzle it takes.
+    fn kind(&self) -> PuzzleKind;
+    /// Rule set (`rules` column), empty where it does not apply.
+    fn rules(&self) -> &str {
+        ""
+    }
+    /// Every other parameter that shapes its rows (`params` column).
+    fn params(&self) -> Params {
+        Params::default()
+    }
+    /// Whether seeds and colonies change its results (colonies are planned only for these).
+    fn randomised(&self) -> bool {
+        false
+    }
+    /// Whether it reports CPU time, peak memory and free-form statistics per job
+    /// ([`Measured`]); a run with such a solver has the `cpu_s`, `max_rss_kib` and `stats`
+    /// columns.
+    fn measures(&self) -> bool {
+        false
+    }
+    /// Whether it honours a run option.
+    fn supports(&self, option: RunOption) -> bool {
+        let _ = option;
+        false
+    }
+    /// A worker for the calling thread; called once per worker thread before its first job.
+    /// An error makes every job of that worker an `error` row with its message.
+    fn start(&self) -> Result<Box<dyn Worker + '_>, SolverError>;
+}
+
+/// Solves jobs on one thread.
+pub trait Worker {
+    /// Solve one job. `Err` makes it an `error` row; a panic is caught and does the same.
+    fn solve(&mut self, task: &mut Task<'_>) -> Result<Outcome, SolverError>;
+}
+
+impl<F> Worker for F
+where
+    F: FnMut(&mut Task<'_>) -> Result<Outcome, SolverError>,
+{
+    fn solve(&mut self, task: &mut Task<'_>) -> Result<Outcome, SolverError> {
+        self(task)
+    }
+}
+
+/// A solver's answer, in the puzzle's own terms.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Answer {
+    /// A Hitori shading.
+    Hitori(crate::hitori::grid::Shading),
+    /// A filled Sudoku grid.
+    Sudoku(crate::sudoku::grid::Solution),
+}
+
+impl Answer {
+    /// The answer as written in the `solution` column: a row-major `#`/`.` mask or 81 digits.
+    pub fn to_cell_string(&self) -> String {
+        match self {
+            Answer::Hitori(s) => s.to_mask(),
+            Answer::Sudoku(s) => s.iter().map(|&d| char::from(b'0' + d)).collect(),
+        }
+    }
+}
+
+/// How a solve ended, before verification.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum End {
+    /// The solver claims this answer (the harness verifies it: a rejected one is `wrong`).
+    Found(Answer),
+    /// The solver proved there is no solution (`unsolved`).
+    NoSolution,
+    /// The solver gave up within its own budget, e.g. ABC's cycles (`unsolved`).
+    GaveUp,
+    /// A node budget ran out (`timeout`).
+    NodeLimit,
+    /// The stop check fired: `timeout`, or no row at all when the run was interrupted.
+    Stopped,
+}
+
+/// Values measured about a solve that are not counters: they vary between runs like
+/// `wall_s`, and are never part of a join key or an exact-match check.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Measured {
+    /// CPU time of the solve, seconds.
+    pub cpu_s: Option<f64>,
+    /// Peak resident memory, KiB.
+    pub max_rss_kib: Option<u64>,
+    /// Free-form `key=value;…` statistics, written verbatim.
+    pub stats: Option<String>,
+}
+
+/// A solve's result as the harness sees it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outcome {
+    /// How it ended.
+    pub end: End,
+    /// Its counters.
+    pub counters: Counters,
+    /// A budget (or the stop check) ended a solution count before it was complete: the answer
+    /// may be right, but `solutions` is only a lower bound. The harness then writes a
+    /// `timeout` row (still verified), never `solved`.
+    pub count_cut_short: Option<End>,
+    /// Measured values (external solvers).
+    pub measured: Measured,
+    /// Replaces the harness's default message for the row (e.g. why a solver gave up).
+    pub message: Option<String>,
+}
+
+impl Outcome {
+    /// An outcome with no counters.
+    pub fn new(end: End) -> Outcome {
+        Outcome {
+            end,
+            counters: Counters::default(),
+            count_cut_short: None,
+            measured: Measured::default(),
+            message: None,
+        }
+    }
+
+    /// The same outcome with these counters.
+    pub fn with_counters(self, counters: Counters) -> Outcome {
+        Outcome { counters, ..self }
+    }
+}
+
+type SolveFn = dyn Fn(&mut Task<'_>) -> Result<Outcome, SolverError> + Send + Sync;
+
+/// A solver made from a function: for tests (a mock that panics, answers wrong, sleeps) and
+/// quick experiments. The function is shared by every worker.
+pub struct FnSolver {
+    name: String,
+    kind: PuzzleKind,
+    randomised: bool,
+    solve: Box<SolveFn>,
+}
+
+impl FnSolver {
+    /// A deterministic solver named `name` for `kind` puzzles.
+    pub fn new(
+        name: impl Into<String>,
+        kind: PuzzleKind,
+        solve: impl Fn(&mut Task<'_>) -> Result<Outcome, SolverError> + Send + Sync + 'static,
+    ) -> FnSolver {
+        FnSolver {
+            name: name.into(),
+            kind,
+            randomised: false,
+            solve: Box::new(solve),
+        }
+    }
+
+    /// Mark it randomised (seeds and colonies matter).
+    pub fn randomised(mut self) -> FnSolver {
+        self.randomised = true;
+        self
+    }
+}
+
+impl Solver for FnSolver {
+    fn name(&self) -> &str {
+        &self.name
+    }
+    fn kind(&self) -> PuzzleKind {
+        self.kind
+    }
+    fn randomised(&self) -> bool {
+        self.randomised
+    }
+    fn start(&self) -> Result<Box<dyn Worker + '_>, SolverError> {
+        Ok(Box::new(|task: &mut Task<'_>| (self.solve)(task)))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_closure_is_a_worker_and_stop_fires_on_interrupt_or_deadline() {
+        let s = FnSolver::new("gives-up", PuzzleKind::Sudoku, |_t: &mut Task<'_>| {
+            Ok(Outcome::new(End::GaveUp))
+        });
+        let mut w = s.start().expect("start");
+        assert!(crate::dataset::Puzzle::sudoku_from_line("").is_err());
+        let flag = AtomicBool::new(false);
+        let stop = Stop::new(&flag, None);
+        assert!(!stop.check());
+        flag.store(true, Ordering::Relaxed);
+        assert!(stop.check() && stop.interrupted());
+        let expired = Stop::new(&NEVER, Some(Duration::ZERO));
+        assert!(expired.check() && !expired.interrupted());
+        assert!(!Stop::never().check());
+        let p = crate::dataset::Puzzle::sudoku_from_line(&".".repeat(81)).expect("blank grid");
+        let mut rng = <Rng as rand::SeedableRng>::seed_from_u64(1);
+        let mut task = Task {
+            puzzle: &p,
+            job: 0,
+            seed: 1,
+            rng: &mut rng,
+            stop: Stop::never(),
+            trace: None,
+        };
+        assert_eq!(w.solve(&mut task).expect("solve").end, End::GaveUp);
+        assert!(!s.measures() && !s.supports(RunOption::Trace) && s.params().as_str().is_empty());
+    }
+}
