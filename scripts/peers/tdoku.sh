@@ -54,24 +54,26 @@ int main(int argc, char **argv) {
         name = name.substr(name.find_last_of('/') + 1);
         for (size_t limit : {1, 2}) {
             double best = 1e30, best_cpu = 1e30;
-            size_t found = 0;
+            size_t found = 0, total_guesses = 0;
             for (int r = 0; r < runs; r++) {
                 found = 0;
+                total_guesses = 0;
                 char solution[82] = {0};
                 size_t guesses = 0;
                 auto t = std::chrono::steady_clock::now();
                 uint64_t c = cpu_ns();
                 for (auto &p : puzzles) {
                     found += TdokuSolverDpllTriadSimd(p.c_str(), limit, 0, solution, &guesses);
+                    total_guesses += guesses;
                 }
                 std::chrono::duration<double> d = std::chrono::steady_clock::now() - t;
                 if (d.count() < best) best = d.count();
                 double dc = (cpu_ns() - c) * 1e-9;
                 if (dc < best_cpu) best_cpu = dc;
             }
-            std::printf("tdoku %s limit=%zu puzzles=%zu solutions=%zu mean_us=%.3f cpu_us=%.3f\n",
+            std::printf("tdoku %s limit=%zu puzzles=%zu solutions=%zu mean_us=%.3f cpu_us=%.3f guesses=%.2f\n",
                         name.c_str(), limit, puzzles.size(), found, best * 1e6 / puzzles.size(),
-                        best_cpu * 1e6 / puzzles.size());
+                        best_cpu * 1e6 / puzzles.size(), double(total_guesses) / puzzles.size());
         }
     }
 }

@@ -327,16 +327,17 @@ impl Bitboard {
 
     /// Unsolved cells with exactly one candidate. Err when an unsolved cell has none.
     fn naked_singles(&self) -> Result<u128, Contradiction> {
+        // A placed cell is in its digit's set alone, so counting over whole sets and masking
+        // once at the end gives the same singles with two operations less per digit.
         let (mut once, mut twice) = (0u128, 0u128);
         for &set in &self.pos {
-            let s = set & self.unsolved;
-            twice |= once & s;
-            once |= s;
+            twice |= once & set;
+            once |= set;
         }
         if self.unsolved & !once != 0 {
             return Err(Contradiction);
         }
-        Ok(once & !twice)
+        Ok(once & !twice & self.unsolved)
     }
 
     /// One digit's hidden singles (rows, columns, boxes) and, with `locked`, its locked
