@@ -240,10 +240,6 @@ pub(crate) struct Bitboard {
     /// of the set is placed only with that digit), so a clean digit cannot have a new hidden
     /// single, a new unit without a place or a new locked candidate.
     dirty: u16,
-    /// `seen[d]`: `pos[d]` as the last scan of the digit read it (initially a value no set can
-    /// take). A band or stack where it has not changed since yields nothing new, so a scan skips
-    /// it: a placement changes the other digits in one band and one stack only.
-    seen: [u128; 9],
 }
 
 impl Bitboard {
@@ -252,20 +248,19 @@ impl Bitboard {
     pub(crate) fn new(puzzle: &SudokuPuzzle) -> Result<Bitboard, Contradiction> {
         // All givens at once: per digit its cells, then one pass over the digits, rather than
         // one placement (nine set updates) per given.
-        let mut givens = [0u128; 9];
+        // Indexed by the cell's value, so blanks go to slot 0 without a branch per cell.
+        let mut by_value = [0u128; 10];
         for (cell, &v) in puzzle.cells().iter().enumerate() {
-            if v != 0 {
-                givens[usize::from(v - 1)] |= bit(cell);
-            }
+            by_value[usize::from(v)] |= bit(cell);
         }
+        let givens = &by_value[1..];
         let placed = givens.iter().fold(0, |m, &g| m | g);
         let mut b = Bitboard {
             pos: [0; 9],
             unsolved: CELLS & !placed,
             dirty: ALL_DIGITS,
-            seen: [u128::MAX; 9],
         };
-        for (set, &g) in b.pos.iter_mut().zip(&givens) {
+        for (set, &g) in b.pos.iter_mut().zip(givens) {
             let mut peers = 0;
             let mut rest = g;
             while rest != 0 {
@@ -291,13 +286,15 @@ impl Bitboard {
     /// already or cannot hold it, or two of them see each other (they would both need it).
     #[inline]
     fn place_all(&mut self, d: usize, cells: u128) -> Result<(), Contradiction> {
+        // Every digit loses the cells, then `d + 1` gets its set back: no branch per digit.
+        let own = self.pos[d];
+        let mut hit = 0u16;
         for (e, set) in self.pos.iter_mut().enumerate() {
-            if e != d {
-                let next = *set & !cells;
-                self.dirty |= u16::from(next != *set) << e;
-                *set = next;
-            }
+            hit |= u16::from(*set & cells != 0) << e;
+            *set &= !cells;
         }
+        self.pos[d] = own;
+        self.dirty |= hit & !(1 << d);
         self.place_sole(d, cells)
     }
 
@@ -362,15 +359,10 @@ impl Bitboard {
             (self.unsolved >> 32) as u32,
             (self.unsolved >> 64) as u32,
         ];
-        let prev = self.seen[d];
-        let seen = [prev as u32, (prev >> 32) as u32, (prev >> 64) as u32];
         let mut single = [0u32; 3];
         // Rows and boxes, band by band.
         for k in 0..3 {
             let w = lanes[k];
-            if w == seen[k] {
-                continue;
-            }
             let rows = [w & 0x1FF, (w >> 9) & 0x1FF, w >> 18].map(|y| ROW_TRIADS[y as usize]);
             let present = (rows[0] & 7) as usize
                 | ((rows[1] & 7) as usize) << 3
@@ -388,27 +380,17 @@ impl Bitboard {
             single[k] = w & TRIAD_CELLS[keep & ALONE[keep] as usize & one];
         }
         // Columns and boxes, stack by stack: per band, the columns with a candidate in at
-        // least one / exactly one of its rows; and the columns changed since the last scan.
+        // least one / exactly one of its rows.
         let mut once = [0u32; 3];
         let mut exactly_one = [0u32; 3];
-        let mut moved = 0;
         for k in 0..3 {
             let w = lanes[k];
             let (a, b, c) = (w & 0x1FF, (w >> 9) & 0x1FF, w >> 18);
             once[k] = a | b | c;
             exactly_one[k] = once[k] & !((a & b) | (c & (a | b)));
-            let x = w ^ seen[k];
-            moved |= x | x >> 9 | x >> 18;
         }
         let (mut cols_keep, mut cols_single) = ([0u32; 3], [0u32; 3]);
         for s in 0..3 {
-            if moved & (7 << (3 * s)) == 0 {
-                // Unchanged: keep all, nothing new.
-                for c in cols_keep.iter_mut() {
-                    *c |= 7 << (3 * s);
-                }
-                continue;
-            }
             let keep = table[gather(once, s)] as usize;
             if keep == 0 {
                 return Err(Contradiction);
@@ -442,13 +424,19 @@ impl Bitboard {
                 changed = false;
                 let singles = self.naked_singles()?;
                 if singles != 0 {
-                    for d in 0..9 {
+                    // The digits with singles first, without a branch per digit: which ones
+                    // have some is unpredictable, a loop over a mask of them mispredicts once.
+                    let mut digits = 0u16;
+                    for (d, &set) in self.pos.iter().enumerate() {
+                        digits |= u16::from(singles & set != 0) << d;
+                    }
+                    while digits != 0 {
+                        let d = digits.trailing_zeros() as usize;
+                        digits &= digits - 1;
                         // A single that lost its last candidate to an earlier placement of this
-                        // pass is in no set any more; the next pass reports it.
-                        let cells = singles & self.pos[d];
-                        if cells != 0 {
-                            self.place_sole(d, cells)?;
-                        }
+                        // pass is in no set any more: then no cell is placed here, and the next
+                        // pass reports the cell.
+                        self.place_sole(d, singles & self.pos[d])?;
                     }
                     changed = true;
                     continue;
@@ -463,13 +451,12 @@ impl Bitboard {
                 let d = round.trailing_zeros() as usize;
                 round &= round - 1;
                 let (set, cells) = self.scan(d, locked)?;
-                self.seen[d] = self.pos[d];
-                if set != self.pos[d] {
-                    // Locked candidates went: the digit may have more, other cells may be singles.
-                    self.pos[d] = set;
-                    self.dirty |= 1 << d;
-                    changed = true;
-                }
+                // Where locked candidates went, the digit may have more and other cells may be
+                // singles. (No branch: whether they did is unpredictable.)
+                let shrunk = set != self.pos[d];
+                self.pos[d] = set;
+                self.dirty |= u16::from(shrunk) << d;
+                changed |= shrunk;
                 if cells != 0 {
                     self.place_all(d, cells)?;
                     changed = true;
@@ -560,17 +547,9 @@ mod tests {
         std::array::from_fn(|c| b.candidates(c))
     }
 
-    /// [`Bitboard::scan`] of digit `d` as if it had never been scanned (no band or stack
-    /// skipped as unchanged).
-    fn scan_all(b: &Bitboard, d: usize, locked: bool) -> Result<(u128, u128), Contradiction> {
-        let mut b = *b;
-        b.seen[d] = u128::MAX;
-        b.scan(d, locked)
-    }
-
     /// The hidden singles of digit `d`.
     fn hidden(b: &Bitboard, d: usize) -> Result<u128, Contradiction> {
-        scan_all(b, d, false).map(|(_, singles)| singles)
+        b.scan(d, false).map(|(_, singles)| singles)
     }
 
     fn propagated(p: &SudokuPuzzle) -> Option<Bitboard> {
@@ -672,7 +651,7 @@ mod tests {
     /// The cells (row, column; transposed on request) that locked candidates take digit 1 from.
     fn locked_removals(b: &mut Bitboard, transpose: bool) -> Vec<(usize, usize)> {
         let before = b.pos[0];
-        let (after, _) = scan_all(b, 0, true).unwrap();
+        let (after, _) = b.scan(0, true).unwrap();
         b.pos[0] = after;
         let gone = before & !after;
         assert_ne!(gone, 0);
@@ -704,7 +683,7 @@ mod tests {
                 (3..9).map(|c| (0, c)).collect::<Vec<_>>()
             );
             // Nothing more to remove for 1: the scan reached the fixpoint of the rules.
-            assert_eq!(scan_all(&b, 0, true).map(|(set, _)| set), Ok(b.pos[0]));
+            assert_eq!(b.scan(0, true).map(|(set, _)| set), Ok(b.pos[0]));
             // Claiming: row 1 outside box 1 is full, so its 1 is in box 1 and the box's other
             // rows lose it.
             let givens: Vec<_> = (3..9).map(|c| (0, c, c as u8 - 1)).collect();
@@ -738,7 +717,7 @@ mod tests {
         let b = board(&givens, false);
         // Singles alone see no contradiction yet; locked candidates do.
         assert!(hidden(&b, 0).is_ok());
-        assert_eq!(scan_all(&b, 0, true), Err(Contradiction));
+        assert_eq!(b.scan(0, true), Err(Contradiction));
         let mut b = board(&givens, false);
         assert_eq!(b.propagate(true), Err(Contradiction));
     }
@@ -755,7 +734,7 @@ mod tests {
         for transpose in [false, true] {
             let b = board(&givens, transpose);
             assert!(hidden(&b, 0).is_ok());
-            assert_eq!(scan_all(&b, 0, true), Err(Contradiction));
+            assert_eq!(b.scan(0, true), Err(Contradiction));
             let mut b = b;
             assert_eq!(b.propagate(true), Err(Contradiction));
         }
