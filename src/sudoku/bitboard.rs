@@ -9,15 +9,21 @@
 //! - Naked singles are the cells in exactly one digit set: a once/twice accumulation over nine
 //!   words instead of a per-peer test at every elimination.
 //! - A digit's hidden singles and locked candidates depend on its own set alone, so each digit
-//!   carries dirty bits and only digits whose set changed are rescanned, instead of all 27 units
-//!   after every change.
+//!   carries a dirty bit and only digits whose set changed are rescanned, instead of all 27 units
+//!   after every change. One scan does both, by table look-ups on "triads" (the three cells where
+//!   a row or column crosses a box; see [`scan`](Bitboard::scan)).
 //!
 //! Layout: the three bands (rows 1-3, 4-6, 7-9) sit in 32-bit lanes. Cell `c` is bit
 //! `32 * (c / 27) + c % 27`, so inside a lane a cell is bit `9 * row + col` (row 0..3 within the
 //! band) and each row is a 9-bit field. Lane bits 27..32 are always zero.
+//!
+//! ```text
+//!  lane k (band k), 27 bits:   row 2 [26..18] | row 1 [17..9] | row 0 [8..0]
+//!  a row, 9 bits:              box 2 [8..6]   | box 1 [5..3]  | box 0 [2..0]
+//! ```
 
+use super::contradiction::Contradiction;
 use super::grid::{Solution, SudokuPuzzle, PEERS as PEER_LIST};
-use super::presolve::Contradiction;
 
 /// The nine digit bits of a digit mask (digit `d` is bit `d - 1`).
 const ALL_DIGITS: u16 = 0x1FF;
@@ -25,8 +31,6 @@ const ALL_DIGITS: u16 = 0x1FF;
 const LANE: u128 = (1 << 27) - 1;
 /// Every cell of the grid.
 const CELLS: u128 = LANE | LANE << 32 | LANE << 64;
-/// The first column of each box in a 9-bit column mask.
-const BOX_FIRST: u32 = 0b001_001_001;
 
 /// The bit of a cell.
 const fn bit(cell: usize) -> u128 {
@@ -65,19 +69,156 @@ const PEERS_AT: [u128; 96] = {
     t
 };
 
-/// The boxes (bits 0, 3, 6: each box's first column) where a 9-bit row or column mask has a bit.
-fn fold_boxes(m: u32) -> u32 {
-    (m | m >> 1 | m >> 2) & BOX_FIRST
+/// A triad matrix: for one digit, which of nine triads (three lines crossing three boxes) hold
+/// a candidate, bit `3 * line + box`. In a band the lines are its rows and the boxes its boxes;
+/// in a stack the roles are transposed (bit `3 * box + line`, the lines being its columns), which
+/// the tables below do not mind: every rule they encode treats lines and boxes alike.
+type Triads = usize;
+
+/// The triads of line `r` / box `b` (see [`Triads`]).
+const fn line_mask(r: usize) -> usize {
+    7 << (3 * r)
+}
+const fn box_mask(b: usize) -> usize {
+    0b001_001_001 << b
 }
 
-/// The boxes where a 9-bit row or column mask has at least two bits.
-fn fold_boxes_twice(m: u32) -> u32 {
-    ((m & (m >> 1 | m >> 2)) | ((m >> 1) & (m >> 2))) & BOX_FIRST
-}
+/// Locked candidates on one triad matrix, to their fixpoint: a box whose candidates are all in
+/// one line takes the digit from the line's other boxes (pointing), and a line whose candidates
+/// are all in one box takes it from the box's other lines (claiming). 0 when a line or a box is
+/// left without a candidate: a contradiction.
+const LOCKED: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut cur = m;
+        loop {
+            let mut next = cur;
+            let mut empty = false;
+            let mut i = 0;
+            while i < 3 {
+                let line = next & line_mask(i);
+                if line == 0 {
+                    empty = true;
+                } else if line & (line - 1) == 0 {
+                    // Claiming: the line's only box loses the digit elsewhere.
+                    next &= !(box_mask(line.trailing_zeros() as usize % 3) & !line);
+                }
+                let bx = next & box_mask(i);
+                if bx == 0 {
+                    empty = true;
+                } else if bx & (bx - 1) == 0 {
+                    // Pointing: the box's only line loses the digit elsewhere.
+                    next &= !(line_mask(bx.trailing_zeros() as usize / 3) & !bx);
+                }
+                i += 1;
+            }
+            if empty {
+                cur = 0;
+                break;
+            }
+            if next == cur {
+                break;
+            }
+            cur = next;
+        }
+        t[m] = cur as u16;
+        m += 1;
+    }
+    t
+};
 
-/// Box bits (0, 3, 6) widened to the boxes' three columns.
-fn spread_box(b: u32) -> u32 {
-    7 * b
+/// The triad matrix itself when every line and every box has a candidate, else 0: the check
+/// of singles without locked candidates.
+const CHECKED: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut ok = true;
+        let mut i = 0;
+        while i < 3 {
+            ok &= m & line_mask(i) != 0 && m & box_mask(i) != 0;
+            i += 1;
+        }
+        t[m] = if ok { m as u16 } else { 0 };
+        m += 1;
+    }
+    t
+};
+
+/// The triads alone in their line or alone in their box: where such a triad has one cell, that
+/// cell is a hidden single of the line or the box.
+const ALONE: [u16; 512] = {
+    let mut t = [0u16; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut a = 0;
+        let mut i = 0;
+        while i < 3 {
+            let line = m & line_mask(i);
+            if line != 0 && line & (line - 1) == 0 {
+                a |= line;
+            }
+            let bx = m & box_mask(i);
+            if bx != 0 && bx & (bx - 1) == 0 {
+                a |= bx;
+            }
+            i += 1;
+        }
+        t[m] = a as u16;
+        m += 1;
+    }
+    t
+};
+
+/// For a 9-bit row: bits 0..3, the boxes where it has a candidate; bits 4..7, the boxes where it
+/// has exactly one.
+const ROW_TRIADS: [u8; 512] = {
+    let mut t = [0u8; 512];
+    let mut y = 0;
+    while y < 512 {
+        let mut v = 0;
+        let mut b = 0;
+        while b < 3 {
+            let part = (y >> (3 * b)) & 7;
+            if part != 0 {
+                v |= 1 << b;
+                if part & (part - 1) == 0 {
+                    v |= 1 << (4 + b);
+                }
+            }
+            b += 1;
+        }
+        t[y] = v;
+        y += 1;
+    }
+    t
+};
+
+/// The cells of a band's triads (bit `3 * row + box`) as a 27-bit lane mask.
+const TRIAD_CELLS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        let mut cells = 0;
+        let mut i = 0;
+        while i < 9 {
+            if m >> i & 1 == 1 {
+                cells |= 7 << (9 * (i / 3) + 3 * (i % 3));
+            }
+            i += 1;
+        }
+        t[m] = cells;
+        m += 1;
+    }
+    t
+};
+
+/// Bits `3s..3s+3` of three 9-bit column masks (one per band) as a stack's triad matrix, bit
+/// `3 * band + column`.
+fn gather(m: [u32; 3], s: usize) -> Triads {
+    let part = |k: usize| ((m[k] >> (3 * s)) & 7) as usize;
+    part(0) | part(1) << 3 | part(2) << 6
 }
 
 /// A 9-bit column mask copied into the three rows of a lane.
@@ -94,31 +235,43 @@ pub(crate) struct Bitboard {
     pos: [u128; 9],
     /// Cells not placed yet.
     unsolved: u128,
-    /// Digits (bit `d` for `pos[d]`) whose set changed since its last hidden-single scan. The
-    /// scan reads nothing but the digit's own set and which of its cells are placed (a cell of
-    /// the set is placed only with that digit), so a clean digit cannot have a new hidden single
-    /// or a new unit without a place.
+    /// Digits (bit `d` for `pos[d]`) whose set changed since its last [`scan`](Self::scan).
+    /// The scan reads nothing but the digit's own set and which of its cells are placed (a cell
+    /// of the set is placed only with that digit), so a clean digit cannot have a new hidden
+    /// single, a new unit without a place or a new locked candidate.
     dirty: u16,
-    /// Digits whose set changed since their last locked-candidates scan (which, like the
-    /// hidden-single scan, reads only the digit's own set). A digit moves here from `dirty` when
-    /// its hidden singles are scanned.
-    stale: u16,
 }
 
 impl Bitboard {
     /// The board of a puzzle with its givens placed, not yet propagated. Err when a given has
     /// no place or a blank cell has no candidate left.
     pub(crate) fn new(puzzle: &SudokuPuzzle) -> Result<Bitboard, Contradiction> {
-        let mut b = Bitboard {
-            pos: [CELLS; 9],
-            unsolved: CELLS,
-            dirty: ALL_DIGITS,
-            stale: 0,
-        };
+        // All givens at once: per digit its cells, then one pass over the digits, rather than
+        // one placement (nine set updates) per given.
+        // Indexed by the cell's value, so blanks go to slot 0 without a branch per cell.
+        let mut by_value = [0u128; 10];
         for (cell, &v) in puzzle.cells().iter().enumerate() {
-            if v != 0 {
-                b.place(usize::from(v - 1), cell)?;
+            by_value[usize::from(v)] |= bit(cell);
+        }
+        let givens = &by_value[1..];
+        let placed = givens.iter().fold(0, |m, &g| m | g);
+        let mut b = Bitboard {
+            pos: [0; 9],
+            unsolved: CELLS & !placed,
+            dirty: ALL_DIGITS,
+        };
+        for (set, &g) in b.pos.iter_mut().zip(givens) {
+            let mut peers = 0;
+            let mut rest = g;
+            while rest != 0 {
+                peers |= PEERS_AT[rest.trailing_zeros() as usize];
+                rest &= rest - 1;
             }
+            // Two equal givens that see each other.
+            if peers & g != 0 {
+                return Err(Contradiction);
+            }
+            *set = (CELLS & !placed & !peers) | g;
         }
         b.naked_singles()?;
         Ok(b)
@@ -133,13 +286,15 @@ impl Bitboard {
     /// already or cannot hold it, or two of them see each other (they would both need it).
     #[inline]
     fn place_all(&mut self, d: usize, cells: u128) -> Result<(), Contradiction> {
+        // Every digit loses the cells, then `d + 1` gets its set back: no branch per digit.
+        let own = self.pos[d];
+        let mut hit = 0u16;
         for (e, set) in self.pos.iter_mut().enumerate() {
-            if e != d {
-                let next = *set & !cells;
-                self.dirty |= u16::from(next != *set) << e;
-                *set = next;
-            }
+            hit |= u16::from(*set & cells != 0) << e;
+            *set &= !cells;
         }
+        self.pos[d] = own;
+        self.dirty |= hit & !(1 << d);
         self.place_sole(d, cells)
     }
 
@@ -169,174 +324,143 @@ impl Bitboard {
 
     /// Unsolved cells with exactly one candidate. Err when an unsolved cell has none.
     fn naked_singles(&self) -> Result<u128, Contradiction> {
+        // A placed cell is in its digit's set alone, so counting over whole sets and masking
+        // once at the end gives the same singles with two operations less per digit.
         let (mut once, mut twice) = (0u128, 0u128);
         for &set in &self.pos {
-            let s = set & self.unsolved;
-            twice |= once & s;
-            once |= s;
+            twice |= once & set;
+            once |= set;
         }
         if self.unsolved & !once != 0 {
             return Err(Contradiction);
         }
-        Ok(once & !twice)
+        Ok(once & !twice & self.unsolved)
     }
 
-    /// Unsolved cells that are the only place for digit `d + 1` in a row, column or box. Err
-    /// when some unit has no place for it.
-    fn hidden_singles(&self, d: usize) -> Result<u128, Contradiction> {
+    /// One digit's hidden singles (rows, columns, boxes) and, with `locked`, its locked
+    /// candidates (pointing and claiming, along rows and columns, to their fixpoint): the set
+    /// of digit `d + 1` once the locked candidates are gone, and the unsolved cells that are the
+    /// only place for it in a row, column or box. Err when some unit has no place for it. Reads
+    /// only the digit's own set and which cells are placed.
+    ///
+    /// Rows and boxes are done per band, columns and boxes per stack, each on the band's or
+    /// stack's 3x3 triad matrix ([`Triads`]) by table look-ups: [`LOCKED`] or [`CHECKED`] keeps
+    /// the triads that may still hold the digit, [`ALONE`] marks those alone in their line or
+    /// box, and a lone triad with one cell is a hidden single. The rules are those of
+    /// [`super::cands::Board`] and `logic::singles_and_locked`; only their order differs, and it
+    /// does not change the fixpoint: each rule only removes candidates, and removing more never
+    /// stops another rule from firing.
+    fn scan(&self, d: usize, locked: bool) -> Result<(u128, u128), Contradiction> {
+        let table = if locked { &LOCKED } else { &CHECKED };
         let set = self.pos[d];
-        let mut found = 0u128;
-        let mut lanes = [0u32; 3];
-        // Per column of the grid: the digit has a place in at least one / two rows.
-        let (mut col_once, mut col_twice) = (0u32, 0u32);
-        for (k, lane) in lanes.iter_mut().enumerate() {
-            let w = (set >> (32 * k)) as u32;
-            *lane = w;
-            let rows = [w & 0x1FF, (w >> 9) & 0x1FF, w >> 18];
-            let mut single = 0u32;
-            for (r, &y) in rows.iter().enumerate() {
-                if y == 0 {
-                    return Err(Contradiction);
-                }
-                if y & (y - 1) == 0 {
-                    single |= y << (9 * r);
-                }
-            }
-            // Per column of the band: a place in at least one / two of its three rows.
-            let once = rows[0] | rows[1] | rows[2];
-            let twice = (rows[0] & rows[1]) | (rows[2] & (rows[0] | rows[1]));
-            // Per box: its three columns folded onto its first column.
-            let box_once = fold_boxes(once);
-            let box_twice = fold_boxes(twice) | fold_boxes_twice(once);
-            if box_once != BOX_FIRST {
-                return Err(Contradiction);
-            }
-            single |= w & spread(spread_box(box_once & !box_twice));
-            found |= u128::from(single) << (32 * k);
-            col_twice |= twice | (col_once & once);
-            col_once |= once;
-        }
-        if col_once != 0x1FF {
-            return Err(Contradiction);
-        }
-        let col_single = spread(col_once & !col_twice);
-        for (k, &w) in lanes.iter().enumerate() {
-            found |= u128::from(w & col_single) << (32 * k);
-        }
-        // Units where the digit is placed hold just that cell: not a new single.
-        Ok(found & self.unsolved)
-    }
-
-    /// Locked candidates for digit `d + 1`: pointing (a box's places all in one row or column
-    /// take the digit from the rest of that line) and claiming (a line's places all in one box
-    /// take it from the rest of the box), every elimination the current set allows at once. True
-    /// when a candidate was removed. Reads only the digit's own set.
-    fn locked_candidates(&mut self, d: usize) -> bool {
-        let set = self.pos[d];
-        let lanes = [set as u32, (set >> 32) as u32, (set >> 64) as u32];
-        // Per band, the columns where the digit has a place.
-        let cols = lanes.map(|w| (w | w >> 9 | w >> 18) & 0x1FF);
-        let mut remove = [0u32; 3];
+        let mut lanes = [set as u32, (set >> 32) as u32, (set >> 64) as u32];
+        let open = [
+            self.unsolved as u32,
+            (self.unsolved >> 32) as u32,
+            (self.unsolved >> 64) as u32,
+        ];
+        let mut single = [0u32; 3];
+        // Rows and boxes, band by band.
         for k in 0..3 {
             let w = lanes[k];
-            // Rows. Per row of the band, the boxes where it has places (bits 0, 3, 6).
-            let boxes = [0, 9, 18].map(|s| fold_boxes((w >> s) & 0x1FF));
-            let once = boxes[0] | boxes[1] | boxes[2];
-            let twice = (boxes[0] & boxes[1]) | (boxes[2] & (boxes[0] | boxes[1]));
-            // Boxes of the band whose places are all in one row.
-            let pointing = once & !twice;
-            for (r, &b) in boxes.iter().enumerate() {
-                let row = 0x1FF << (9 * r);
-                // Pointing: the row outside the boxes confined to it loses the digit. (Two boxes
-                // confined to one row is a contradiction this pass also finds: the band's third
-                // box is then claimed by both other rows and emptied.) A select, not a branch:
-                // the outcome is unpredictable.
-                let p = pointing & b;
-                remove[k] |= if p != 0 {
-                    row & !(spread_box(p) << (9 * r))
-                } else {
-                    0
-                };
-                // Claiming: a row with places in one box only takes the digit from the box's
-                // other rows.
-                let claim = if b & b.wrapping_sub(1) == 0 { b } else { 0 };
-                remove[k] |= spread(spread_box(claim)) & !row;
+            let rows = [w & 0x1FF, (w >> 9) & 0x1FF, w >> 18].map(|y| ROW_TRIADS[y as usize]);
+            let present = (rows[0] & 7) as usize
+                | ((rows[1] & 7) as usize) << 3
+                | ((rows[2] & 7) as usize) << 6;
+            let one = (rows[0] >> 4) as usize
+                | ((rows[1] >> 4) as usize) << 3
+                | ((rows[2] >> 4) as usize) << 6;
+            let keep = table[present] as usize;
+            if keep == 0 {
+                return Err(Contradiction);
             }
-            // Columns. Pointing: a box of the band with places in one column only takes the
-            // digit from that column in the other bands.
-            let c = cols[k];
-            let pointing = c & spread_box(fold_boxes(c) & !fold_boxes_twice(c));
-            for (j, r) in remove.iter_mut().enumerate() {
-                if j != k {
-                    *r |= spread(pointing);
-                }
+            // Placed cells are never taken (their lines and box hold nothing else anyway).
+            let w = w & (TRIAD_CELLS[keep] | !open[k]);
+            lanes[k] = w;
+            single[k] = w & TRIAD_CELLS[keep & ALONE[keep] as usize & one];
+        }
+        // Columns and boxes, stack by stack: per band, the columns with a candidate in at
+        // least one / exactly one of its rows.
+        let mut once = [0u32; 3];
+        let mut exactly_one = [0u32; 3];
+        for k in 0..3 {
+            let w = lanes[k];
+            let (a, b, c) = (w & 0x1FF, (w >> 9) & 0x1FF, w >> 18);
+            once[k] = a | b | c;
+            exactly_one[k] = once[k] & !((a & b) | (c & (a | b)));
+        }
+        let (mut cols_keep, mut cols_single) = ([0u32; 3], [0u32; 3]);
+        for s in 0..3 {
+            let keep = table[gather(once, s)] as usize;
+            if keep == 0 {
+                return Err(Contradiction);
             }
-            // Claiming: columns with places in this band only take the digit from the other
-            // columns of their box. (Two such columns in one box is a contradiction this pass
-            // also finds: the stack's other two boxes then both point at its third column.)
-            let only = c & !(cols[(k + 1) % 3] | cols[(k + 2) % 3]);
-            remove[k] |= spread(spread_box(fold_boxes(only)) & !only);
+            let lone = keep & ALONE[keep] as usize & gather(exactly_one, s);
+            for k in 0..3 {
+                cols_keep[k] |= (((keep >> (3 * k)) & 7) as u32) << (3 * s);
+                cols_single[k] |= (((lone >> (3 * k)) & 7) as u32) << (3 * s);
+            }
         }
-        let gone =
-            (u128::from(remove[0]) | u128::from(remove[1]) << 32 | u128::from(remove[2]) << 64)
-                & self.unsolved;
-        let next = set & !gone;
-        if next == set {
-            return false;
+        for k in 0..3 {
+            lanes[k] &= spread(cols_keep[k]) | !open[k];
+            single[k] |= lanes[k] & spread(cols_single[k]);
+            single[k] &= open[k];
         }
-        self.pos[d] = next;
-        self.dirty |= 1 << d;
-        true
+        let join = |m: [u32; 3]| u128::from(m[0]) | u128::from(m[1]) << 32 | u128::from(m[2]) << 64;
+        Ok((join(lanes), join(single)))
     }
 
     /// Naked and hidden singles, and with `locked` locked candidates, to a fixpoint. On `Err` the
     /// board is garbage.
     pub(crate) fn propagate(&mut self, locked: bool) -> Result<(), Contradiction> {
-        // Whether something was placed since the last naked-singles pass.
-        let mut placed = true;
+        // Whether a set changed since the last naked-singles pass. Naked singles go first: their
+        // pass is the cheapest and places the most.
+        let mut changed = true;
         loop {
             if self.unsolved == 0 {
                 return Ok(());
             }
-            if placed {
-                placed = false;
+            if changed {
+                changed = false;
                 let singles = self.naked_singles()?;
                 if singles != 0 {
-                    for d in 0..9 {
-                        // A single that lost its last candidate to an earlier placement of this
-                        // pass is in no set any more; the next pass reports it.
-                        let cells = singles & self.pos[d];
-                        if cells != 0 {
-                            self.place_sole(d, cells)?;
-                        }
+                    // The digits with singles first, without a branch per digit: which ones
+                    // have some is unpredictable, a loop over a mask of them mispredicts once.
+                    let mut digits = 0u16;
+                    for (d, &set) in self.pos.iter().enumerate() {
+                        digits |= u16::from(singles & set != 0) << d;
                     }
-                    placed = true;
+                    while digits != 0 {
+                        let d = digits.trailing_zeros() as usize;
+                        digits &= digits - 1;
+                        // A single that lost its last candidate to an earlier placement of this
+                        // pass is in no set any more: then no cell is placed here, and the next
+                        // pass reports the cell.
+                        self.place_sole(d, singles & self.pos[d])?;
+                    }
+                    changed = true;
                     continue;
                 }
             }
             if self.dirty == 0 {
-                if !locked {
-                    return Ok(());
-                }
-                let mut any = false;
-                while self.stale != 0 {
-                    let d = self.stale.trailing_zeros() as usize;
-                    self.stale &= self.stale - 1;
-                    any |= self.locked_candidates(d);
-                }
-                if !any {
-                    return Ok(());
-                }
-                placed = true;
-                continue;
+                return Ok(());
             }
-            let d = self.dirty.trailing_zeros() as usize;
-            self.dirty &= self.dirty - 1;
-            self.stale |= 1 << d;
-            let cells = self.hidden_singles(d)?;
-            if cells != 0 {
-                self.place_all(d, cells)?;
-                placed = true;
+            let mut round = self.dirty;
+            self.dirty = 0;
+            while round != 0 {
+                let d = round.trailing_zeros() as usize;
+                round &= round - 1;
+                let (set, cells) = self.scan(d, locked)?;
+                // Where locked candidates went, the digit may have more and other cells may be
+                // singles. (No branch: whether they did is unpredictable.)
+                let shrunk = set != self.pos[d];
+                self.pos[d] = set;
+                self.dirty |= u16::from(shrunk) << d;
+                changed |= shrunk;
+                if cells != 0 {
+                    self.place_all(d, cells)?;
+                    changed = true;
+                }
             }
         }
     }
@@ -423,6 +547,11 @@ mod tests {
         std::array::from_fn(|c| b.candidates(c))
     }
 
+    /// The hidden singles of digit `d`.
+    fn hidden(b: &Bitboard, d: usize) -> Result<u128, Contradiction> {
+        b.scan(d, false).map(|(_, singles)| singles)
+    }
+
     fn propagated(p: &SudokuPuzzle) -> Option<Bitboard> {
         let mut b = Bitboard::new(p).ok()?;
         b.propagate(true).ok()?;
@@ -457,7 +586,7 @@ mod tests {
         line.push_str("......1..");
         line.push_str(&".".repeat(54));
         let b = Bitboard::new(&puzzle(&line)).unwrap();
-        assert_eq!(b.hidden_singles(0), Ok(bit(0)));
+        assert_eq!(hidden(&b, 0), Ok(bit(0)));
         // Column: 5s in r1..r8 outside column 9 leave r9c9 the only 5 of column 9.
         let mut cells = [0u8; 81];
         for (r, c) in [
@@ -473,14 +602,14 @@ mod tests {
             cells[r * 9 + c] = 5;
         }
         let b = Bitboard::new(&SudokuPuzzle::new(cells).unwrap()).unwrap();
-        assert_eq!(b.hidden_singles(4), Ok(bit(80)));
+        assert_eq!(hidden(&b, 4), Ok(bit(80)));
         // Box: 7s in rows 1 and 2 and in columns 1 and 2 leave r3c3 the only 7 of box 1.
         let mut cells = [0u8; 81];
         for (r, c) in [(0, 4), (1, 7), (4, 0), (7, 1)] {
             cells[r * 9 + c] = 7;
         }
         let b = Bitboard::new(&SudokuPuzzle::new(cells).unwrap()).unwrap();
-        assert_eq!(b.hidden_singles(6), Ok(bit(20)));
+        assert_eq!(hidden(&b, 6), Ok(bit(20)));
         // The fixpoint places it.
         let mut b = b;
         b.propagate(true).unwrap();
@@ -503,7 +632,7 @@ mod tests {
         }
         cells[20] = 5;
         let b = Bitboard::new(&SudokuPuzzle::new(cells).unwrap()).unwrap();
-        assert_eq!(b.hidden_singles(0), Err(Contradiction));
+        assert_eq!(hidden(&b, 0), Err(Contradiction));
         let mut b = b;
         assert_eq!(b.propagate(true), Err(Contradiction));
     }
@@ -522,8 +651,10 @@ mod tests {
     /// The cells (row, column; transposed on request) that locked candidates take digit 1 from.
     fn locked_removals(b: &mut Bitboard, transpose: bool) -> Vec<(usize, usize)> {
         let before = b.pos[0];
-        assert!(b.locked_candidates(0));
-        let gone = before & !b.pos[0];
+        let (after, _) = b.scan(0, true).unwrap();
+        b.pos[0] = after;
+        let gone = before & !after;
+        assert_ne!(gone, 0);
         let mut cells: Vec<_> = (0..81)
             .filter(|&c| gone & bit(c) != 0)
             .map(|c| {
@@ -551,8 +682,8 @@ mod tests {
                 locked_removals(&mut b, transpose),
                 (3..9).map(|c| (0, c)).collect::<Vec<_>>()
             );
-            // Nothing more to remove for 1.
-            assert!(!b.locked_candidates(0));
+            // Nothing more to remove for 1: the scan reached the fixpoint of the rules.
+            assert_eq!(b.scan(0, true).map(|(set, _)| set), Ok(b.pos[0]));
             // Claiming: row 1 outside box 1 is full, so its 1 is in box 1 and the box's other
             // rows lose it.
             let givens: Vec<_> = (3..9).map(|c| (0, c, c as u8 - 1)).collect();
@@ -583,9 +714,10 @@ mod tests {
             .flat_map(|c| [(1, c, 2 + c as u8), (2, c, 5 + c as u8)])
             .collect();
         givens.extend((3..6).flat_map(|c| [(1, c, 5 + c as u8 - 3), (2, c, 2 + c as u8 - 3)]));
-        let mut b = board(&givens, false);
-        assert!(b.locked_candidates(0));
-        assert_eq!(b.hidden_singles(0), Err(Contradiction));
+        let b = board(&givens, false);
+        // Singles alone see no contradiction yet; locked candidates do.
+        assert!(hidden(&b, 0).is_ok());
+        assert_eq!(b.scan(0, true), Err(Contradiction));
         let mut b = board(&givens, false);
         assert_eq!(b.propagate(true), Err(Contradiction));
     }
@@ -600,9 +732,11 @@ mod tests {
             .collect();
         givens.extend((6..9).flat_map(|r| [(r, 0, r as u8 - 1), (r, 1, r as u8 - 4)]));
         for transpose in [false, true] {
-            let mut b = board(&givens, transpose);
-            assert!(b.locked_candidates(0));
-            assert_eq!(b.hidden_singles(0), Err(Contradiction));
+            let b = board(&givens, transpose);
+            assert!(hidden(&b, 0).is_ok());
+            assert_eq!(b.scan(0, true), Err(Contradiction));
+            let mut b = b;
+            assert_eq!(b.propagate(true), Err(Contradiction));
         }
     }
 

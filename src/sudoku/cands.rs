@@ -5,8 +5,8 @@
 //! Digit `d` (1..=9) is bit `d - 1` of a `u16`. The board is small (~350 bytes) and `Copy`, so
 //! the search branches by copying it rather than keeping an undo log.
 
+use super::contradiction::Contradiction;
 use super::grid::{SudokuPuzzle, PEERS, UNITS};
-use super::presolve::Contradiction;
 
 /// All nine digit bits.
 pub(crate) const ALL: u16 = 0x1FF;

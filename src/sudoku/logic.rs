@@ -54,7 +54,7 @@ pub(crate) fn solve(puzzle: &SudokuPuzzle) -> Logic {
     }
 }
 
-type Step = Result<bool, super::presolve::Contradiction>;
+type Step = Result<bool, super::contradiction::Contradiction>;
 
 /// Unit-index positions (bit k = k-th cell of the unit) of digit `bit` in unit `u`.
 fn positions(board: &Board, u: usize, bit: u16) -> u16 {

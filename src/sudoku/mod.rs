@@ -6,6 +6,7 @@ pub mod abc;
 pub mod backtrack;
 mod bitboard;
 mod cands;
+mod contradiction;
 mod encoding;
 // The full-recount reference the colony's delta scoring is tested against.
 #[cfg(test)]

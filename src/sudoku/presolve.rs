@@ -4,11 +4,8 @@
 use super::cands::{Board, Pending};
 use super::grid::SudokuPuzzle;
 
-/// The puzzle has no solution: some cell has no candidate left, or some unit has no place for a
-/// digit. A zero-sized type: contradiction is an outcome, not a failure of the code.
-#[derive(thiserror::Error, Debug, Clone, Copy, PartialEq, Eq)]
-#[error("contradiction: the puzzle has no solution")]
-pub struct Contradiction;
+// Re-exported: `presolve::Contradiction` is the type's public path.
+pub use super::contradiction::Contradiction;
 
 /// Naked and hidden singles (rows, cols, boxes) to a fixpoint. Err(Contradiction) when a cell has
 /// no candidate or a unit can't place a digit. Returns the filled grid and the number of blanks

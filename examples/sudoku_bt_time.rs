@@ -1,0 +1,61 @@
+//! Mean time per puzzle of `sudoku::backtrack::solve` over Sudoku corpus files, first solution
+//! (limit 1) and uniqueness (limit 2), the fastest of `RUNS` (default 3) passes, in wall time and in on-CPU time. The same loop
+//! shape as the peer drivers that `scripts/peers/sudoku-crate.sh` and `scripts/peers/tdoku.sh`
+//! build: puzzles parsed before timing, one solve call per puzzle.
+//!
+//! `cargo run --release --example sudoku_bt_time -- FILE...`
+
+use std::time::Instant;
+
+use anyhow::Context;
+use puzzlebench::sudoku::{backtrack, parse_lines};
+
+/// This thread's on-CPU time in nanoseconds (Linux `/proc/thread-self/schedstat`), which time
+/// spent waiting for a core on a loaded machine does not inflate; 0 where it cannot be read.
+fn cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
+fn main() -> anyhow::Result<()> {
+    let runs: usize = match std::env::var("RUNS") {
+        Ok(s) => s.parse().context("RUNS must be a count")?,
+        Err(_) => 3,
+    };
+    for path in std::env::args().skip(1) {
+        let text = std::fs::read_to_string(&path).with_context(|| format!("reading {path}"))?;
+        let puzzles = parse_lines(&text).with_context(|| format!("parsing {path}"))?;
+        let name = path.rsplit('/').next().unwrap_or(&path);
+        for limit in [1, 2] {
+            let (mut best, mut best_cpu) = (f64::MAX, f64::MAX);
+            let (mut found, mut nodes, mut guesses) = (0u64, 0u64, 0u64);
+            for _ in 0..runs.max(1) {
+                (found, nodes, guesses) = (0, 0, 0);
+                let (t, c) = (Instant::now(), cpu_ns());
+                for p in &puzzles {
+                    let r =
+                        backtrack::solve(std::hint::black_box(&p.puzzle), limit, None, &mut || {
+                            false
+                        });
+                    found += u64::from(r.solutions);
+                    nodes += r.nodes;
+                    guesses += r.guesses;
+                }
+                best = best.min(t.elapsed().as_secs_f64());
+                best_cpu = best_cpu.min((cpu_ns() - c) as f64 * 1e-9);
+            }
+            let n = puzzles.len() as f64;
+            println!(
+                "puzzlebench {name} limit={limit} puzzles={} solutions={found} mean_us={:.3} cpu_us={:.3} nodes={:.2} guesses={:.2}",
+                puzzles.len(),
+                best * 1e6 / n,
+                best_cpu * 1e6 / n,
+                nodes as f64 / n,
+                guesses as f64 / n
+            );
+        }
+    }
+    Ok(())
+}
