@@ -327,7 +327,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             self.conflicts
                 .iter()
                 .position(|&c| c == 0)
-                .map(|i| self.sources[i].vals)
+                .map(|i| self.sources[i].grid())
         } else {
             None
         };
@@ -342,26 +342,30 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         }
     }
 
-    /// One neighbour of source `i`, kept if strictly better. True when it reached 0 conflicts.
-    /// The caller counts the evaluation.
+    /// One neighbour of a source, kept if strictly better. True when it reached 0 conflicts.
+    /// Takes the source's parts rather than an index so the employed phase can walk them with
+    /// iterators (no bounds checks); the caller counts the evaluation.
     #[inline(always)]
-    fn try_neighbour<R: Rng + ?Sized>(&mut self, i: usize, rng: &mut R) -> bool {
+    fn try_neighbour<R: Rng + ?Sized>(
+        layout: &Layout,
+        best: &mut u32,
+        (source, conflicts, trial): (&mut Source, &mut u32, &mut u32),
+        rng: &mut R,
+    ) -> bool {
         let mv = if CROSS {
-            self.layout.pick_cross_move(rng)
+            layout.pick_cross_move(rng)
         } else {
-            self.layout.pick_box_move(rng)
+            layout.pick_box_move(rng)
         };
-        let s = &mut self.sources[i];
-        let d = s.delta::<CROSS>(mv);
+        let d = source.delta::<CROSS>(mv);
         if d < 0 {
-            s.apply::<CROSS>(mv);
-            let c = self.conflicts[i].wrapping_add_signed(d);
-            self.conflicts[i] = c;
-            self.trial[i] = 0;
-            self.best = self.best.min(c);
-            c == 0
+            source.apply::<CROSS>(mv);
+            *conflicts = conflicts.wrapping_add_signed(d);
+            *trial = 0;
+            *best = (*best).min(*conflicts);
+            *conflicts == 0
         } else {
-            self.trial[i] += 1;
+            *trial += 1;
             false
         }
     }
@@ -369,8 +373,13 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     /// Employed, onlooker and scout phases. True as soon as a source reaches 0 conflicts.
     fn cycle<R: Rng + ?Sized>(&mut self, limit: Limit, rng: &mut R) -> bool {
         let n = self.sources.len();
-        for i in 0..n {
-            if self.try_neighbour(i, rng) {
+        let employed = self
+            .sources
+            .iter_mut()
+            .zip(self.conflicts.iter_mut().zip(self.trial.iter_mut()));
+        for (i, (source, (conflicts, trial))) in employed.enumerate() {
+            let parts = (source, conflicts, trial);
+            if Self::try_neighbour(&self.layout, &mut self.best, parts, rng) {
                 self.evaluations += i as u64 + 1;
                 return true;
             }
@@ -408,29 +417,56 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
                 low += 1;
             }
         }
-        let (total_f, n_f) = (total as f64, n as f64);
+        let total_f = total as f64;
         for k in 0..n {
-            let x = rng.random::<f64>();
-            let target = (x * total_f) as u64;
-            // x in [k/n, (k+1)/n) puts the target at or after bucket k's smallest target, so
-            // scanning on from `guide[k]` finds the first source with cum > target.
-            let bucket = (x * n_f) as usize;
+            // `random::<f64>()` is (53 random bits) * 2^-53, taken apart here so the bucket
+            // below can use the same bits as an integer.
+            let bits = rng.next_u64() >> 11;
+            let x = bits as f64 * (1.0 / (1u64 << 53) as f64);
+            // In [0, total): the float-to-int `as` saturates, and through i64 that costs two
+            // compares instead of the dozen instructions of a direct u64 conversion.
+            let target = (x * total_f) as i64 as u64;
+            // The bucket is floor(bits * n / 2^53), exactly, by one wide multiplication. It is
+            // at most x * n, so its smallest target, floor(bucket * total / n), is at most the
+            // pick's target, and scanning on from `guide[bucket]` finds the first source with
+            // cum > target.
+            let bucket = ((u128::from(bits << 11) * n as u128) >> 64) as usize;
             let mut i = self.guide[bucket.min(n - 1)] as usize;
             while i < n - 1 && self.cumulative[i] <= target {
                 i += 1;
             }
-            if self.try_neighbour(i, rng) {
+            let parts = (
+                &mut self.sources[i],
+                &mut self.conflicts[i],
+                &mut self.trial[i],
+            );
+            if Self::try_neighbour(&self.layout, &mut self.best, parts, rng) {
                 self.evaluations += k as u64 + 1;
                 return true;
             }
         }
         self.evaluations += n as u64;
 
-        for i in 0..n {
-            if self.trial[i] >= limit.for_conflicts(self.conflicts[i]) {
-                let c = self.sources[i].randomize(&self.layout, rng);
-                self.conflicts[i] = c;
-                self.trial[i] = 0;
+        match limit {
+            Limit::Fixed(l) => self.scouts(rng, |_| l),
+            Limit::Adaptive => self.scouts(rng, |c| Limit::Adaptive.for_conflicts(c)),
+        }
+    }
+
+    /// Scout phase: every source whose trial count reached `limit(its conflicts)` is replaced
+    /// by a fresh random one. True when a fresh source is a solution. Generic over the limit so
+    /// the common fixed one is a plain compare in the loop.
+    #[inline(always)]
+    fn scouts<R: Rng + ?Sized>(&mut self, rng: &mut R, limit: impl Fn(u32) -> u32) -> bool {
+        let sources = self
+            .sources
+            .iter_mut()
+            .zip(self.conflicts.iter_mut().zip(self.trial.iter_mut()));
+        for (source, (conflicts, trial)) in sources {
+            if *trial >= limit(*conflicts) {
+                let c = source.randomize(&self.layout, rng);
+                *conflicts = c;
+                *trial = 0;
                 self.evaluations += 1;
                 self.scouts += 1;
                 self.best = self.best.min(c);

@@ -26,6 +26,11 @@ const EMPTY_LINE: u8 = 27;
 /// index masked with `LINE_SLOTS - 1` needs no bounds check.
 const LINE_SLOTS: usize = 32;
 
+/// A grid's 81 cells padded to a power of two, for the same reason: a move's cell index
+/// masked with `CELL_SLOTS - 1` needs no bounds check. Cells 81.. stay 0.
+const CELL_SLOTS: usize = 128;
+type Cells = [u8; CELL_SLOTS];
+
 /// One candidate swap, resolved once per puzzle so scoring it costs loads and shifts only.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct Move {
@@ -65,10 +70,65 @@ impl Move {
     }
 }
 
+/// Moves of one neighbourhood, flat: group `k` (a box, or a line for cross-box moves) owns
+/// `len[k]` moves from `start[k]`. Powers of two sizes let a masked index replace a bounds check
+/// in the hot loop (at most 9 * 72 box moves or 18 * 54 line moves exist, both under 1024).
+struct MoveTable {
+    moves: [Move; MOVE_SLOTS],
+    start: [u32; GROUP_SLOTS],
+    len: [u32; GROUP_SLOTS],
+    /// Groups with at least one move.
+    groups: u32,
+}
+
+const MOVE_SLOTS: usize = 1024;
+const GROUP_SLOTS: usize = 32;
+
+impl MoveTable {
+    fn new() -> MoveTable {
+        MoveTable {
+            moves: [Move::default(); MOVE_SLOTS],
+            start: [0; GROUP_SLOTS],
+            len: [0; GROUP_SLOTS],
+            groups: 0,
+        }
+    }
+
+    /// Appends a group of moves; an empty one is skipped (it could never be drawn).
+    fn push(&mut self, moves: impl Iterator<Item = Move>) {
+        let k = self.groups as usize;
+        let start = if k == 0 {
+            0
+        } else {
+            self.start[k - 1] + self.len[k - 1]
+        };
+        let mut len = 0;
+        for mv in moves {
+            self.moves[(start + len) as usize] = mv;
+            len += 1;
+        }
+        if len > 0 {
+            self.start[k] = start;
+            self.len[k] = len;
+            self.groups += 1;
+        }
+    }
+
+    /// A group uniformly, then a move of it uniformly, from one `u64` draw (two `below`s).
+    /// Requires at least one group.
+    #[inline(always)]
+    fn pick<R: Rng + ?Sized>(&self, rng: &mut R) -> Move {
+        let r = rng.next_u64();
+        let k = below(r as u32, self.groups, rng) as usize & (GROUP_SLOTS - 1);
+        let j = below((r >> 32) as u32, self.len[k], rng);
+        self.moves[(self.start[k] + j) as usize & (MOVE_SLOTS - 1)]
+    }
+}
+
 /// Where the free cells are, fixed for one puzzle.
 pub(crate) struct Layout {
     /// The givens, 0 on free cells.
-    givens: [u8; 81],
+    givens: Cells,
     /// Free cells of each box, row-major within the box; `box_len` of them are used.
     box_free: [[u8; 9]; 9],
     box_len: [u8; 9],
@@ -77,38 +137,31 @@ pub(crate) struct Layout {
     /// Row and column digit counts of the givens alone; every box counts each digit once (a
     /// fresh source fills every box with its missing digits).
     base_counts: [Counts; 27],
-    /// Moves of each box with at least two free cells (the only boxes where a swap changes
-    /// anything), in the order those boxes come: ordered pairs of distinct free cells, `m * (m -
-    /// 1)` of them, so a move costs two draws instead of three.
-    box_moves: [[Move; 72]; 9],
-    box_move_len: [u32; 9],
-    n_movable: u32,
-    /// Moves of each line whose free cells lie in at least two boxes (the only lines a cross-box
-    /// swap can use), in line order: ordered pairs of its free cells in different boxes (at
-    /// most 9 * 6).
-    line_moves: [[Move; 54]; 18],
-    line_move_len: [u32; 18],
-    n_cross: u32,
+    /// Box moves, a group per box with at least two free cells (the only boxes where a swap
+    /// changes anything), in box order: the ordered pairs of distinct free cells, `m * (m - 1)`
+    /// of them, so a move costs two draws instead of three.
+    box_moves: MoveTable,
+    /// Cross-box moves, a group per line whose free cells lie in at least two boxes (the only
+    /// lines a cross-box swap can use), in line order: the ordered pairs of its free cells in
+    /// different boxes.
+    line_moves: MoveTable,
 }
 
 impl Layout {
     /// The layout of a puzzle (its givens stay fixed).
     pub(crate) fn new(puzzle: &SudokuPuzzle) -> Layout {
-        let givens = *puzzle.cells();
+        let mut givens = [0; CELL_SLOTS];
+        givens[..81].copy_from_slice(puzzle.cells());
         let mut l = Layout {
             givens,
             box_free: [[0; 9]; 9],
             box_len: [0; 9],
             pool: [[0; 9]; 9],
             base_counts: [[0; 16]; 27],
-            box_moves: [[Move::default(); 72]; 9],
-            box_move_len: [0; 9],
-            n_movable: 0,
-            line_moves: [[Move::default(); 54]; 18],
-            line_move_len: [0; 18],
-            n_cross: 0,
+            box_moves: MoveTable::new(),
+            line_moves: MoveTable::new(),
         };
-        for (c, &v) in givens.iter().enumerate() {
+        for (c, &v) in givens[..81].iter().enumerate() {
             if v != 0 {
                 l.base_counts[ROW[c] as usize][v as usize] += 1;
                 l.base_counts[(COL_LINE + COL[c]) as usize][v as usize] += 1;
@@ -136,44 +189,24 @@ impl Layout {
             // Holds because a SudokuPuzzle never repeats a given within a box.
             debug_assert_eq!(n, l.box_len[b] as usize);
             let free = &l.box_free[b][..l.box_len[b] as usize];
-            if free.len() >= 2 {
-                let k = l.n_movable as usize;
-                let mut len = 0;
-                for (i, &p) in free.iter().enumerate() {
-                    for (j, &q) in free.iter().enumerate() {
-                        if i != j {
-                            l.box_moves[k][len] = Move::new(p, q);
-                            len += 1;
-                        }
-                    }
-                }
-                l.box_move_len[k] = len as u32;
-                l.n_movable += 1;
-            }
+            l.box_moves.push(free.iter().enumerate().flat_map(|(i, &p)| {
+                free.iter()
+                    .enumerate()
+                    .filter(move |&(j, _)| j != i)
+                    .map(move |(_, &q)| Move::new(p, q))
+            }));
         }
         for members in &UNITS[..18] {
-            let mut free = [0u8; 9];
-            let mut m = 0;
-            for &c in members {
-                if givens[c as usize] == 0 {
-                    free[m] = c;
-                    m += 1;
-                }
-            }
-            let k = l.n_cross as usize;
-            let mut len = 0;
-            for &a in &free[..m] {
-                for &b in &free[..m] {
-                    if BOX[a as usize] != BOX[b as usize] {
-                        l.line_moves[k][len] = Move::new(a, b);
-                        len += 1;
-                    }
-                }
-            }
-            if len > 0 {
-                l.line_move_len[k] = len as u32;
-                l.n_cross += 1;
-            }
+            let free: Vec<u8> = members
+                .iter()
+                .copied()
+                .filter(|&c| givens[c as usize] == 0)
+                .collect();
+            l.line_moves.push(free.iter().flat_map(|&a| {
+                free.iter()
+                    .filter(move |&&b| BOX[a as usize] != BOX[b as usize])
+                    .map(move |&b| Move::new(a, b))
+            }));
         }
         l
     }
@@ -181,9 +214,9 @@ impl Layout {
     /// Whether the neighbourhood has any move at all (else the encoding is a single point).
     pub(crate) fn can_move(&self, cross: bool) -> bool {
         if cross {
-            self.n_cross > 0
+            self.line_moves.groups > 0
         } else {
-            self.n_movable > 0
+            self.box_moves.groups > 0
         }
     }
 
@@ -191,20 +224,14 @@ impl Layout {
     /// (an ordered pair, uniform). Requires `can_move(false)`.
     #[inline(always)]
     pub(crate) fn pick_box_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Move {
-        let r = rng.next_u64();
-        let k = below(r as u32, self.n_movable, rng) as usize;
-        let j = below((r >> 32) as u32, self.box_move_len[k], rng) as usize;
-        self.box_moves[k][j]
+        self.box_moves.pick(rng)
     }
 
     /// Cross-box move: a row or column whose free cells span >= 2 boxes, then an ordered pair of
     /// its free cells lying in different boxes, uniform. Requires `can_move(true)`.
     #[inline(always)]
     pub(crate) fn pick_cross_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Move {
-        let r = rng.next_u64();
-        let k = below(r as u32, self.n_cross, rng) as usize;
-        let j = below((r >> 32) as u32, self.line_move_len[k], rng) as usize;
-        self.line_moves[k][j]
+        self.line_moves.pick(rng)
     }
 }
 
@@ -277,7 +304,7 @@ pub(crate) struct Source {
     /// Masks of every line, indexed like [`Layout::base_counts`]; slot [`EMPTY_LINE`] and the
     /// padding stay 0.
     masks: [Mask; LINE_SLOTS],
-    pub(crate) vals: [u8; 81],
+    vals: Cells,
     /// Digit counts of every line: only improving moves and fresh sources touch them.
     counts: [Counts; 27],
 }
@@ -287,9 +314,16 @@ impl Source {
     pub(crate) fn empty() -> Source {
         Source {
             masks: [0; LINE_SLOTS],
-            vals: [0; 81],
+            vals: [0; CELL_SLOTS],
             counts: [[0; 16]; 27],
         }
+    }
+
+    /// The grid.
+    pub(crate) fn grid(&self) -> [u8; 81] {
+        let mut g = [0; 81];
+        g.copy_from_slice(&self.vals[..81]);
+        g
     }
 
     /// Makes this a fresh random source and returns its conflicts: each box's pool shuffled
@@ -329,7 +363,8 @@ impl Source {
     /// the branch predictor would lose, so a shared line reads the empty line instead.
     #[inline(always)]
     pub(crate) fn delta<const CROSS: bool>(&self, mv: Move) -> i32 {
-        let (x, y) = (self.vals[mv.a as usize], self.vals[mv.b as usize]);
+        let cell = |c: u8| self.vals[c as usize & (CELL_SLOTS - 1)];
+        let (x, y) = (cell(mv.a), cell(mv.b));
         if CROSS && x == y {
             return 0;
         }
@@ -412,7 +447,7 @@ mod tests {
     }
 
     fn consistent(s: &Source) -> bool {
-        let (counts, masks) = recounted(&s.vals);
+        let (counts, masks) = recounted(&s.grid());
         counts == s.counts && masks == s.masks
     }
 
@@ -424,11 +459,11 @@ mod tests {
         let mut s = Source::empty();
         for _ in 0..20 {
             let conflicts = s.randomize(&l, &mut rng);
-            assert!(boxes_whole(&s.vals));
+            assert!(boxes_whole(&s.grid()));
             for (i, &g) in p.cells().iter().enumerate() {
-                assert!(g == 0 || s.vals[i] == g);
+                assert!(g == 0 || s.grid()[i] == g);
             }
-            assert_eq!(conflicts, fitness::conflicts(&s.vals, false));
+            assert_eq!(conflicts, fitness::conflicts(&s.grid(), false));
             assert!(consistent(&s));
         }
     }
@@ -520,7 +555,7 @@ mod tests {
                 s.delta::<false>(mv)
             };
             let (a, b) = mv.cells();
-            let mut swapped = s.vals;
+            let mut swapped = s.grid();
             swapped.swap(a, b);
             prop_assert_eq!(
                 i64::from(conflicts) + i64::from(d),
@@ -534,17 +569,17 @@ mod tests {
                     s.apply::<false>(mv);
                 }
                 conflicts = conflicts.wrapping_add_signed(d);
-                prop_assert_eq!(s.vals, swapped);
-                prop_assert_eq!(conflicts, fitness::conflicts(&s.vals, cross));
+                prop_assert_eq!(s.grid(), swapped);
+                prop_assert_eq!(conflicts, fitness::conflicts(&s.grid(), cross));
                 // The box variant never touches box counts (its boxes stay whole).
                 prop_assert!(consistent(&s), "counts or masks drifted from the grid");
             }
         }
         for (i, &g) in p.cells().iter().enumerate() {
-            prop_assert!(g == 0 || s.vals[i] == g, "given at cell {} changed", i);
+            prop_assert!(g == 0 || s.grid()[i] == g, "given at cell {} changed", i);
         }
         if !cross {
-            prop_assert!(boxes_whole(&s.vals));
+            prop_assert!(boxes_whole(&s.grid()));
         }
         Ok(())
     }
