@@ -247,6 +247,9 @@ pub fn solve<R: Rng + ?Sized>(
     result
 }
 
+/// Sums the onlooker pick compares without branching (see `Colony::cycle`).
+const PICK_WINDOW: usize = 4;
+
 /// The colony's state for one run; `CROSS` selects the neighbourhood at compile time so the
 /// inner loop carries no branch on it.
 struct Colony<'a, const CROSS: bool> {
@@ -259,7 +262,8 @@ struct Colony<'a, const CROSS: bool> {
     /// Cumulative roulette weights, rebuilt once per onlooker phase.
     cumulative: Vec<u64>,
     /// Guide table over the cumulative weights: `guide[k]` is the first source whose
-    /// cumulative weight exceeds `k * total / n` (Chen and Asau's method).
+    /// cumulative weight exceeds `k * total / n` (Chen and Asau's method); `guide[n]` is the
+    /// last source.
     guide: Vec<u32>,
     evaluations: u64,
     scouts: u64,
@@ -281,8 +285,9 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             sources: vec![Source::empty(); n],
             conflicts: vec![0; n],
             trial: vec![0; n],
-            cumulative: vec![0; n],
-            guide: vec![0; n],
+            // Padded so the pick's fixed window never reads past the end (see `cycle`).
+            cumulative: vec![u64::MAX; n + PICK_WINDOW],
+            guide: vec![0; n + 1],
             layout,
             evaluations: 0,
             scouts: 0,
@@ -371,6 +376,9 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     }
 
     /// Employed, onlooker and scout phases. True as soon as a source reaches 0 conflicts.
+    /// Kept out of line: inlined into the caller's large frame, its loop state spilled to the
+    /// stack, the generator's included, which put a store and a reload on every draw.
+    #[inline(never)]
     fn cycle<R: Rng + ?Sized>(&mut self, limit: Limit, rng: &mut R) -> bool {
         let n = self.sources.len();
         let employed = self
@@ -395,7 +403,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         // chain of dependent loads was the single largest cost of a cycle).
         let max = self.conflicts.iter().copied().max().unwrap_or(0);
         let mut total = 0u64;
-        for (slot, &c) in self.cumulative.iter_mut().zip(&self.conflicts) {
+        for (slot, &c) in self.cumulative[..n].iter_mut().zip(&self.conflicts) {
             total += u64::from(max - c) + 1;
             *slot = total;
         }
@@ -417,6 +425,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
                 low += 1;
             }
         }
+        self.guide[n] = (n - 1) as u32;
         let total_f = total as f64;
         for k in 0..n {
             // `random::<f64>()` is (53 random bits) * 2^-53, taken apart here so the bucket
@@ -428,13 +437,26 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             let target = (x * total_f) as i64 as u64;
             // The bucket is floor(bits * n / 2^53), exactly, by one wide multiplication. It is
             // at most x * n, so its smallest target, floor(bucket * total / n), is at most the
-            // pick's target, and scanning on from `guide[bucket]` finds the first source with
-            // cum > target.
+            // pick's target: the answer (the first source with cum > target) is at or after
+            // `guide[bucket]`, and at or before `guide[bucket + 1]`, the answer for a target
+            // no smaller.
             let bucket = ((u128::from(bits << 11) * n as u128) >> 64) as usize;
-            let mut i = self.guide[bucket.min(n - 1)] as usize;
-            while i < n - 1 && self.cumulative[i] <= target {
-                i += 1;
-            }
+            let (lo, hi) = (self.guide[bucket] as usize, self.guide[bucket + 1] as usize);
+            // Usually that range is a source or two wide, and counting the window's sums that
+            // are <= target gives the answer without a branch: a scan's exit, taken after a
+            // random number of steps, was mispredicted on every other pick. A wider range
+            // (many light sources in one bucket) takes the scan.
+            let i = if hi - lo < PICK_WINDOW {
+                let window = &self.cumulative[lo..lo + PICK_WINDOW];
+                let below = window.iter().map(|&c| usize::from(c <= target)).sum::<usize>();
+                (lo + below).min(n - 1)
+            } else {
+                let mut i = lo;
+                while i < n - 1 && self.cumulative[i] <= target {
+                    i += 1;
+                }
+                i
+            };
             let parts = (
                 &mut self.sources[i],
                 &mut self.conflicts[i],

@@ -386,23 +386,27 @@ impl Source {
         let (x, y) = (self.vals[a] as usize, self.vals[b] as usize);
         self.vals.swap(a, b);
         // The real lines here (a line both cells share gets x back for y: no net change).
-        let lines = [
-            (ROW[a], x, y),
-            (ROW[b], y, x),
-            (COL_LINE + COL[a], x, y),
-            (COL_LINE + COL[b], y, x),
-            (BOX_LINE + BOX[a], x, y),
-            (BOX_LINE + BOX[b], y, x),
-        ];
-        let used = if CROSS { 6 } else { 4 };
-        for &(line, out, inn) in &lines[..used] {
-            let counts = &mut self.counts[line as usize];
-            counts[out] -= 1;
-            counts[inn] += 1;
+        self.exchange(ROW[a], x, y);
+        self.exchange(ROW[b], y, x);
+        self.exchange(COL_LINE + COL[a], x, y);
+        self.exchange(COL_LINE + COL[b], y, x);
+        if CROSS {
+            self.exchange(BOX_LINE + BOX[a], x, y);
+            self.exchange(BOX_LINE + BOX[b], y, x);
         }
-        for &(line, _, _) in &lines[..used] {
-            self.masks[line as usize] = mask_of(&self.counts[line as usize]);
-        }
+    }
+
+    /// Moves one `out` out of and one `inn` into a line, keeping its count and mask in step
+    /// (only those two digits' bits can change).
+    #[inline(always)]
+    fn exchange(&mut self, line: u8, out: usize, inn: usize) {
+        let counts = &mut self.counts[line as usize];
+        counts[out % 16] -= 1;
+        counts[inn % 16] += 1;
+        let bits = |d: usize, n: u8| u32::from(n >= 1) << d | u32::from(n >= 2) << (DUP + d as u32);
+        let keep = !(bits(out, 2) | bits(inn, 2));
+        let mask = &mut self.masks[line as usize & (LINE_SLOTS - 1)];
+        *mask = *mask & keep | bits(out, counts[out % 16]) | bits(inn, counts[inn % 16]);
     }
 }
 
