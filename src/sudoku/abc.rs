@@ -408,22 +408,27 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             *slot = total;
         }
         // guide[k] = first i with cum[i] > floor(k * total / n), the answer for the bucket's
-        // smallest target. That floor is stepped by quotient and remainder, one division per
-        // phase instead of one per bucket (a 64-bit division costs as much as a dozen moves).
-        let (step, step_rem) = (total / n as u64, total % n as u64);
-        let (mut low, mut rem) = (0u64, 0u64);
-        let mut i = 0;
-        for g in self.guide.iter_mut() {
-            while self.cumulative[i] <= low {
-                i += 1;
-            }
-            *g = i as u32;
-            low += step;
-            rem += step_rem;
-            if rem >= n as u64 {
-                rem -= n as u64;
-                low += 1;
-            }
+        // smallest target. As cum[i] is an integer, cum[i] <= floor(k * total / n) exactly when
+        // k >= ceil(cum[i] * n / total) =: first_k(i), so guide[k] = #{i : first_k(i) <= k}: a
+        // histogram of first_k and its running sum. No data-dependent branch (a walk of the two
+        // sequences mispredicted its exit on most buckets), and the divisions become one
+        // reciprocal per phase and a multiply-high per source, corrected to the exact quotient.
+        let nn = n as u64;
+        let inverse = u64::MAX / total;
+        self.guide.fill(0);
+        for &c in &self.cumulative[..n] {
+            let num = c * nn;
+            // floor(num / total) is q or q + 1 (num < 2^64 / 2 for any colony that fits memory).
+            let q = ((u128::from(num) * u128::from(inverse)) >> 64) as u64;
+            let r = num - q * total;
+            let (q, r) = if r >= total { (q + 1, r - total) } else { (q, r) };
+            let first_k = (q + u64::from(r > 0)).min(nn) as usize;
+            self.guide[first_k] += 1;
+        }
+        let mut running = 0;
+        for g in &mut self.guide[..n] {
+            running += *g;
+            *g = running;
         }
         self.guide[n] = (n - 1) as u32;
         let total_f = total as f64;

@@ -22,13 +22,14 @@ const BOX_LINE: u8 = 18;
 /// A line that never holds a digit: a move whose two cells share a row (or column) points both
 /// of its row (or column) slots here, so that pair of terms is zero.
 const EMPTY_LINE: u8 = 27;
-/// Masks per source: 27 lines, the empty one, and padding to a power of two so a `u8` line
-/// index masked with `LINE_SLOTS - 1` needs no bounds check.
-const LINE_SLOTS: usize = 32;
+/// Masks per source: 27 lines, the empty one, and padding to 256 so that indexing with a `u8`
+/// line needs neither a bounds check nor a masking instruction (only the first 28 are ever
+/// touched, so the padding costs memory, not cache).
+const LINE_SLOTS: usize = 256;
 
-/// A grid's 81 cells padded to a power of two, for the same reason: a move's cell index
-/// masked with `CELL_SLOTS - 1` needs no bounds check. Cells 81.. stay 0.
-const CELL_SLOTS: usize = 128;
+/// A grid's 81 cells padded to 256 for the same reason: a move's `u8` cell indexes it
+/// directly. Cells 81.. stay 0.
+const CELL_SLOTS: usize = 256;
 type Cells = [u8; CELL_SLOTS];
 
 /// One candidate swap, resolved once per puzzle so scoring it costs loads and shifts only.
@@ -65,7 +66,7 @@ impl Move {
     }
 
     /// The two cells the move swaps.
-    pub(crate) fn cells(self) -> (usize, usize) {
+    pub(crate) fn cells(&self) -> (usize, usize) {
         (self.a as usize, self.b as usize)
     }
 }
@@ -117,12 +118,28 @@ impl MoveTable {
     /// A group uniformly, then a move of it uniformly, from one `u64` draw (two `below`s).
     /// Requires at least one group.
     #[inline(always)]
-    fn pick<R: Rng + ?Sized>(&self, rng: &mut R) -> Move {
+    fn pick<R: Rng + ?Sized>(&self, rng: &mut R) -> &Move {
         let r = rng.next_u64();
         let k = below(r as u32, self.groups, rng) as usize & (GROUP_SLOTS - 1);
         let j = below((r >> 32) as u32, self.len[k], rng);
-        self.moves[(self.start[k] + j) as usize & (MOVE_SLOTS - 1)]
+        &self.moves[(self.start[k] + j) as usize & (MOVE_SLOTS - 1)]
     }
+}
+
+/// One Fisher–Yates step: swap position `at` with `base + j`, j drawn uniformly in `0..=k`.
+#[derive(Debug, Clone, Copy, Default)]
+struct ShuffleStep {
+    at: u8,
+    base: u8,
+    k: u8,
+}
+
+/// A free cell with its row and column lines.
+#[derive(Debug, Clone, Copy, Default)]
+struct FreeCell {
+    cell: u8,
+    row: u8,
+    col: u8,
 }
 
 /// Where the free cells are, fixed for one puzzle.
@@ -136,7 +153,16 @@ pub(crate) struct Layout {
     pool: [[u8; 9]; 9],
     /// Row and column digit counts of the givens alone; every box counts each digit once (a
     /// fresh source fills every box with its missing digits).
-    base_counts: [Counts; 27],
+    base_counts: [Counts; 32],
+    /// The same draws and placements as shuffling box after box, flattened so a fresh source
+    /// is two loops of fixed length instead of eighteen short ones (whose exits the branch
+    /// predictor missed): `pools` holds every box's missing digits end to end, `shuffle` the
+    /// Fisher–Yates steps in draw order, `free` the cell each pool position fills.
+    pools: [u8; 81],
+    shuffle: [ShuffleStep; 81],
+    n_shuffle: usize,
+    free: [FreeCell; 81],
+    n_free: usize,
     /// Box moves, a group per box with at least two free cells (the only boxes where a swap
     /// changes anything), in box order: the ordered pairs of distinct free cells, `m * (m - 1)`
     /// of them, so a move costs two draws instead of three.
@@ -157,7 +183,12 @@ impl Layout {
             box_free: [[0; 9]; 9],
             box_len: [0; 9],
             pool: [[0; 9]; 9],
-            base_counts: [[0; 16]; 27],
+            base_counts: [[0; 16]; 32],
+            pools: [0; 81],
+            shuffle: [ShuffleStep::default(); 81],
+            n_shuffle: 0,
+            free: [FreeCell::default(); 81],
+            n_free: 0,
             box_moves: MoveTable::new(),
             line_moves: MoveTable::new(),
         };
@@ -189,6 +220,25 @@ impl Layout {
             // Holds because a SudokuPuzzle never repeats a given within a box.
             debug_assert_eq!(n, l.box_len[b] as usize);
             let free = &l.box_free[b][..l.box_len[b] as usize];
+            let base = l.n_free;
+            for k in (1..free.len()).rev() {
+                l.shuffle[l.n_shuffle] = ShuffleStep {
+                    at: (base + k) as u8,
+                    base: base as u8,
+                    k: k as u8,
+                };
+                l.n_shuffle += 1;
+            }
+            for (&cell, &digit) in free.iter().zip(&l.pool[b]) {
+                let c = cell as usize;
+                l.pools[l.n_free] = digit;
+                l.free[l.n_free] = FreeCell {
+                    cell,
+                    row: ROW[c],
+                    col: COL_LINE + COL[c],
+                };
+                l.n_free += 1;
+            }
             l.box_moves.push(free.iter().enumerate().flat_map(|(i, &p)| {
                 free.iter()
                     .enumerate()
@@ -223,14 +273,14 @@ impl Layout {
     /// Box move: a box among those with >= 2 free cells, then two distinct free cells of it
     /// (an ordered pair, uniform). Requires `can_move(false)`.
     #[inline(always)]
-    pub(crate) fn pick_box_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Move {
+    pub(crate) fn pick_box_move<R: Rng + ?Sized>(&self, rng: &mut R) -> &Move {
         self.box_moves.pick(rng)
     }
 
     /// Cross-box move: a row or column whose free cells span >= 2 boxes, then an ordered pair of
     /// its free cells lying in different boxes, uniform. Requires `can_move(true)`.
     #[inline(always)]
-    pub(crate) fn pick_cross_move<R: Rng + ?Sized>(&self, rng: &mut R) -> Move {
+    pub(crate) fn pick_cross_move<R: Rng + ?Sized>(&self, rng: &mut R) -> &Move {
         self.line_moves.pick(rng)
     }
 }
@@ -305,8 +355,9 @@ pub(crate) struct Source {
     /// padding stay 0.
     masks: [Mask; LINE_SLOTS],
     vals: Cells,
-    /// Digit counts of every line: only improving moves and fresh sources touch them.
-    counts: [Counts; 27],
+    /// Digit counts of every line (padded to 32 for masked indexing): only improving moves and
+    /// fresh sources touch them.
+    counts: [Counts; 32],
 }
 
 impl Source {
@@ -315,7 +366,7 @@ impl Source {
         Source {
             masks: [0; LINE_SLOTS],
             vals: [0; CELL_SLOTS],
-            counts: [[0; 16]; 27],
+            counts: [[0; 16]; 32],
         }
     }
 
@@ -327,34 +378,35 @@ impl Source {
     }
 
     /// Makes this a fresh random source and returns its conflicts: each box's pool shuffled
-    /// (Fisher–Yates, last index first) into its free cells, counts and masks rebuilt.
+    /// (Fisher–Yates, last index first, box after box) into its free cells, counts and masks
+    /// rebuilt.
     pub(crate) fn randomize<R: Rng + ?Sized>(&mut self, layout: &Layout, rng: &mut R) -> u32 {
+        let mut perm = layout.pools;
+        for step in &layout.shuffle[..layout.n_shuffle] {
+            let j = rng.random_range(0..=u32::from(step.k)) as usize;
+            perm.swap(usize::from(step.at), usize::from(step.base) + j);
+        }
         self.vals = layout.givens;
         self.counts = layout.base_counts;
-        for b in 0..9 {
-            let m = layout.box_len[b] as usize;
-            let mut perm = layout.pool[b];
-            for k in (1..m).rev() {
-                let j = rng.random_range(0..=k as u32) as usize;
-                perm.swap(k, j);
-            }
-            for (&cell, &digit) in layout.box_free[b][..m].iter().zip(&perm) {
-                let c = cell as usize;
-                self.vals[c] = digit;
-                self.counts[ROW[c] as usize][digit as usize] += 1;
-                self.counts[(COL_LINE + COL[c]) as usize][digit as usize] += 1;
-            }
+        // The givens repeat nowhere, so each duplicate is a placed digit finding its row or
+        // column already holding it: counted as the digits go in. The boxes are whole.
+        let mut conflicts = 0;
+        for (f, &digit) in layout.free[..layout.n_free].iter().zip(&perm) {
+            let d = usize::from(digit) & 15;
+            self.vals[usize::from(f.cell)] = digit;
+            let row = &mut self.counts[usize::from(f.row) & 31][d];
+            conflicts += u32::from(*row != 0);
+            *row += 1;
+            let col = &mut self.counts[usize::from(f.col) & 31][d];
+            conflicts += u32::from(*col != 0);
+            *col += 1;
         }
-        // Every row and column holds nine digits, so its duplicates are 9 minus its distinct
-        // digits; the boxes are whole and add none.
-        let mut distinct = 0;
         let lines = BOX_LINE as usize;
         for (mask, counts) in self.masks[..lines].iter_mut().zip(&self.counts) {
             *mask = mask_of(counts);
-            distinct += (*mask & 0xFFFF).count_ones();
         }
         self.masks[lines..EMPTY_LINE as usize].fill(WHOLE_BOX);
-        18 * 9 - distinct
+        conflicts
     }
 
     /// Change of fitness if the move's two cells swapped values. With `CROSS` box duplicates
@@ -362,13 +414,12 @@ impl Source {
     /// digits). Branch-free on purpose: whether the cells share a row or column is a coin toss
     /// the branch predictor would lose, so a shared line reads the empty line instead.
     #[inline(always)]
-    pub(crate) fn delta<const CROSS: bool>(&self, mv: Move) -> i32 {
-        let cell = |c: u8| self.vals[c as usize & (CELL_SLOTS - 1)];
-        let (x, y) = (cell(mv.a), cell(mv.b));
+    pub(crate) fn delta<const CROSS: bool>(&self, mv: &Move) -> i32 {
+        let (x, y) = (self.vals[usize::from(mv.a)], self.vals[usize::from(mv.b)]);
         if CROSS && x == y {
             return 0;
         }
-        let mask = |line: u8| self.masks[line as usize & (LINE_SLOTS - 1)];
+        let mask = |line: u8| self.masks[usize::from(line)];
         let mut d = line_delta(mask(mv.row[0]), x, y)
             + line_delta(mask(mv.row[1]), y, x)
             + line_delta(mask(mv.col[0]), x, y)
@@ -379,11 +430,12 @@ impl Source {
         d
     }
 
-    /// Swaps the move's two cells, updating counts and masks.
-    #[inline(always)]
-    pub(crate) fn apply<const CROSS: bool>(&mut self, mv: Move) {
+    /// Swaps the move's two cells, updating counts and masks. Out of line: about one move in
+    /// ten is kept, and inlined, this rare path's values crowded the scoring loop's registers.
+    #[inline(never)]
+    pub(crate) fn apply<const CROSS: bool>(&mut self, mv: &Move) {
         let (a, b) = mv.cells();
-        let (x, y) = (self.vals[a] as usize, self.vals[b] as usize);
+        let (x, y) = (usize::from(self.vals[a]), usize::from(self.vals[b]));
         self.vals.swap(a, b);
         // The real lines here (a line both cells share gets x back for y: no net change).
         self.exchange(ROW[a], x, y);
@@ -397,16 +449,22 @@ impl Source {
     }
 
     /// Moves one `out` out of and one `inn` into a line, keeping its count and mask in step
-    /// (only those two digits' bits can change).
+    /// (only those two digits' bits can change; `inn` is present afterwards whatever its
+    /// count).
     #[inline(always)]
     fn exchange(&mut self, line: u8, out: usize, inn: usize) {
-        let counts = &mut self.counts[line as usize];
-        counts[out % 16] -= 1;
-        counts[inn % 16] += 1;
-        let bits = |d: usize, n: u8| u32::from(n >= 1) << d | u32::from(n >= 2) << (DUP + d as u32);
-        let keep = !(bits(out, 2) | bits(inn, 2));
-        let mask = &mut self.masks[line as usize & (LINE_SLOTS - 1)];
-        *mask = *mask & keep | bits(out, counts[out % 16]) | bits(inn, counts[inn % 16]);
+        let counts = &mut self.counts[usize::from(line) & 31];
+        let (out, inn) = (out & 15, inn & 15);
+        counts[out] -= 1;
+        counts[inn] += 1;
+        let (n_out, n_in) = (counts[out], counts[inn]);
+        let clear = 1u32 << out | 1 << (DUP as usize + out) | 1 << (DUP as usize + inn);
+        let mask = &mut self.masks[usize::from(line)];
+        *mask = *mask & !clear
+            | 1 << inn
+            | u32::from(n_out >= 1) << out
+            | u32::from(n_out >= 2) << (DUP as usize + out)
+            | u32::from(n_in >= 2) << (DUP as usize + inn);
     }
 }
 
@@ -434,8 +492,8 @@ mod tests {
 
     /// Counts and masks rebuilt from the grid the slow way, digit by digit, to check the
     /// incremental ones against.
-    fn recounted(vals: &[u8; 81]) -> ([Counts; 27], [Mask; LINE_SLOTS]) {
-        let mut counts = [[0u8; 16]; 27];
+    fn recounted(vals: &[u8; 81]) -> ([Counts; 32], [Mask; LINE_SLOTS]) {
+        let mut counts = [[0u8; 16]; 32];
         for (line, members) in UNITS.iter().enumerate() {
             for &c in members {
                 counts[line][vals[c as usize] as usize] += 1;
@@ -548,15 +606,15 @@ mod tests {
         let mut s = Source::empty();
         let mut conflicts = s.randomize(&l, &mut rng);
         for _ in 0..moves {
-            let mv = if cross {
+            let mv = *if cross {
                 l.pick_cross_move(&mut rng)
             } else {
                 l.pick_box_move(&mut rng)
             };
             let d = if cross {
-                s.delta::<true>(mv)
+                s.delta::<true>(&mv)
             } else {
-                s.delta::<false>(mv)
+                s.delta::<false>(&mv)
             };
             let (a, b) = mv.cells();
             let mut swapped = s.grid();
@@ -568,9 +626,9 @@ mod tests {
             // Apply about half of the moves, as the colony would keep only some.
             if d <= 0 || rng.random_bool(0.5) {
                 if cross {
-                    s.apply::<true>(mv);
+                    s.apply::<true>(&mv);
                 } else {
-                    s.apply::<false>(mv);
+                    s.apply::<false>(&mv);
                 }
                 conflicts = conflicts.wrapping_add_signed(d);
                 prop_assert_eq!(s.grid(), swapped);
