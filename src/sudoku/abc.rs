@@ -421,7 +421,11 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             // floor(num / total) is q or q + 1 (num < 2^64 / 2 for any colony that fits memory).
             let q = ((u128::from(num) * u128::from(inverse)) >> 64) as u64;
             let r = num - q * total;
-            let (q, r) = if r >= total { (q + 1, r - total) } else { (q, r) };
+            let (q, r) = if r >= total {
+                (q + 1, r - total)
+            } else {
+                (q, r)
+            };
             let first_k = (q + u64::from(r > 0)).min(nn) as usize;
             self.guide[first_k] += 1;
         }
@@ -453,7 +457,10 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             // (many light sources in one bucket) takes the scan.
             let i = if hi - lo < PICK_WINDOW {
                 let window = &self.cumulative[lo..lo + PICK_WINDOW];
-                let below = window.iter().map(|&c| usize::from(c <= target)).sum::<usize>();
+                let below = window
+                    .iter()
+                    .map(|&c| usize::from(c <= target))
+                    .sum::<usize>();
                 (lo + below).min(n - 1)
             } else {
                 let mut i = lo;

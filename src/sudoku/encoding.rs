@@ -146,11 +146,6 @@ struct FreeCell {
 pub(crate) struct Layout {
     /// The givens, 0 on free cells.
     givens: Cells,
-    /// Free cells of each box, row-major within the box; `box_len` of them are used.
-    box_free: [[u8; 9]; 9],
-    box_len: [u8; 9],
-    /// Digits missing from each box (as many as it has free cells), ascending.
-    pool: [[u8; 9]; 9],
     /// Row and column digit counts of the givens alone; every box counts each digit once (a
     /// fresh source fills every box with its missing digits).
     base_counts: [Counts; 32],
@@ -180,9 +175,6 @@ impl Layout {
         givens[..81].copy_from_slice(puzzle.cells());
         let mut l = Layout {
             givens,
-            box_free: [[0; 9]; 9],
-            box_len: [0; 9],
-            pool: [[0; 9]; 9],
             base_counts: [[0; 16]; 32],
             pools: [0; 81],
             shuffle: [ShuffleStep::default(); 81],
@@ -200,26 +192,28 @@ impl Layout {
         }
         for b in 0..9 {
             l.base_counts[BOX_LINE as usize + b][1..10].fill(1);
+            // Free cells row-major within the box, and the digits missing from it, ascending.
+            let (mut box_free, mut m) = ([0u8; 9], 0);
             let mut present = [false; 10];
             for &c in &UNITS[18 + b] {
                 let v = givens[c as usize];
                 if v == 0 {
-                    l.box_free[b][l.box_len[b] as usize] = c;
-                    l.box_len[b] += 1;
+                    box_free[m] = c;
+                    m += 1;
                 } else {
                     present[v as usize] = true;
                 }
             }
-            let mut n = 0;
+            let (mut pool, mut n) = ([0u8; 9], 0);
             for d in 1..=9u8 {
                 if !present[d as usize] {
-                    l.pool[b][n] = d;
+                    pool[n] = d;
                     n += 1;
                 }
             }
             // Holds because a SudokuPuzzle never repeats a given within a box.
-            debug_assert_eq!(n, l.box_len[b] as usize);
-            let free = &l.box_free[b][..l.box_len[b] as usize];
+            debug_assert_eq!(n, m);
+            let free = &box_free[..m];
             let base = l.n_free;
             for k in (1..free.len()).rev() {
                 l.shuffle[l.n_shuffle] = ShuffleStep {
@@ -229,7 +223,7 @@ impl Layout {
                 };
                 l.n_shuffle += 1;
             }
-            for (&cell, &digit) in free.iter().zip(&l.pool[b]) {
+            for (&cell, &digit) in free.iter().zip(&pool) {
                 let c = cell as usize;
                 l.pools[l.n_free] = digit;
                 l.free[l.n_free] = FreeCell {
@@ -239,12 +233,13 @@ impl Layout {
                 };
                 l.n_free += 1;
             }
-            l.box_moves.push(free.iter().enumerate().flat_map(|(i, &p)| {
-                free.iter()
-                    .enumerate()
-                    .filter(move |&(j, _)| j != i)
-                    .map(move |(_, &q)| Move::new(p, q))
-            }));
+            l.box_moves
+                .push(free.iter().enumerate().flat_map(|(i, &p)| {
+                    free.iter()
+                        .enumerate()
+                        .filter(move |&(j, _)| j != i)
+                        .map(move |(_, &q)| Move::new(p, q))
+                }));
         }
         for members in &UNITS[..18] {
             let free: Vec<u8> = members
@@ -335,7 +330,8 @@ fn mask_of(counts: &Counts) -> Mask {
     let lo = u64::from_le_bytes(half);
     half.copy_from_slice(&counts[8..]);
     let hi = u64::from_le_bytes(half);
-    let present = top_bits(lo.wrapping_add(ONES * 0x7F)) | top_bits(hi.wrapping_add(ONES * 0x7F)) << 8;
+    let present =
+        top_bits(lo.wrapping_add(ONES * 0x7F)) | top_bits(hi.wrapping_add(ONES * 0x7F)) << 8;
     let dup = top_bits(lo.wrapping_add(ONES * 0x7E)) | top_bits(hi.wrapping_add(ONES * 0x7E)) << 8;
     present | dup << DUP
 }
