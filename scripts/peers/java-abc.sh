@@ -3,6 +3,8 @@
 # here) and times it JIT-warm, in cycles per second, for a side-by-side with puzzlebench's `abc`.
 #
 # Usage: scripts/peers/java-abc.sh [PUZZLES [SEEDS [ROUNDS]]]
+# Prints, per round, cycles/s by wall clock and by the main thread's CPU time (JIT and GC
+# threads excluded), the latter comparable on a loaded machine with puzzlebench's on-CPU rates.
 #   PUZZLES  first N puzzles of datasets/sudoku-medium (default 5)
 #   SEEDS    seeds 0..SEEDS-1 per puzzle (default 4)
 #   ROUNDS   timed rounds in one JVM; round 1 is the JIT warm-up and is reported apart (default 6)
@@ -40,6 +42,8 @@ extract Fitness
 extract ABCSudoku
 
 cat >"$work/src/AbcBench.java" <<'EOF'
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.*;
 import java.util.*;
 
@@ -67,8 +71,10 @@ public class AbcBench {
             grids.add(g);
         }
         final int colony = 100, limit = 50, maxCycles = 2000, sources = colony / 2;
+        ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         for (int round = 1; round <= rounds; round++) {
             long cycles = 0, solved = 0, t0 = System.nanoTime();
+            long c0 = threads.getCurrentThreadCpuTime();
             for (int[][] g : grids)
                 for (int s = 0; s < seeds; s++) {
                     CountingEncoder enc = new CountingEncoder(g);
@@ -78,8 +84,9 @@ public class AbcBench {
                     cycles += (enc.decodes - enc.randoms - done) / (2 * sources);
                 }
             double secs = (System.nanoTime() - t0) / 1e9;
-            System.out.printf("round %d: %d runs, %d solved, %d cycles in %.3f s = %.0f cycles/s%n",
-                round, grids.size() * seeds, solved, cycles, secs, cycles / secs);
+            double cpu = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
+            System.out.printf("round %d: %d runs, %d solved, %d cycles: wall %.3f s = %.0f cycles/s; on-CPU %.3f s = %.0f cycles/s%n",
+                round, grids.size() * seeds, solved, cycles, secs, cycles / secs, cpu, cycles / cpu);
         }
     }
 }
