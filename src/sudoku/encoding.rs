@@ -497,8 +497,8 @@ mod tests {
         }
         let mut masks = [0; LINE_SLOTS];
         for (mask, c) in masks.iter_mut().zip(&counts) {
-            for d in 1..10 {
-                *mask |= u32::from(c[d] >= 1) << d | u32::from(c[d] >= 2) << (DUP + d as u32);
+            for (d, &n) in c.iter().enumerate().take(10).skip(1) {
+                *mask |= u32::from(n >= 1) << d | u32::from(n >= 2) << (DUP + d as u32);
             }
         }
         (counts, masks)
