@@ -247,15 +247,23 @@ pub fn solve<R: Rng + ?Sized>(
     result
 }
 
+/// Sums the onlooker pick compares without branching (see `Colony::cycle`).
+const PICK_WINDOW: usize = 4;
+
 /// The colony's state for one run; `CROSS` selects the neighbourhood at compile time so the
 /// inner loop carries no branch on it.
 struct Colony<'a, const CROSS: bool> {
     layout: Layout,
     sources: Vec<Source>,
+    /// Fitness and trial count of each source, apart from the grids: the roulette, the scouts
+    /// and the best-so-far scan read only these, a few cache lines instead of fifty sources.
+    conflicts: Vec<u32>,
+    trial: Vec<u32>,
     /// Cumulative roulette weights, rebuilt once per onlooker phase.
     cumulative: Vec<u64>,
     /// Guide table over the cumulative weights: `guide[k]` is the first source whose
-    /// cumulative weight exceeds `k * total / n` (Chen and Asau's method).
+    /// cumulative weight exceeds `k * total / n` (Chen and Asau's method); `guide[n]` is the
+    /// last source.
     guide: Vec<u32>,
     evaluations: u64,
     scouts: u64,
@@ -275,8 +283,11 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         let layout = Layout::new(grid);
         let mut colony = Colony::<CROSS> {
             sources: vec![Source::empty(); n],
-            cumulative: vec![0; n],
-            guide: vec![0; n],
+            conflicts: vec![0; n],
+            trial: vec![0; n],
+            // Padded so the pick's fixed window never reads past the end (see `cycle`).
+            cumulative: vec![u64::MAX; n + PICK_WINDOW],
+            guide: vec![0; n + 1],
             layout,
             evaluations: 0,
             scouts: 0,
@@ -284,9 +295,10 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             trace,
         };
         for i in 0..n {
-            colony.sources[i].randomize(&colony.layout, rng);
+            let c = colony.sources[i].randomize(&colony.layout, rng);
+            colony.conflicts[i] = c;
             colony.evaluations += 1;
-            colony.best = colony.best.min(colony.sources[i].conflicts);
+            colony.best = colony.best.min(c);
         }
         colony.record();
         if colony.best == 0 {
@@ -317,10 +329,10 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
 
     fn finish(self, end: AbcEnd, cycles: u64) -> AbcResult {
         let solution = if end == AbcEnd::Solved {
-            self.sources
+            self.conflicts
                 .iter()
-                .find(|s| s.conflicts == 0)
-                .map(|s| s.vals)
+                .position(|&c| c == 0)
+                .map(|i| self.sources[i].grid())
         } else {
             None
         };
@@ -335,38 +347,52 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         }
     }
 
-    /// One neighbour of source `i`, kept if strictly better. True when it reached 0 conflicts.
+    /// One neighbour of a source, kept if strictly better. True when it reached 0 conflicts.
+    /// Takes the source's parts rather than an index so the employed phase can walk them with
+    /// iterators (no bounds checks); the caller counts the evaluation.
     #[inline(always)]
-    fn try_neighbour<R: Rng + ?Sized>(&mut self, i: usize, rng: &mut R) -> bool {
-        let (a, b) = if CROSS {
-            self.layout.pick_cross_move(rng)
+    fn try_neighbour<R: Rng + ?Sized>(
+        layout: &Layout,
+        best: &mut u32,
+        (source, conflicts, trial): (&mut Source, &mut u32, &mut u32),
+        rng: &mut R,
+    ) -> bool {
+        let mv = if CROSS {
+            layout.pick_cross_move(rng)
         } else {
-            self.layout.pick_box_move(rng)
+            layout.pick_box_move(rng)
         };
-        self.evaluations += 1;
-        let s = &mut self.sources[i];
-        let d = s.delta::<CROSS>(a, b);
+        let d = source.delta::<CROSS>(mv);
         if d < 0 {
-            s.apply::<CROSS>(a, b, d);
-            s.trial = 0;
-            if s.conflicts < self.best {
-                self.best = s.conflicts;
-            }
-            s.conflicts == 0
+            source.apply::<CROSS>(mv);
+            *conflicts = conflicts.wrapping_add_signed(d);
+            *trial = 0;
+            *best = (*best).min(*conflicts);
+            *conflicts == 0
         } else {
-            s.trial += 1;
+            *trial += 1;
             false
         }
     }
 
     /// Employed, onlooker and scout phases. True as soon as a source reaches 0 conflicts.
+    /// Kept out of line: inlined into the caller's large frame, its loop state spilled to the
+    /// stack, the generator's included, which put a store and a reload on every draw.
+    #[inline(never)]
     fn cycle<R: Rng + ?Sized>(&mut self, limit: Limit, rng: &mut R) -> bool {
         let n = self.sources.len();
-        for i in 0..n {
-            if self.try_neighbour(i, rng) {
+        let employed = self
+            .sources
+            .iter_mut()
+            .zip(self.conflicts.iter_mut().zip(self.trial.iter_mut()));
+        for (i, (source, (conflicts, trial))) in employed.enumerate() {
+            let parts = (source, conflicts, trial);
+            if Self::try_neighbour(&self.layout, &mut self.best, parts, rng) {
+                self.evaluations += i as u64 + 1;
                 return true;
             }
         }
+        self.evaluations += n as u64;
 
         // Roulette weights `max - conflicts + 1` (>= 1, so all-equal degrades to uniform),
         // computed once for the phase as the article does. A pick draws x in [0, 1) and takes the
@@ -375,48 +401,110 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         // `cum > floor(x * total)`. A guide table (one entry per source) jumps close to that
         // source, so a pick costs O(1) expected instead of a scan or a binary search (whose
         // chain of dependent loads was the single largest cost of a cycle).
-        let max = self.sources.iter().map(|s| s.conflicts).max().unwrap_or(0);
+        let max = self.conflicts.iter().copied().max().unwrap_or(0);
         let mut total = 0u64;
-        for (slot, s) in self.cumulative.iter_mut().zip(&self.sources) {
-            total += u64::from(max - s.conflicts) + 1;
+        for (slot, &c) in self.cumulative[..n].iter_mut().zip(&self.conflicts) {
+            total += u64::from(max - c) + 1;
             *slot = total;
         }
-        let mut i = 0;
-        for (k, g) in self.guide.iter_mut().enumerate() {
-            // First i with cum[i] > floor(k * total / n), i.e. the answer for the bucket's
-            // smallest target.
-            let low = k as u64 * total / n as u64;
-            while self.cumulative[i] <= low {
-                i += 1;
-            }
-            *g = i as u32;
+        // guide[k] = first i with cum[i] > floor(k * total / n), the answer for the bucket's
+        // smallest target. As cum[i] is an integer, cum[i] <= floor(k * total / n) exactly when
+        // k >= ceil(cum[i] * n / total) =: first_k(i), so guide[k] = #{i : first_k(i) <= k}: a
+        // histogram of first_k and its running sum. No data-dependent branch (a walk of the two
+        // sequences mispredicted its exit on most buckets), and the divisions become one
+        // reciprocal per phase and a multiply-high per source, corrected to the exact quotient.
+        let nn = n as u64;
+        let inverse = u64::MAX / total;
+        self.guide.fill(0);
+        for &c in &self.cumulative[..n] {
+            let num = c * nn;
+            // floor(num / total) is q or q + 1 (num < 2^64 / 2 for any colony that fits memory).
+            let q = ((u128::from(num) * u128::from(inverse)) >> 64) as u64;
+            let r = num - q * total;
+            let (q, r) = if r >= total {
+                (q + 1, r - total)
+            } else {
+                (q, r)
+            };
+            let first_k = (q + u64::from(r > 0)).min(nn) as usize;
+            self.guide[first_k] += 1;
         }
-        let (total_f, n_f) = (total as f64, n as f64);
-        for _ in 0..n {
-            let x = rng.random::<f64>();
-            let target = (x * total_f) as u64;
-            // x in [k/n, (k+1)/n) puts the target at or after bucket k's smallest target, so
-            // scanning on from `guide[k]` finds the first source with cum > target.
-            let bucket = (x * n_f) as usize;
-            let mut i = self.guide[bucket.min(n - 1)] as usize;
-            while i < n - 1 && self.cumulative[i] <= target {
-                i += 1;
-            }
-            if self.try_neighbour(i, rng) {
+        let mut running = 0;
+        for g in &mut self.guide[..n] {
+            running += *g;
+            *g = running;
+        }
+        self.guide[n] = (n - 1) as u32;
+        let total_f = total as f64;
+        for k in 0..n {
+            // `random::<f64>()` is (53 random bits) * 2^-53, taken apart here so the bucket
+            // below can use the same bits as an integer.
+            let bits = rng.next_u64() >> 11;
+            let x = bits as f64 * (1.0 / (1u64 << 53) as f64);
+            // In [0, total): the float-to-int `as` saturates, and through i64 that costs two
+            // compares instead of the dozen instructions of a direct u64 conversion.
+            let target = (x * total_f) as i64 as u64;
+            // The bucket is floor(bits * n / 2^53), exactly, by one wide multiplication. It is
+            // at most x * n, so its smallest target, floor(bucket * total / n), is at most the
+            // pick's target: the answer (the first source with cum > target) is at or after
+            // `guide[bucket]`, and at or before `guide[bucket + 1]`, the answer for a target
+            // no smaller.
+            let bucket = ((u128::from(bits << 11) * n as u128) >> 64) as usize;
+            let (lo, hi) = (self.guide[bucket] as usize, self.guide[bucket + 1] as usize);
+            // Usually that range is a source or two wide, and counting the window's sums that
+            // are <= target gives the answer without a branch: a scan's exit, taken after a
+            // random number of steps, was mispredicted on every other pick. A wider range
+            // (many light sources in one bucket) takes the scan.
+            let i = if hi - lo < PICK_WINDOW {
+                let window = &self.cumulative[lo..lo + PICK_WINDOW];
+                let below = window
+                    .iter()
+                    .map(|&c| usize::from(c <= target))
+                    .sum::<usize>();
+                (lo + below).min(n - 1)
+            } else {
+                let mut i = lo;
+                while i < n - 1 && self.cumulative[i] <= target {
+                    i += 1;
+                }
+                i
+            };
+            let parts = (
+                &mut self.sources[i],
+                &mut self.conflicts[i],
+                &mut self.trial[i],
+            );
+            if Self::try_neighbour(&self.layout, &mut self.best, parts, rng) {
+                self.evaluations += k as u64 + 1;
                 return true;
             }
         }
+        self.evaluations += n as u64;
 
-        for i in 0..n {
-            let s = &mut self.sources[i];
-            if s.trial >= limit.for_conflicts(s.conflicts) {
-                s.randomize(&self.layout, rng);
+        match limit {
+            Limit::Fixed(l) => self.scouts(rng, |_| l),
+            Limit::Adaptive => self.scouts(rng, |c| Limit::Adaptive.for_conflicts(c)),
+        }
+    }
+
+    /// Scout phase: every source whose trial count reached `limit(its conflicts)` is replaced
+    /// by a fresh random one. True when a fresh source is a solution. Generic over the limit so
+    /// the common fixed one is a plain compare in the loop.
+    #[inline(always)]
+    fn scouts<R: Rng + ?Sized>(&mut self, rng: &mut R, limit: impl Fn(u32) -> u32) -> bool {
+        let sources = self
+            .sources
+            .iter_mut()
+            .zip(self.conflicts.iter_mut().zip(self.trial.iter_mut()));
+        for (source, (conflicts, trial)) in sources {
+            if *trial >= limit(*conflicts) {
+                let c = source.randomize(&self.layout, rng);
+                *conflicts = c;
+                *trial = 0;
                 self.evaluations += 1;
                 self.scouts += 1;
-                if s.conflicts < self.best {
-                    self.best = s.conflicts;
-                }
-                if s.conflicts == 0 {
+                self.best = self.best.min(c);
+                if c == 0 {
                     return true;
                 }
             }
@@ -560,8 +648,8 @@ mod tests {
         for _ in 0..50 {
             s.randomize(&l, &mut rng);
             for _ in 0..200 {
-                let (a, b) = l.pick_cross_move(&mut rng);
-                assert!(s.delta::<true>(a, b) >= 0);
+                let mv = l.pick_cross_move(&mut rng);
+                assert!(s.delta::<true>(mv) >= 0);
             }
         }
     }

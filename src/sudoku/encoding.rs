@@ -3,113 +3,255 @@
 //! decoded grid together with per-row, per-column (and, for the cross-box variant, per-box)
 //! digit counts, so a swap of two cells is scored by its delta on the few lines it touches and
 //! applied in place: no decoding, no rescan of 81 cells, no allocation per move.
+//!
+//! Speed notes (the colony scores about a hundred moves per cycle, so these few functions are
+//! the whole cost of a run): a [`Move`] carries, besides its two cells, the lines its delta must
+//! read, already resolved so that a line both cells share points at an always-empty line and
+//! contributes nothing (no branch, no masking); a line's "present" and "repeated" digits sit in
+//! one `u32` so each term of the delta is one shift; and a fresh source is built from the
+//! givens' counts (computed once per puzzle) plus its free cells only, its bit masks derived
+//! from the byte counts eight digits at a time.
 
 use rand::Rng;
 
 use super::grid::{SudokuPuzzle, BOX, COL, ROW, UNITS};
 
+/// Line numbering shared by counts and masks: rows 0..9, columns 9..18, boxes 18..27.
+const COL_LINE: u8 = 9;
+const BOX_LINE: u8 = 18;
+/// A line that never holds a digit: a move whose two cells share a row (or column) points both
+/// of its row (or column) slots here, so that pair of terms is zero.
+const EMPTY_LINE: u8 = 27;
+/// Masks per source: 27 lines, the empty one, and padding to 256 so that indexing with a `u8`
+/// line needs neither a bounds check nor a masking instruction (only the first 28 are ever
+/// touched, so the padding costs memory, not cache).
+const LINE_SLOTS: usize = 256;
+
+/// A grid's 81 cells padded to 256 for the same reason: a move's `u8` cell indexes it
+/// directly. Cells 81.. stay 0.
+const CELL_SLOTS: usize = 256;
+type Cells = [u8; CELL_SLOTS];
+
+/// One candidate swap, resolved once per puzzle so scoring it costs loads and shifts only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Move {
+    /// The two cells whose values swap.
+    a: u8,
+    b: u8,
+    /// Row, column and box lines of `a` then of `b`, for the delta; a row or column the two
+    /// cells share is [`EMPTY_LINE`] in both. The box lines count only in the cross-box variant
+    /// (a box move keeps both cells in one box).
+    row: [u8; 2],
+    col: [u8; 2],
+    boxes: [u8; 2],
+}
+
+impl Move {
+    fn new(a: u8, b: u8) -> Move {
+        let (ai, bi) = (a as usize, b as usize);
+        let pair = |la: u8, lb: u8| {
+            if la == lb {
+                [EMPTY_LINE; 2]
+            } else {
+                [la, lb]
+            }
+        };
+        Move {
+            a,
+            b,
+            row: pair(ROW[ai], ROW[bi]),
+            col: pair(COL_LINE + COL[ai], COL_LINE + COL[bi]),
+            boxes: pair(BOX_LINE + BOX[ai], BOX_LINE + BOX[bi]),
+        }
+    }
+
+    /// The two cells the move swaps.
+    pub(crate) fn cells(&self) -> (usize, usize) {
+        (self.a as usize, self.b as usize)
+    }
+}
+
+/// Moves of one neighbourhood, flat: group `k` (a box, or a line for cross-box moves) owns
+/// `len[k]` moves from `start[k]`. Powers of two sizes let a masked index replace a bounds check
+/// in the hot loop (at most 9 * 72 box moves or 18 * 54 line moves exist, both under 1024).
+struct MoveTable {
+    moves: [Move; MOVE_SLOTS],
+    start: [u32; GROUP_SLOTS],
+    len: [u32; GROUP_SLOTS],
+    /// Groups with at least one move.
+    groups: u32,
+}
+
+const MOVE_SLOTS: usize = 1024;
+const GROUP_SLOTS: usize = 32;
+
+impl MoveTable {
+    fn new() -> MoveTable {
+        MoveTable {
+            moves: [Move::default(); MOVE_SLOTS],
+            start: [0; GROUP_SLOTS],
+            len: [0; GROUP_SLOTS],
+            groups: 0,
+        }
+    }
+
+    /// Appends a group of moves; an empty one is skipped (it could never be drawn).
+    fn push(&mut self, moves: impl Iterator<Item = Move>) {
+        let k = self.groups as usize;
+        let start = if k == 0 {
+            0
+        } else {
+            self.start[k - 1] + self.len[k - 1]
+        };
+        let mut len = 0;
+        for mv in moves {
+            self.moves[(start + len) as usize] = mv;
+            len += 1;
+        }
+        if len > 0 {
+            self.start[k] = start;
+            self.len[k] = len;
+            self.groups += 1;
+        }
+    }
+
+    /// A group uniformly, then a move of it uniformly, from one `u64` draw (two `below`s).
+    /// Requires at least one group.
+    #[inline(always)]
+    fn pick<R: Rng + ?Sized>(&self, rng: &mut R) -> &Move {
+        let r = rng.next_u64();
+        let k = below(r as u32, self.groups, rng) as usize & (GROUP_SLOTS - 1);
+        let j = below((r >> 32) as u32, self.len[k], rng);
+        &self.moves[(self.start[k] + j) as usize & (MOVE_SLOTS - 1)]
+    }
+}
+
+/// One Fisher–Yates step: swap position `at` with `base + j`, j drawn uniformly in `0..=k`.
+#[derive(Debug, Clone, Copy, Default)]
+struct ShuffleStep {
+    at: u8,
+    base: u8,
+    k: u8,
+}
+
+/// A free cell with its row and column lines.
+#[derive(Debug, Clone, Copy, Default)]
+struct FreeCell {
+    cell: u8,
+    row: u8,
+    col: u8,
+}
+
 /// Where the free cells are, fixed for one puzzle.
 pub(crate) struct Layout {
     /// The givens, 0 on free cells.
-    givens: [u8; 81],
-    /// Free cells of each box, row-major within the box; `box_len` of them are used.
-    box_free: [[u8; 9]; 9],
-    box_len: [u8; 9],
-    /// Ordered pairs of distinct free cells of each box (`m * (m - 1)` of them), so a box move
-    /// costs two draws instead of three.
-    box_pairs: [[[u8; 2]; 72]; 9],
-    /// Digits missing from each box (as many as it has free cells), ascending.
-    pool: [[u8; 9]; 9],
-    /// Boxes with at least two free cells: the only ones where a box swap changes anything.
-    movable_boxes: [u8; 9],
-    n_movable: usize,
-    /// Free cells of each line: rows 0..9 then columns 9..18.
-    line_free: [[u8; 9]; 18],
-    line_len: [u8; 18],
-    /// Lines whose free cells lie in at least two boxes: the only ones a cross-box swap can use.
-    cross_lines: [u8; 18],
-    n_cross: usize,
-    /// Ordered pairs of free cells of each line lying in different boxes (at most 9 * 6).
-    line_pairs: [[[u8; 2]; 54]; 18],
-    line_pair_len: [u8; 18],
+    givens: Cells,
+    /// Row and column digit counts of the givens alone; every box counts each digit once (a
+    /// fresh source fills every box with its missing digits).
+    base_counts: [Counts; 32],
+    /// The same draws and placements as shuffling box after box, flattened so a fresh source
+    /// is two loops of fixed length instead of eighteen short ones (whose exits the branch
+    /// predictor missed): `pools` holds every box's missing digits end to end, `shuffle` the
+    /// Fisher–Yates steps in draw order, `free` the cell each pool position fills.
+    pools: [u8; 81],
+    shuffle: [ShuffleStep; 81],
+    n_shuffle: usize,
+    free: [FreeCell; 81],
+    n_free: usize,
+    /// Box moves, a group per box with at least two free cells (the only boxes where a swap
+    /// changes anything), in box order: the ordered pairs of distinct free cells, `m * (m - 1)`
+    /// of them, so a move costs two draws instead of three.
+    box_moves: MoveTable,
+    /// Cross-box moves, a group per line whose free cells lie in at least two boxes (the only
+    /// lines a cross-box swap can use), in line order: the ordered pairs of its free cells in
+    /// different boxes.
+    line_moves: MoveTable,
 }
 
 impl Layout {
     /// The layout of a puzzle (its givens stay fixed).
     pub(crate) fn new(puzzle: &SudokuPuzzle) -> Layout {
-        let givens = *puzzle.cells();
+        let mut givens = [0; CELL_SLOTS];
+        givens[..81].copy_from_slice(puzzle.cells());
         let mut l = Layout {
             givens,
-            box_free: [[0; 9]; 9],
-            box_len: [0; 9],
-            box_pairs: [[[0; 2]; 72]; 9],
-            pool: [[0; 9]; 9],
-            movable_boxes: [0; 9],
-            n_movable: 0,
-            line_free: [[0; 9]; 18],
-            line_len: [0; 18],
-            cross_lines: [0; 18],
-            n_cross: 0,
-            line_pairs: [[[0; 2]; 54]; 18],
-            line_pair_len: [0; 18],
+            base_counts: [[0; 16]; 32],
+            pools: [0; 81],
+            shuffle: [ShuffleStep::default(); 81],
+            n_shuffle: 0,
+            free: [FreeCell::default(); 81],
+            n_free: 0,
+            box_moves: MoveTable::new(),
+            line_moves: MoveTable::new(),
         };
+        for (c, &v) in givens[..81].iter().enumerate() {
+            if v != 0 {
+                l.base_counts[ROW[c] as usize][v as usize] += 1;
+                l.base_counts[(COL_LINE + COL[c]) as usize][v as usize] += 1;
+            }
+        }
         for b in 0..9 {
+            l.base_counts[BOX_LINE as usize + b][1..10].fill(1);
+            // Free cells row-major within the box, and the digits missing from it, ascending.
+            let (mut box_free, mut m) = ([0u8; 9], 0);
             let mut present = [false; 10];
             for &c in &UNITS[18 + b] {
                 let v = givens[c as usize];
                 if v == 0 {
-                    l.box_free[b][l.box_len[b] as usize] = c;
-                    l.box_len[b] += 1;
+                    box_free[m] = c;
+                    m += 1;
                 } else {
                     present[v as usize] = true;
                 }
             }
-            let mut n = 0;
+            let (mut pool, mut n) = ([0u8; 9], 0);
             for d in 1..=9u8 {
                 if !present[d as usize] {
-                    l.pool[b][n] = d;
+                    pool[n] = d;
                     n += 1;
                 }
             }
             // Holds because a SudokuPuzzle never repeats a given within a box.
-            debug_assert_eq!(n, l.box_len[b] as usize);
-            let m = l.box_len[b] as usize;
-            let mut k = 0;
-            for i in 0..m {
-                for j in 0..m {
-                    if i != j {
-                        l.box_pairs[b][k] = [l.box_free[b][i], l.box_free[b][j]];
-                        k += 1;
-                    }
-                }
+            debug_assert_eq!(n, m);
+            let free = &box_free[..m];
+            let base = l.n_free;
+            for k in (1..free.len()).rev() {
+                l.shuffle[l.n_shuffle] = ShuffleStep {
+                    at: (base + k) as u8,
+                    base: base as u8,
+                    k: k as u8,
+                };
+                l.n_shuffle += 1;
             }
-            if m >= 2 {
-                l.movable_boxes[l.n_movable] = b as u8;
-                l.n_movable += 1;
+            for (&cell, &digit) in free.iter().zip(&pool) {
+                let c = cell as usize;
+                l.pools[l.n_free] = digit;
+                l.free[l.n_free] = FreeCell {
+                    cell,
+                    row: ROW[c],
+                    col: COL_LINE + COL[c],
+                };
+                l.n_free += 1;
             }
+            l.box_moves
+                .push(free.iter().enumerate().flat_map(|(i, &p)| {
+                    free.iter()
+                        .enumerate()
+                        .filter(move |&(j, _)| j != i)
+                        .map(move |(_, &q)| Move::new(p, q))
+                }));
         }
-        for (line, members) in UNITS[..18].iter().enumerate() {
-            for &c in members {
-                if givens[c as usize] == 0 {
-                    l.line_free[line][l.line_len[line] as usize] = c;
-                    l.line_len[line] += 1;
-                }
-            }
-            let free = &l.line_free[line][..l.line_len[line] as usize];
-            let mut k = 0;
-            for &a in free {
-                for &b in free {
-                    if BOX[a as usize] != BOX[b as usize] {
-                        l.line_pairs[line][k] = [a, b];
-                        k += 1;
-                    }
-                }
-            }
-            l.line_pair_len[line] = k as u8;
-            if k > 0 {
-                l.cross_lines[l.n_cross] = line as u8;
-                l.n_cross += 1;
-            }
+        for members in &UNITS[..18] {
+            let free: Vec<u8> = members
+                .iter()
+                .copied()
+                .filter(|&c| givens[c as usize] == 0)
+                .collect();
+            l.line_moves.push(free.iter().flat_map(|&a| {
+                free.iter()
+                    .filter(move |&&b| BOX[a as usize] != BOX[b as usize])
+                    .map(move |&b| Move::new(a, b))
+            }));
         }
         l
     }
@@ -117,32 +259,24 @@ impl Layout {
     /// Whether the neighbourhood has any move at all (else the encoding is a single point).
     pub(crate) fn can_move(&self, cross: bool) -> bool {
         if cross {
-            self.n_cross > 0
+            self.line_moves.groups > 0
         } else {
-            self.n_movable > 0
+            self.box_moves.groups > 0
         }
     }
 
     /// Box move: a box among those with >= 2 free cells, then two distinct free cells of it
     /// (an ordered pair, uniform). Requires `can_move(false)`.
     #[inline(always)]
-    pub(crate) fn pick_box_move<R: Rng + ?Sized>(&self, rng: &mut R) -> (usize, usize) {
-        let r = rng.next_u64();
-        let b = self.movable_boxes[below(r as u32, self.n_movable as u32, rng) as usize] as usize;
-        let m = u32::from(self.box_len[b]);
-        let [a, c] = self.box_pairs[b][below((r >> 32) as u32, m * (m - 1), rng) as usize];
-        (a as usize, c as usize)
+    pub(crate) fn pick_box_move<R: Rng + ?Sized>(&self, rng: &mut R) -> &Move {
+        self.box_moves.pick(rng)
     }
 
     /// Cross-box move: a row or column whose free cells span >= 2 boxes, then an ordered pair of
     /// its free cells lying in different boxes, uniform. Requires `can_move(true)`.
     #[inline(always)]
-    pub(crate) fn pick_cross_move<R: Rng + ?Sized>(&self, rng: &mut R) -> (usize, usize) {
-        let r = rng.next_u64();
-        let line = self.cross_lines[below(r as u32, self.n_cross as u32, rng) as usize] as usize;
-        let n = u32::from(self.line_pair_len[line]);
-        let [a, b] = self.line_pairs[line][below((r >> 32) as u32, n, rng) as usize];
-        (a as usize, b as usize)
+    pub(crate) fn pick_cross_move<R: Rng + ?Sized>(&self, rng: &mut R) -> &Move {
+        self.line_moves.pick(rng)
     }
 }
 
@@ -162,8 +296,9 @@ fn below<R: Rng + ?Sized>(bits: u32, range: u32, rng: &mut R) -> u32 {
     hi
 }
 
-/// How many times each digit (index 1..=9) occurs in one row, column or box.
-type Counts = [u8; 10];
+/// How many times each digit (byte 1..=9) occurs in one row, column or box; bytes 0 and 10..16
+/// stay 0. Sixteen bytes so [`mask_of`] reads them as two words.
+type Counts = [u8; 16];
 
 /// The same facts as bits, for the delta: bit `d` set when digit `d` occurs in the line, bit
 /// `16 + d` set when it occurs at least twice. One load answers both questions a swap asks.
@@ -172,156 +307,160 @@ type Mask = u32;
 /// Bit `16 + d` of a [`Mask`].
 const DUP: u32 = 16;
 
-/// Mask of a line from its counts.
-fn mask_of(counts: &Counts) -> Mask {
-    let mut m = 0;
-    for (d, &n) in counts.iter().enumerate().skip(1) {
-        m |= u32::from(n >= 1) << d | u32::from(n >= 2) << (DUP + d as u32);
-    }
-    m
+/// Mask of a line holding 1..9 once each, as every box of a fresh source does.
+const WHOLE_BOX: Mask = 0x3FE;
+
+/// Bit `i` set when byte `i` of `w` has its top bit set (the eight top bits gathered by one
+/// multiplication: the shifted copies land on distinct bit positions, so no carries).
+#[inline(always)]
+fn top_bits(w: u64) -> u32 {
+    const TOP: u64 = 0x8080_8080_8080_8080;
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    (((w & TOP) >> 7).wrapping_mul(GATHER) >> 56) as u32
 }
 
-/// Updates the bits of digit `d` in `mask` after its count changed.
+/// Mask of a line from its counts, eight digits at a time: adding 0x7F (0x7E) to a byte sets its
+/// top bit exactly when the count is at least 1 (2). Counts never exceed 9, so no byte carries
+/// into the next.
 #[inline(always)]
-fn refresh(mask: &mut Mask, counts: &Counts, d: usize) {
-    let clear = !(1u32 << d | 1u32 << (DUP + d as u32));
-    *mask = *mask & clear
-        | u32::from(counts[d] >= 1) << d
-        | u32::from(counts[d] >= 2) << (DUP + d as u32);
+fn mask_of(counts: &Counts) -> Mask {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut half = [0u8; 8];
+    half.copy_from_slice(&counts[..8]);
+    let lo = u64::from_le_bytes(half);
+    half.copy_from_slice(&counts[8..]);
+    let hi = u64::from_le_bytes(half);
+    let present =
+        top_bits(lo.wrapping_add(ONES * 0x7F)) | top_bits(hi.wrapping_add(ONES * 0x7F)) << 8;
+    let dup = top_bits(lo.wrapping_add(ONES * 0x7E)) | top_bits(hi.wrapping_add(ONES * 0x7E)) << 8;
+    present | dup << DUP
 }
 
 /// Change of a line's duplicates when one `out` leaves it and one `inn` (≠ `out`) enters:
-/// +1 if `inn` was already there, -1 if `out` was there more than once.
+/// +1 if `inn` was already there, -1 if `out` was there more than once. 0 on the empty line.
 #[inline(always)]
 fn line_delta(mask: Mask, out: u8, inn: u8) -> i32 {
     ((mask >> inn) & 1) as i32 - ((mask >> (DUP + u32::from(out))) & 1) as i32
 }
 
-/// Moves one `x` out of and one `y` into a line, keeping counts and mask in step.
-#[inline(always)]
-fn exchange(counts: &mut Counts, mask: &mut Mask, x: usize, y: usize) {
-    counts[x] -= 1;
-    counts[y] += 1;
-    refresh(mask, counts, x);
-    refresh(mask, counts, y);
-}
-
-/// One food source: a full grid consistent with the encoding, its digit counts and fitness.
+/// One food source: a full grid consistent with the encoding, its digit counts and their masks.
+/// Its fitness and trial count live with the colony, in arrays the roulette and the scouts scan.
 #[derive(Clone)]
 pub(crate) struct Source {
-    pub(crate) vals: [u8; 81],
-    rows: [Counts; 9],
-    cols: [Counts; 9],
-    boxes: [Counts; 9],
-    row_mask: [Mask; 9],
-    col_mask: [Mask; 9],
-    box_mask: [Mask; 9],
-    /// Row + column duplicates, plus box duplicates in the cross-box variant.
-    pub(crate) conflicts: u32,
-    /// Consecutive neighbours that did not improve this source.
-    pub(crate) trial: u32,
+    /// Masks of every line, indexed like [`Layout::base_counts`]; slot [`EMPTY_LINE`] and the
+    /// padding stay 0.
+    masks: [Mask; LINE_SLOTS],
+    vals: Cells,
+    /// Digit counts of every line (padded to 32 for masked indexing): only improving moves and
+    /// fresh sources touch them.
+    counts: [Counts; 32],
 }
 
 impl Source {
     /// An all-zero placeholder, to be randomised before use.
     pub(crate) fn empty() -> Source {
         Source {
-            vals: [0; 81],
-            rows: [[0; 10]; 9],
-            cols: [[0; 10]; 9],
-            boxes: [[0; 10]; 9],
-            row_mask: [0; 9],
-            col_mask: [0; 9],
-            box_mask: [0; 9],
-            conflicts: 0,
-            trial: 0,
+            masks: [0; LINE_SLOTS],
+            vals: [0; CELL_SLOTS],
+            counts: [[0; 16]; 32],
         }
     }
 
-    /// A fresh random source: each box's pool shuffled (Fisher–Yates, last index first) into its
-    /// free cells; counts and fitness rebuilt, trial reset.
-    pub(crate) fn randomize<R: Rng + ?Sized>(&mut self, layout: &Layout, rng: &mut R) {
+    /// The grid.
+    pub(crate) fn grid(&self) -> [u8; 81] {
+        let mut g = [0; 81];
+        g.copy_from_slice(&self.vals[..81]);
+        g
+    }
+
+    /// Makes this a fresh random source and returns its conflicts: each box's pool shuffled
+    /// (Fisher–Yates, last index first, box after box) into its free cells, counts and masks
+    /// rebuilt.
+    pub(crate) fn randomize<R: Rng + ?Sized>(&mut self, layout: &Layout, rng: &mut R) -> u32 {
+        let mut perm = layout.pools;
+        for step in &layout.shuffle[..layout.n_shuffle] {
+            let j = rng.random_range(0..=u32::from(step.k)) as usize;
+            perm.swap(usize::from(step.at), usize::from(step.base) + j);
+        }
         self.vals = layout.givens;
-        for b in 0..9 {
-            let m = layout.box_len[b] as usize;
-            let mut perm = layout.pool[b];
-            for k in (1..m).rev() {
-                let j = rng.random_range(0..=k as u32) as usize;
-                perm.swap(k, j);
-            }
-            for (&cell, &digit) in layout.box_free[b][..m].iter().zip(&perm) {
-                self.vals[cell as usize] = digit;
-            }
-        }
-        self.recount();
-        self.trial = 0;
-    }
-
-    /// Rebuilds counts, masks and fitness from `vals`, which must hold every box whole (as a
-    /// fresh encoding does): box counts are then all 1 and add no conflict.
-    fn recount(&mut self) {
-        self.rows = [[0; 10]; 9];
-        self.cols = [[0; 10]; 9];
-        self.boxes = [[0, 1, 1, 1, 1, 1, 1, 1, 1, 1]; 9];
-        for c in 0..81 {
-            let v = self.vals[c] as usize;
-            self.rows[ROW[c] as usize][v] += 1;
-            self.cols[COL[c] as usize][v] += 1;
-        }
+        self.counts = layout.base_counts;
+        // The givens repeat nowhere, so each duplicate is a placed digit finding its row or
+        // column already holding it: counted as the digits go in. The boxes are whole.
         let mut conflicts = 0;
-        for k in 0..9 {
-            for d in 1..10 {
-                conflicts += u32::from(self.rows[k][d].saturating_sub(1))
-                    + u32::from(self.cols[k][d].saturating_sub(1));
-            }
-            self.row_mask[k] = mask_of(&self.rows[k]);
-            self.col_mask[k] = mask_of(&self.cols[k]);
-            self.box_mask[k] = mask_of(&self.boxes[k]);
+        for (f, &digit) in layout.free[..layout.n_free].iter().zip(&perm) {
+            let d = usize::from(digit) & 15;
+            self.vals[usize::from(f.cell)] = digit;
+            let row = &mut self.counts[usize::from(f.row) & 31][d];
+            conflicts += u32::from(*row != 0);
+            *row += 1;
+            let col = &mut self.counts[usize::from(f.col) & 31][d];
+            conflicts += u32::from(*col != 0);
+            *col += 1;
         }
-        self.conflicts = conflicts;
+        let lines = BOX_LINE as usize;
+        for (mask, counts) in self.masks[..lines].iter_mut().zip(&self.counts) {
+            *mask = mask_of(counts);
+        }
+        self.masks[lines..EMPTY_LINE as usize].fill(WHOLE_BOX);
+        conflicts
     }
 
-    /// Change of fitness if cells `a` and `b` swapped values. With `CROSS` box duplicates count
-    /// too (the cross-box variant); without it `a` and `b` must share a box (so hold different
-    /// digits). Branch-free on purpose: whether the two cells share a row or column is a coin
-    /// toss the branch predictor loses, so both terms are computed and masked instead.
+    /// Change of fitness if the move's two cells swapped values. With `CROSS` box duplicates
+    /// count too (the cross-box variant); without it the cells share a box (so hold different
+    /// digits). Branch-free on purpose: whether the cells share a row or column is a coin toss
+    /// the branch predictor would lose, so a shared line reads the empty line instead.
     #[inline(always)]
-    pub(crate) fn delta<const CROSS: bool>(&self, a: usize, b: usize) -> i32 {
-        let (x, y) = (self.vals[a], self.vals[b]);
+    pub(crate) fn delta<const CROSS: bool>(&self, mv: &Move) -> i32 {
+        let (x, y) = (self.vals[usize::from(mv.a)], self.vals[usize::from(mv.b)]);
         if CROSS && x == y {
             return 0;
         }
-        let (ra, rb) = (ROW[a] as usize, ROW[b] as usize);
-        let (ca, cb) = (COL[a] as usize, COL[b] as usize);
-        let rows = line_delta(self.row_mask[ra], x, y) + line_delta(self.row_mask[rb], y, x);
-        let cols = line_delta(self.col_mask[ca], x, y) + line_delta(self.col_mask[cb], y, x);
-        let mut d = rows * i32::from(ra != rb) + cols * i32::from(ca != cb);
+        let mask = |line: u8| self.masks[usize::from(line)];
+        let mut d = line_delta(mask(mv.row[0]), x, y)
+            + line_delta(mask(mv.row[1]), y, x)
+            + line_delta(mask(mv.col[0]), x, y)
+            + line_delta(mask(mv.col[1]), y, x);
         if CROSS {
-            // Cross moves always join two boxes.
-            let (ba, bb) = (BOX[a] as usize, BOX[b] as usize);
-            d += line_delta(self.box_mask[ba], x, y) + line_delta(self.box_mask[bb], y, x);
+            d += line_delta(mask(mv.boxes[0]), x, y) + line_delta(mask(mv.boxes[1]), y, x);
         }
         d
     }
 
-    /// Swaps cells `a` and `b`, updating counts, masks and fitness by `delta` (the value
-    /// `delta` returned for this swap).
-    #[inline(always)]
-    pub(crate) fn apply<const CROSS: bool>(&mut self, a: usize, b: usize, delta: i32) {
-        let (x, y) = (self.vals[a] as usize, self.vals[b] as usize);
+    /// Swaps the move's two cells, updating counts and masks. Out of line: about one move in
+    /// ten is kept, and inlined, this rare path's values crowded the scoring loop's registers.
+    #[inline(never)]
+    pub(crate) fn apply<const CROSS: bool>(&mut self, mv: &Move) {
+        let (a, b) = mv.cells();
+        let (x, y) = (usize::from(self.vals[a]), usize::from(self.vals[b]));
         self.vals.swap(a, b);
-        let (ra, rb) = (ROW[a] as usize, ROW[b] as usize);
-        exchange(&mut self.rows[ra], &mut self.row_mask[ra], x, y);
-        exchange(&mut self.rows[rb], &mut self.row_mask[rb], y, x);
-        let (ca, cb) = (COL[a] as usize, COL[b] as usize);
-        exchange(&mut self.cols[ca], &mut self.col_mask[ca], x, y);
-        exchange(&mut self.cols[cb], &mut self.col_mask[cb], y, x);
+        // The real lines here (a line both cells share gets x back for y: no net change).
+        self.exchange(ROW[a], x, y);
+        self.exchange(ROW[b], y, x);
+        self.exchange(COL_LINE + COL[a], x, y);
+        self.exchange(COL_LINE + COL[b], y, x);
         if CROSS {
-            let (ba, bb) = (BOX[a] as usize, BOX[b] as usize);
-            exchange(&mut self.boxes[ba], &mut self.box_mask[ba], x, y);
-            exchange(&mut self.boxes[bb], &mut self.box_mask[bb], y, x);
+            self.exchange(BOX_LINE + BOX[a], x, y);
+            self.exchange(BOX_LINE + BOX[b], y, x);
         }
-        self.conflicts = self.conflicts.wrapping_add_signed(delta);
+    }
+
+    /// Moves one `out` out of and one `inn` into a line, keeping its count and mask in step
+    /// (only those two digits' bits can change; `inn` is present afterwards whatever its
+    /// count).
+    #[inline(always)]
+    fn exchange(&mut self, line: u8, out: usize, inn: usize) {
+        let counts = &mut self.counts[usize::from(line) & 31];
+        let (out, inn) = (out & 15, inn & 15);
+        counts[out] -= 1;
+        counts[inn] += 1;
+        let (n_out, n_in) = (counts[out], counts[inn]);
+        let clear = 1u32 << out | 1 << (DUP as usize + out) | 1 << (DUP as usize + inn);
+        let mask = &mut self.masks[usize::from(line)];
+        *mask = *mask & !clear
+            | 1 << inn
+            | u32::from(n_out >= 1) << out
+            | u32::from(n_out >= 2) << (DUP as usize + out)
+            | u32::from(n_in >= 2) << (DUP as usize + inn);
     }
 }
 
@@ -347,19 +486,61 @@ mod tests {
         })
     }
 
+    /// Counts and masks rebuilt from the grid the slow way, digit by digit, to check the
+    /// incremental ones against.
+    fn recounted(vals: &[u8; 81]) -> ([Counts; 32], [Mask; LINE_SLOTS]) {
+        let mut counts = [[0u8; 16]; 32];
+        for (line, members) in UNITS.iter().enumerate() {
+            for &c in members {
+                counts[line][vals[c as usize] as usize] += 1;
+            }
+        }
+        let mut masks = [0; LINE_SLOTS];
+        for (mask, c) in masks.iter_mut().zip(&counts) {
+            for (d, &n) in c.iter().enumerate().take(10).skip(1) {
+                *mask |= u32::from(n >= 1) << d | u32::from(n >= 2) << (DUP + d as u32);
+            }
+        }
+        (counts, masks)
+    }
+
+    fn consistent(s: &Source) -> bool {
+        let (counts, masks) = recounted(&s.grid());
+        counts == s.counts && masks == s.masks
+    }
+
     #[test]
     fn random_source_respects_boxes_and_givens() {
         let p = demo_puzzle();
         let l = Layout::new(&p);
         let mut rng = Pcg64Mcg::seed_from_u64(1);
         let mut s = Source::empty();
-        s.randomize(&l, &mut rng);
-        assert!(boxes_whole(&s.vals));
-        for (i, &g) in p.cells().iter().enumerate() {
-            assert!(g == 0 || s.vals[i] == g);
+        for _ in 0..20 {
+            let conflicts = s.randomize(&l, &mut rng);
+            assert!(boxes_whole(&s.grid()));
+            for (i, &g) in p.cells().iter().enumerate() {
+                assert!(g == 0 || s.grid()[i] == g);
+            }
+            assert_eq!(conflicts, fitness::conflicts(&s.grid(), false));
+            assert!(consistent(&s));
         }
-        assert_eq!(s.conflicts, fitness::conflicts(&s.vals, false));
-        assert_eq!(s.trial, 0);
+    }
+
+    #[test]
+    fn mask_of_reads_every_count() {
+        // Counts up to 9 (a cross-box line can hold nine copies) must not carry between bytes.
+        for d in 1..10 {
+            for n in 0..10u8 {
+                let mut c = [0u8; 16];
+                c[d] = n;
+                c[10 - d] = 9 - n.min(9);
+                let mut want = 0;
+                for (k, &v) in c.iter().enumerate() {
+                    want |= u32::from(v >= 1) << k | u32::from(v >= 2) << (DUP + k as u32);
+                }
+                assert_eq!(mask_of(&c), want, "{c:?}");
+            }
+        }
     }
 
     #[test]
@@ -400,13 +581,13 @@ mod tests {
         let l = Layout::new(&p);
         let mut rng = Pcg64Mcg::seed_from_u64(7);
         for _ in 0..2000 {
-            let (a, b) = l.pick_box_move(&mut rng);
+            let (a, b) = l.pick_box_move(&mut rng).cells();
             assert_ne!(a, b);
             assert_eq!(BOX[a], BOX[b]);
             assert!(BOX[a] >= 2);
             assert_eq!(p.cells()[a], 0);
             assert_eq!(p.cells()[b], 0);
-            let (a, b) = l.pick_cross_move(&mut rng);
+            let (a, b) = l.pick_cross_move(&mut rng).cells();
             assert_ne!(BOX[a], BOX[b]);
             assert!(ROW[a] == ROW[b] || COL[a] == COL[b]);
             assert_eq!(p.cells()[a], 0);
@@ -419,40 +600,44 @@ mod tests {
         let l = Layout::new(&p);
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
         let mut s = Source::empty();
-        s.randomize(&l, &mut rng);
+        let mut conflicts = s.randomize(&l, &mut rng);
         for _ in 0..moves {
-            let (a, b) = if cross {
+            let mv = *if cross {
                 l.pick_cross_move(&mut rng)
             } else {
                 l.pick_box_move(&mut rng)
             };
-            let before = s.conflicts;
             let d = if cross {
-                s.delta::<true>(a, b)
+                s.delta::<true>(&mv)
             } else {
-                s.delta::<false>(a, b)
+                s.delta::<false>(&mv)
             };
-            let mut swapped = s.vals;
+            let (a, b) = mv.cells();
+            let mut swapped = s.grid();
             swapped.swap(a, b);
             prop_assert_eq!(
-                i64::from(before) + i64::from(d),
+                i64::from(conflicts) + i64::from(d),
                 i64::from(fitness::conflicts(&swapped, cross))
             );
             // Apply about half of the moves, as the colony would keep only some.
             if d <= 0 || rng.random_bool(0.5) {
                 if cross {
-                    s.apply::<true>(a, b, d);
+                    s.apply::<true>(&mv);
                 } else {
-                    s.apply::<false>(a, b, d);
+                    s.apply::<false>(&mv);
                 }
-                prop_assert_eq!(s.conflicts, fitness::conflicts(&s.vals, cross));
+                conflicts = conflicts.wrapping_add_signed(d);
+                prop_assert_eq!(s.grid(), swapped);
+                prop_assert_eq!(conflicts, fitness::conflicts(&s.grid(), cross));
+                // The box variant never touches box counts (its boxes stay whole).
+                prop_assert!(consistent(&s), "counts or masks drifted from the grid");
             }
         }
         for (i, &g) in p.cells().iter().enumerate() {
-            prop_assert!(g == 0 || s.vals[i] == g, "given at cell {} changed", i);
+            prop_assert!(g == 0 || s.grid()[i] == g, "given at cell {} changed", i);
         }
         if !cross {
-            prop_assert!(boxes_whole(&s.vals));
+            prop_assert!(boxes_whole(&s.grid()));
         }
         Ok(())
     }
