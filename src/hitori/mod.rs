@@ -21,6 +21,9 @@ mod connectivity;
 mod propagate;
 mod state;
 
+#[cfg(test)]
+mod hunt;
+
 pub use generate::generate;
 pub use grid::{GridError, HitoriPuzzle, Shading, MAX_SIDE};
 pub use parse::{
