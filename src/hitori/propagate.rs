@@ -1,9 +1,9 @@
 //! Propagation of the rules to a fixpoint on a [`State`] (layout in [`super::state`]).
 
 use super::connectivity::{whites_connected, CutFinder};
-use super::grid::HitoriPuzzle;
+use super::grid::{HitoriPuzzle, MAX_SIDE};
 use super::rules::Rules;
-use super::state::{Contradiction, State};
+use super::state::{row_mask, Contradiction, State};
 
 /// Per-puzzle tables plus reusable scratch: everything propagation needs, built once per solve.
 pub(crate) struct Propagator {
@@ -258,6 +258,83 @@ impl Propagator {
         }
     }
 
+    /// Failed-literal probing, `full` rules only (a no-op for `basic`): for each unknown cell,
+    /// settle a copy of `s` with the cell black; if that contradicts, the cell is white in
+    /// every solution extending `s`, so fix it white in `s` (and settle). Likewise with the
+    /// cell white, but only for cells whose number repeats in their row or column: whitening a
+    /// cell with no duplicate blackens nothing, so that probe almost never fails and is
+    /// skipped for its cost. Passes repeat until one fixes nothing, since a new fact can make
+    /// an earlier probe fail.
+    ///
+    /// Sound for counting as well as for finding: a probe only removes colourings that have
+    /// no completion. `Err` when both colours of some cell fail.
+    ///
+    /// This is what stops the tail: without it, a wrong colour chosen high in the tree is only
+    /// refuted after whole subtrees, because what refutes it (two duplicates that both must be
+    /// white, or a white region sealed off) shows up only once other cells are fixed. The loop
+    /// runs only while cells are unknown, so grids the static rules and cut pass already solve
+    /// pay nothing.
+    ///
+    /// Cost control: a probe that settles without contradiction fixes other cells too, and
+    /// propagation is monotone (more fixed cells never make a failure go away), so probing any
+    /// of those cells with the colour it got there cannot fail either until `s` gains a fact.
+    /// Such probes are skipped for the rest of the pass; a pass that fixed something is
+    /// followed by a fresh one, so nothing is missed at the fixpoint. This cuts most probes.
+    pub(crate) fn probe(&mut self, s: &mut State) -> Result<(), Contradiction> {
+        if self.rules != Rules::Full {
+            return Ok(());
+        }
+        let (w, h) = (self.width, self.height);
+        let full = row_mask(w);
+        loop {
+            let mut changed = false;
+            // Colours already implied by a successful probe of this pass (see above).
+            let mut implied_black = [0u64; MAX_SIDE];
+            let mut implied_white = [0u64; MAX_SIDE];
+            for r in 0..h {
+                let mut todo = full & !(s.white[r] | s.black[r]);
+                while todo != 0 {
+                    let c = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    let bit = 1u64 << c;
+                    // An earlier probe of this pass may have fixed the cell since.
+                    if (s.white[r] | s.black[r]) & bit != 0 {
+                        continue;
+                    }
+                    if implied_black[r] & bit == 0 {
+                        let mut t = *s;
+                        if self.assign(&mut t, r, c, true).is_err() {
+                            self.assign(s, r, c, false)?;
+                            changed = true;
+                            continue;
+                        }
+                        for k in 0..h {
+                            implied_black[k] |= t.black[k];
+                            implied_white[k] |= t.white[k];
+                        }
+                    }
+                    let i = r * w + c;
+                    if self.row_same[i] | self.col_same[i] == 0 || implied_white[r] & bit != 0 {
+                        continue;
+                    }
+                    let mut t = *s;
+                    if self.assign(&mut t, r, c, false).is_err() {
+                        self.assign(s, r, c, true)?;
+                        changed = true;
+                        continue;
+                    }
+                    for k in 0..h {
+                        implied_black[k] |= t.black[k];
+                        implied_white[k] |= t.white[k];
+                    }
+                }
+            }
+            if !changed {
+                return Ok(());
+            }
+        }
+    }
+
     /// Static MRV score of each cell, row-major: other cells of its row with the same number
     /// plus other cells of its column with the same number.
     pub(crate) fn dup_scores(&self) -> Vec<u32> {
@@ -321,6 +398,31 @@ mod tests {
     }
 
     #[test]
+    fn probing_shades_a_corner_whose_whitening_seals_it_off() {
+        // 1 1 2    (0,0) white would blacken (0,1) and (1,0), walling it into the corner: no
+        // 1 2 3    rule before probing sees that, probing does, so (0,0) is black and its two
+        // 2 3 1    neighbours white.
+        let p = HitoriPuzzle::new(3, 3, vec![1, 1, 2, 1, 2, 3, 2, 3, 1]).unwrap();
+        let mut pr = Propagator::new(&p, Rules::Full);
+        let mut s = State::empty();
+        pr.root(&mut s).unwrap();
+        assert_eq!(
+            (s.black[0] & 1, s.white[0] & 1),
+            (0, 0),
+            "unknown before probing"
+        );
+        pr.probe(&mut s).unwrap();
+        assert_eq!(s.black[0] & 1, 1);
+        assert!(s.white[0] >> 1 & 1 == 1 && s.white[1] & 1 == 1);
+        // `basic` keeps the article's two rules: probing is a no-op there.
+        let mut pb = Propagator::new(&p, Rules::Basic);
+        let mut s = State::empty();
+        pb.root(&mut s).unwrap();
+        pb.probe(&mut s).unwrap();
+        assert_eq!(s, State::empty());
+    }
+
+    #[test]
     fn full_static_rules_sandwich_and_pair() {
         // Row 0: 2 1 2 -> the 1 is white (sandwich). Row 1: 3 3 1 3 -> last 3 black (pair),
         // and its 1 is sandwiched between 3s. Column 0 (2 3 2) sandwiches (1,0).
@@ -362,6 +464,11 @@ mod tests {
             pr.settle(&mut s),
             Ok(()),
             "{rules:?} contradicts a solution"
+        );
+        assert_eq!(
+            pr.probe(&mut s),
+            Ok(()),
+            "{rules:?} probing contradicts a solution"
         );
         for r in 0..h {
             for c in 0..w {

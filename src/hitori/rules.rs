@@ -27,8 +27,9 @@ pub enum Rules {
     /// number in its row and in its column; a black cell whitens its four neighbours.
     Basic,
     /// `basic` plus sandwich (`x y x` => y white), adjacent pair (`x x` => the other x's of the
-    /// line black) and cut-vertex reasoning (an unknown cell whose blackening would split the
-    /// white cells is white).
+    /// line black), cut-vertex reasoning (an unknown cell whose blackening would split the
+    /// white cells is white) and failed-literal probing (an unknown cell whose black or white
+    /// colour contradicts under the rules above takes the other colour).
     Full,
 }
 

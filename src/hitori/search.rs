@@ -87,11 +87,11 @@ impl Default for SearchConfig {
 pub struct SearchStats {
     /// Calls of the recursive search, root included, as the article's Java `solve()` counts
     /// them: the root counts 1, and a child counts 1 only when its assignment, propagated to a
-    /// fixpoint, neither contradicts nor disconnects the whites (the Java code evaluates
-    /// `assign(..) && propagateAll() && isConnected() && solve()`, so a branch that fails
-    /// before `solve()` is no call). With `mrv` + `basic` the article's demo takes 8 (a
-    /// single path of depth 7); counting every attempted child as well would give 13, since 5
-    /// black tries on that path contradict at once.
+    /// fixpoint (with `full` rules, probing included), neither contradicts nor disconnects the
+    /// whites (the Java code evaluates `assign(..) && propagateAll() && isConnected() &&
+    /// solve()`, so a branch that fails before `solve()` is no call). With `mrv` + `basic` the
+    /// article's demo takes 8 (a single path of depth 7); counting every attempted child as
+    /// well would give 13, since 5 black tries on that path contradict at once.
     pub nodes: u64,
     /// Deepest recursion level reached (root = 0), over counted nodes.
     pub max_depth: u32,
@@ -99,7 +99,8 @@ pub struct SearchStats {
     /// the search enough solutions: immediate contradictions, exhausted subtrees, and, when
     /// counting, leaves whose solution did not reach `max_solutions`.
     pub backtracks: u64,
-    /// Cells fixed (white or black) by the root propagation, before the first branch.
+    /// Cells fixed (white or black) by the root propagation (probing included), before the
+    /// first branch.
     pub propagated: u32,
 }
 
@@ -247,7 +248,8 @@ pub fn solve(
     }
     stats.nodes = 1;
     let mut root = State::empty();
-    let root_ok = prop.root(&mut root).is_ok();
+    // Probing is part of the fixpoint under `full` (a no-op under `basic`).
+    let root_ok = prop.root(&mut root).is_ok() && prop.probe(&mut root).is_ok();
     stats.propagated = root.fixed_count(h);
     if !root_ok {
         return result(SearchEnd::Complete, 0, None, stats);
@@ -278,7 +280,7 @@ pub fn solve(
         top.next += 1;
         let (r, c) = (top.row as usize, top.col as usize);
         let mut child = top.state;
-        if prop.assign(&mut child, r, c, black).is_err() {
+        if prop.assign(&mut child, r, c, black).is_err() || prop.probe(&mut child).is_err() {
             stats.backtracks += 1;
             continue;
         }
