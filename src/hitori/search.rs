@@ -408,6 +408,31 @@ mod tests {
         }
     }
 
+    // Regression (issue 13, Hitori tail): this hill-climbed 17x17 (datasets/hitori-tail, first
+    // line) took 5,308 nodes with mrv + full before failed-literal probing.
+    #[test]
+    fn hunted_17x17_tail_puzzle_takes_few_nodes_with_probing() {
+        let id = concat!(
+            "17x17:4adf78233b2gahe9c4d5cfh8bg7916132f9h83g3a52716h4b7ea55hcd9cd2e31gg43eff3416badg297dcd626bhc3h5gf34g798fhgaecbd7538f965bg8h167h6396e52cabch9a63d5",
+            "eb8373f3316391578efdbha4ghd9agbgc413haefa83dgh27647h8a4f91ec297ga8e24h1dg5c819e4d89af7563cgh7g5hbf2agdfd453ch678427c26g539fb89hc9138de7ahgc5hb2d4"
+        );
+        let p = crate::hitori::parse::parse_singles_line(id, 1)
+            .unwrap()
+            .unwrap()
+            .puzzle;
+        let res = run(&p, &cfg(Strategy::Mrv, Rules::Full, 1));
+        assert_eq!(res.end, SearchEnd::Complete);
+        let sol = res.first.expect("a solution");
+        assert_eq!(verify(&p, &sol), Ok(()));
+        assert_eq!(sol.to_mask(), "#....#..#.#.#..#...#.#..#.....#...#..#..#..#..#..#..#..#...#..#.#..#..#...#..#....#..#....#.#...#.#....#.#.....#..#...#....#.#...#...#...#...#.#.#.#.#..#..#.#...#...#....#..#.....#.#..#....#.#.#.#....#..#.#.....#..#.#..#......#..#....#....#.#...#...#..#....#.....#.#..#..##...#.#..#..#....");
+        assert_eq!(res.stats.nodes, 5, "{:?}", res.stats);
+        for s in Strategy::ALL {
+            let res = run(&p, &cfg(s, Rules::Full, 2));
+            assert_eq!((res.end, res.solutions), (SearchEnd::Complete, 1), "{s}");
+            assert!(res.stats.nodes <= 20, "{s}: {:?}", res.stats);
+        }
+    }
+
     #[test]
     fn counting_mode_finds_more_than_one_solution() {
         // A 2x2 of distinct numbers: all white is valid, and so is shading any one cell (the
