@@ -8,7 +8,8 @@
 use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use puzzlebench::corpus::shared_corpus_text;
 use puzzlebench::hitori::grid::HitoriPuzzle;
-use puzzlebench::hitori::search::{self, Rules, SearchConfig, Strategy};
+use puzzlebench::hitori::rules::Rules;
+use puzzlebench::hitori::search::{self, SearchConfig, Strategy};
 use puzzlebench::solver::Rng;
 use puzzlebench::sudoku::abc::{self, AbcParams};
 use puzzlebench::sudoku::generate::{self, Difficulty};

@@ -5,7 +5,8 @@
 
 use crate::dataset::PuzzleData;
 use crate::hitori;
-use crate::hitori::search::{Rules, Strategy};
+use crate::hitori::rules::Rules;
+use crate::hitori::search::Strategy;
 use crate::results::{Counters, Params};
 use crate::solver::{
     Answer, End, Outcome, PuzzleKind, RunOption, Solver, SolverError, Task, Worker,
@@ -120,7 +121,7 @@ pub fn parse_strategies(list: &str, opts: &SolverOptions) -> Result<Vec<SolverSp
             "mrv" | "row" | "mrv-dyn" => SolverSpec::Hitori {
                 strategy: name
                     .parse()
-                    .map_err(|e: hitori::search::UnknownName| e.to_string())?,
+                    .map_err(|e: hitori::rules::UnknownName| e.to_string())?,
                 rules: opts.rules,
                 max_solutions: opts.max_solutions,
                 node_limit: opts.node_limit,

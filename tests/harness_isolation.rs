@@ -6,7 +6,8 @@ mod common;
 use common::*;
 use puzzlebench::builtin::SolverSpec;
 use puzzlebench::harness::{bench, BenchConfig, BenchError};
-use puzzlebench::hitori::search::{Rules, Strategy};
+use puzzlebench::hitori::rules::Rules;
+use puzzlebench::hitori::search::Strategy;
 use puzzlebench::results::{Params, Status};
 use puzzlebench::solver::{
     Answer, End, Outcome, PuzzleData, PuzzleKind, Solver, SolverError, Task, Worker,

@@ -7,7 +7,7 @@ use anyhow::{bail, Context, Result};
 use clap::Parser;
 use puzzlebench::builtin::{parse_strategies, SolverOptions, STRATEGY_NAMES};
 use puzzlebench::harness::{bench, BenchConfig, BenchError, BenchOutcome};
-use puzzlebench::hitori::search::Rules;
+use puzzlebench::hitori::rules::Rules;
 use puzzlebench::report::summary::{Format, SummaryBuilder, SummaryOptions};
 use puzzlebench::results::read::for_each_result;
 use puzzlebench::results::{Columns, Shard, Status};

@@ -8,7 +8,7 @@
 //! declared almost every partial state dead.
 
 use super::grid::MAX_SIDE;
-use super::propagate::{Contradiction, State};
+use super::state::{row_mask, Contradiction, State};
 
 /// Fills, within one row, every run of `open` bits that contains a bit of `seeds`.
 ///
@@ -63,16 +63,6 @@ pub(crate) fn whites_connected(s: &State, width: usize, height: usize) -> bool {
         }
     }
     (0..height).all(|r| s.white[r] & !reach[r] == 0)
-}
-
-/// The mask of the `width` low bits (the cells of one row).
-#[inline]
-pub(crate) fn row_mask(width: usize) -> u64 {
-    if width >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << width) - 1
-    }
 }
 
 /// One DFS frame: cell index, its row and column, and the next direction to try (0..4).

@@ -11,7 +11,8 @@ use rand::seq::{IndexedRandom, SliceRandom};
 use rand::Rng;
 
 use super::grid::{HitoriPuzzle, Shading, MAX_SIDE, MIN_SIDE};
-use super::search::{solve, Rules, SearchConfig, SearchEnd, Strategy};
+use super::rules::Rules;
+use super::search::{solve, SearchConfig, SearchEnd, Strategy};
 
 /// Value assignments tried per shading before drawing a new shading.
 const VALUE_TRIES: usize = 8;

@@ -6,17 +6,23 @@
 //!
 //! - [`grid`]: [`HitoriPuzzle`] and [`Shading`].
 //! - [`parse`]: grid blocks and Simon Tatham's *Singles* game IDs.
-//! - [`search`]: [`solve`] with its [`Strategy`], [`Rules`] and counters.
+//! - [`rules`]: the rule sets ([`Rules`]) propagation applies, shared by propagation and search.
+//! - [`search`]: [`solve`] with its [`Strategy`] and counters.
 //! - [`verify`](mod@verify): an independent check of a shading, sharing no code with the solver.
 //! - [`generate`](mod@generate): unique-solution puzzles from a seeded RNG.
 pub mod generate;
 pub mod grid;
 pub mod parse;
+pub mod rules;
 pub mod search;
 pub mod verify;
 
 mod connectivity;
 mod propagate;
+mod state;
+
+#[cfg(test)]
+mod hunt;
 
 pub use generate::generate;
 pub use grid::{GridError, HitoriPuzzle, Shading, MAX_SIDE};
@@ -24,9 +30,8 @@ pub use parse::{
     looks_like_singles, parse_grid_blocks, parse_singles, parse_singles_line, to_grid_block,
     to_singles_id, ParseError, ParsedHitori,
 };
-pub use search::{
-    solve, Rules, SearchConfig, SearchEnd, SearchResult, SearchStats, Strategy, UnknownName,
-};
+pub use rules::{Rules, UnknownName};
+pub use search::{solve, SearchConfig, SearchEnd, SearchResult, SearchStats, Strategy};
 pub use verify::{verify, Violation};
 
 #[cfg(test)]

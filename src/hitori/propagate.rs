@@ -1,59 +1,9 @@
-//! Three-valued bitboard state and propagation of the rules to a fixpoint.
-//!
-//! Bit layout: one `u64` per row for white and one for black; bit `c` is column `c`.
-//!
-//! ```text
-//!   row r:  white[r] = 0b...00101   cells (r,0) and (r,2) white
-//!           black[r] = 0b...00010   cell  (r,1) black
-//!   unknown = !(white | black) & row_mask(width)
-//! ```
-//!
-//! The state is a plain `Copy` value (1 KiB); the search copies it to branch instead of keeping
-//! an undo log.
+//! Propagation of the rules to a fixpoint on a [`State`] (layout in [`super::state`]).
 
 use super::connectivity::{whites_connected, CutFinder};
-use super::grid::{HitoriPuzzle, Shading, MAX_SIDE};
-use super::search::Rules;
-
-/// Zero-sized marker: the state cannot be extended to a solution. Not an error: the search
-/// simply prunes the branch.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct Contradiction;
-
-/// A partial shading: each cell white, black or unknown (neither bit set).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) struct State {
-    /// Row `r`, bit `c`: cell `(r, c)` is white.
-    pub(crate) white: [u64; MAX_SIDE],
-    /// Row `r`, bit `c`: cell `(r, c)` is black.
-    pub(crate) black: [u64; MAX_SIDE],
-}
-
-impl State {
-    /// All cells unknown.
-    pub(crate) fn empty() -> Self {
-        State {
-            white: [0; MAX_SIDE],
-            black: [0; MAX_SIDE],
-        }
-    }
-
-    /// Number of fixed (white or black) cells in the first `height` rows.
-    pub(crate) fn fixed_count(&self, height: usize) -> u32 {
-        (0..height)
-            .map(|r| (self.white[r] | self.black[r]).count_ones())
-            .sum()
-    }
-
-    /// The black cells as a [`Shading`]; unknown cells count as white.
-    pub(crate) fn shading(&self, width: usize, height: usize) -> Shading {
-        let black = (0..height)
-            .flat_map(|r| (0..width).map(move |c| self.black[r] >> c & 1 != 0))
-            .collect();
-        // Dimensions come from a valid puzzle, so this cannot fail.
-        Shading::new(width, height, black).expect("state dimensions come from a valid puzzle")
-    }
-}
+use super::grid::{HitoriPuzzle, MAX_SIDE};
+use super::rules::Rules;
+use super::state::{row_mask, Contradiction, State};
 
 /// Per-puzzle tables plus reusable scratch: everything propagation needs, built once per solve.
 pub(crate) struct Propagator {
@@ -296,6 +246,7 @@ impl Propagator {
                 if self.cuts.forced.is_empty() {
                     return Ok(());
                 }
+                let blacks = s.black;
                 for i in 0..self.cuts.forced.len() {
                     let (r, c) = self.cuts.forced[i];
                     if let Err(e) = self.make_white(s, r as usize, c as usize) {
@@ -304,7 +255,92 @@ impl Propagator {
                     }
                 }
                 self.run_queue(s)?;
+                // Another cut pass only matters when a black was added. Without one the graph
+                // of non-black cells is unchanged, so its cut vertices are too, and each new
+                // white is a cut vertex with old whites on two sides: removing any other cell
+                // leaves it joined to old whites on one side, so it strands nothing. The cut
+                // pass is most of the cost of probing, and this skips about one run in two.
+                if s.black[..self.height] == blacks[..self.height] {
+                    return Ok(());
+                }
             },
+        }
+    }
+
+    /// Failed-literal probing, `full` rules only (a no-op for `basic`): for each unknown cell,
+    /// settle a copy of `s` with the cell black; if that contradicts, the cell is white in
+    /// every solution extending `s`, so fix it white in `s` (and settle). Likewise with the
+    /// cell white, but only for cells whose number repeats in their row or column: whitening a
+    /// cell with no duplicate blackens nothing, so that probe almost never fails and is
+    /// skipped for its cost. Passes repeat until one fixes nothing, since a new fact can make
+    /// an earlier probe fail.
+    ///
+    /// Sound for counting as well as for finding: a probe only removes colourings that have
+    /// no completion. `Err` when both colours of some cell fail.
+    ///
+    /// This is what stops the tail: without it, a wrong colour chosen high in the tree is only
+    /// refuted after whole subtrees, because what refutes it (two duplicates that both must be
+    /// white, or a white region sealed off) shows up only once other cells are fixed. The loop
+    /// runs only while cells are unknown, so grids the static rules and cut pass already solve
+    /// pay nothing.
+    ///
+    /// Cost control: a probe that settles without contradiction fixes other cells too, and
+    /// propagation is monotone (more fixed cells never make a failure go away), so probing any
+    /// of those cells with the colour it got there cannot fail either until `s` gains a fact.
+    /// Such probes are skipped for the rest of the pass; a pass that fixed something is
+    /// followed by a fresh one, so nothing is missed at the fixpoint. This cuts most probes.
+    pub(crate) fn probe(&mut self, s: &mut State) -> Result<(), Contradiction> {
+        if self.rules != Rules::Full {
+            return Ok(());
+        }
+        let (w, h) = (self.width, self.height);
+        let full = row_mask(w);
+        loop {
+            let mut changed = false;
+            // Colours already implied by a successful probe of this pass (see above).
+            let mut implied_black = [0u64; MAX_SIDE];
+            let mut implied_white = [0u64; MAX_SIDE];
+            for r in 0..h {
+                let mut todo = full & !(s.white[r] | s.black[r]);
+                while todo != 0 {
+                    let c = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    let bit = 1u64 << c;
+                    // An earlier probe of this pass may have fixed the cell since.
+                    if (s.white[r] | s.black[r]) & bit != 0 {
+                        continue;
+                    }
+                    if implied_black[r] & bit == 0 {
+                        let mut t = *s;
+                        if self.assign(&mut t, r, c, true).is_err() {
+                            self.assign(s, r, c, false)?;
+                            changed = true;
+                            continue;
+                        }
+                        for k in 0..h {
+                            implied_black[k] |= t.black[k];
+                            implied_white[k] |= t.white[k];
+                        }
+                    }
+                    let i = r * w + c;
+                    if self.row_same[i] | self.col_same[i] == 0 || implied_white[r] & bit != 0 {
+                        continue;
+                    }
+                    let mut t = *s;
+                    if self.assign(&mut t, r, c, false).is_err() {
+                        self.assign(s, r, c, true)?;
+                        changed = true;
+                        continue;
+                    }
+                    for k in 0..h {
+                        implied_black[k] |= t.black[k];
+                        implied_white[k] |= t.white[k];
+                    }
+                }
+            }
+            if !changed {
+                return Ok(());
+            }
         }
     }
 
@@ -331,6 +367,7 @@ impl Propagator {
 mod tests {
     use super::*;
     use crate::hitori::generate::generate;
+    use crate::hitori::grid::Shading;
     use proptest::prelude::*;
     use rand::SeedableRng;
     use rand_pcg::Pcg64Mcg;
@@ -367,6 +404,31 @@ mod tests {
         // The queue is left clean: a later assignment still works.
         let mut t = s;
         assert_eq!(pr.assign(&mut t, 2, 2, true), Ok(()));
+    }
+
+    #[test]
+    fn probing_shades_a_corner_whose_whitening_seals_it_off() {
+        // 1 1 2    (0,0) white would blacken (0,1) and (1,0), walling it into the corner: no
+        // 1 2 3    rule before probing sees that, probing does, so (0,0) is black and its two
+        // 2 3 1    neighbours white.
+        let p = HitoriPuzzle::new(3, 3, vec![1, 1, 2, 1, 2, 3, 2, 3, 1]).unwrap();
+        let mut pr = Propagator::new(&p, Rules::Full);
+        let mut s = State::empty();
+        pr.root(&mut s).unwrap();
+        assert_eq!(
+            (s.black[0] & 1, s.white[0] & 1),
+            (0, 0),
+            "unknown before probing"
+        );
+        pr.probe(&mut s).unwrap();
+        assert_eq!(s.black[0] & 1, 1);
+        assert!(s.white[0] >> 1 & 1 == 1 && s.white[1] & 1 == 1);
+        // `basic` keeps the article's two rules: probing is a no-op there.
+        let mut pb = Propagator::new(&p, Rules::Basic);
+        let mut s = State::empty();
+        pb.root(&mut s).unwrap();
+        pb.probe(&mut s).unwrap();
+        assert_eq!(s, State::empty());
     }
 
     #[test]
@@ -411,6 +473,11 @@ mod tests {
             pr.settle(&mut s),
             Ok(()),
             "{rules:?} contradicts a solution"
+        );
+        assert_eq!(
+            pr.probe(&mut s),
+            Ok(()),
+            "{rules:?} probing contradicts a solution"
         );
         for r in 0..h {
             for c in 0..w {

@@ -3,10 +3,10 @@
 use std::fmt;
 use std::str::FromStr;
 
-use thiserror::Error;
-
 use super::grid::{HitoriPuzzle, Shading, MAX_SIDE};
-use super::propagate::{Propagator, State};
+use super::propagate::Propagator;
+use super::rules::{Rules, UnknownName};
+use super::state::{row_mask, State};
 
 /// How the search picks the cell to branch on.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -36,18 +36,6 @@ impl Strategy {
     }
 }
 
-/// An unknown strategy or rule-set name.
-#[derive(Error, Debug, Clone, PartialEq, Eq)]
-#[error("unknown {kind} `{found}`, expected one of: {expected}")]
-pub struct UnknownName {
-    /// What was being named ("strategy" or "rules").
-    pub kind: &'static str,
-    /// The name given.
-    pub found: String,
-    /// The accepted names, comma-separated.
-    pub expected: String,
-}
-
 impl FromStr for Strategy {
     type Err = UnknownName;
 
@@ -64,52 +52,6 @@ impl FromStr for Strategy {
 }
 
 impl fmt::Display for Strategy {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// Which deductions propagation makes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Rules {
-    /// The article's two rules, done soundly: a white cell blackens the other copies of its
-    /// number in its row and in its column; a black cell whitens its four neighbours.
-    Basic,
-    /// `basic` plus sandwich (`x y x` => y white), adjacent pair (`x x` => the other x's of the
-    /// line black) and cut-vertex reasoning (an unknown cell whose blackening would split the
-    /// white cells is white).
-    Full,
-}
-
-impl Rules {
-    /// Every rule set, in a stable order.
-    pub const ALL: [Rules; 2] = [Rules::Basic, Rules::Full];
-
-    /// The name used on the command line and in records.
-    pub fn name(&self) -> &'static str {
-        match self {
-            Rules::Basic => "basic",
-            Rules::Full => "full",
-        }
-    }
-}
-
-impl FromStr for Rules {
-    type Err = UnknownName;
-
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Rules::ALL
-            .into_iter()
-            .find(|x| x.name() == s)
-            .ok_or_else(|| UnknownName {
-                kind: "rules",
-                found: s.to_string(),
-                expected: Rules::ALL.map(|x| x.name()).join(", "),
-            })
-    }
-}
-
-impl fmt::Display for Rules {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.name())
     }
@@ -145,11 +87,11 @@ impl Default for SearchConfig {
 pub struct SearchStats {
     /// Calls of the recursive search, root included, as the article's Java `solve()` counts
     /// them: the root counts 1, and a child counts 1 only when its assignment, propagated to a
-    /// fixpoint, neither contradicts nor disconnects the whites (the Java code evaluates
-    /// `assign(..) && propagateAll() && isConnected() && solve()`, so a branch that fails
-    /// before `solve()` is no call). With `mrv` + `basic` the article's demo takes 8 (a
-    /// single path of depth 7); counting every attempted child as well would give 13, since 5
-    /// black tries on that path contradict at once.
+    /// fixpoint (with `full` rules, probing included), neither contradicts nor disconnects the
+    /// whites (the Java code evaluates `assign(..) && propagateAll() && isConnected() &&
+    /// solve()`, so a branch that fails before `solve()` is no call). With `mrv` + `basic` the
+    /// article's demo takes 8 (a single path of depth 7); counting every attempted child as
+    /// well would give 13, since 5 black tries on that path contradict at once.
     pub nodes: u64,
     /// Deepest recursion level reached (root = 0), over counted nodes.
     pub max_depth: u32,
@@ -157,7 +99,8 @@ pub struct SearchStats {
     /// the search enough solutions: immediate contradictions, exhausted subtrees, and, when
     /// counting, leaves whose solution did not reach `max_solutions`.
     pub backtracks: u64,
-    /// Cells fixed (white or black) by the root propagation, before the first branch.
+    /// Cells fixed (white or black) by the root propagation (probing included), before the
+    /// first branch.
     pub propagated: u32,
 }
 
@@ -227,7 +170,7 @@ impl Picker {
         Picker {
             strategy,
             height: h,
-            full: super::connectivity::row_mask(w),
+            full: row_mask(w),
             buckets,
         }
     }
@@ -305,7 +248,8 @@ pub fn solve(
     }
     stats.nodes = 1;
     let mut root = State::empty();
-    let root_ok = prop.root(&mut root).is_ok();
+    // Probing is part of the fixpoint under `full` (a no-op under `basic`).
+    let root_ok = prop.root(&mut root).is_ok() && prop.probe(&mut root).is_ok();
     stats.propagated = root.fixed_count(h);
     if !root_ok {
         return result(SearchEnd::Complete, 0, None, stats);
@@ -336,7 +280,7 @@ pub fn solve(
         top.next += 1;
         let (r, c) = (top.row as usize, top.col as usize);
         let mut child = top.state;
-        if prop.assign(&mut child, r, c, black).is_err() {
+        if prop.assign(&mut child, r, c, black).is_err() || prop.probe(&mut child).is_err() {
             stats.backtracks += 1;
             continue;
         }
@@ -461,6 +405,31 @@ mod tests {
                 assert_eq!(sol.to_mask(), mask, "{s} {r}");
                 assert_eq!(verify(&p, &sol), Ok(()));
             }
+        }
+    }
+
+    // Regression (issue 13, Hitori tail): this hill-climbed 17x17 (datasets/hitori-tail, first
+    // line) took 5,308 nodes with mrv + full before failed-literal probing.
+    #[test]
+    fn hunted_17x17_tail_puzzle_takes_few_nodes_with_probing() {
+        let id = concat!(
+            "17x17:4adf78233b2gahe9c4d5cfh8bg7916132f9h83g3a52716h4b7ea55hcd9cd2e31gg43eff3416badg297dcd626bhc3h5gf34g798fhgaecbd7538f965bg8h167h6396e52cabch9a63d5",
+            "eb8373f3316391578efdbha4ghd9agbgc413haefa83dgh27647h8a4f91ec297ga8e24h1dg5c819e4d89af7563cgh7g5hbf2agdfd453ch678427c26g539fb89hc9138de7ahgc5hb2d4"
+        );
+        let p = crate::hitori::parse::parse_singles_line(id, 1)
+            .unwrap()
+            .unwrap()
+            .puzzle;
+        let res = run(&p, &cfg(Strategy::Mrv, Rules::Full, 1));
+        assert_eq!(res.end, SearchEnd::Complete);
+        let sol = res.first.expect("a solution");
+        assert_eq!(verify(&p, &sol), Ok(()));
+        assert_eq!(sol.to_mask(), "#....#..#.#.#..#...#.#..#.....#...#..#..#..#..#..#..#..#...#..#.#..#..#...#..#....#..#....#.#...#.#....#.#.....#..#...#....#.#...#...#...#...#.#.#.#.#..#..#.#...#...#....#..#.....#.#..#....#.#.#.#....#..#.#.....#..#.#..#......#..#....#....#.#...#...#..#....#.....#.#..#..##...#.#..#..#....");
+        assert_eq!(res.stats.nodes, 5, "{:?}", res.stats);
+        for s in Strategy::ALL {
+            let res = run(&p, &cfg(s, Rules::Full, 2));
+            assert_eq!((res.end, res.solutions), (SearchEnd::Complete, 1), "{s}");
+            assert!(res.stats.nodes <= 20, "{s}: {:?}", res.stats);
         }
     }
 
