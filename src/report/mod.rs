@@ -14,6 +14,7 @@
 //! - [`io`]: reading results and trace CSVs with file:line errors; atomic writes.
 
 pub mod compare;
+pub mod inference;
 pub mod io;
 pub mod merge;
 pub mod meta;
