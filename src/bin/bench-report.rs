@@ -8,6 +8,7 @@
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use puzzlebench::harness::record::Record;
+use puzzlebench::report::ab::{self, AbFormat, AbOptions, Selector};
 use puzzlebench::report::compare::{compare, CompareOptions};
 use puzzlebench::report::io::{
     expand_inputs, for_each_result, read_meta, read_results, read_trace, results_csv, write_atomic,
@@ -67,6 +68,24 @@ enum Cmd {
         /// Write Bencher Metric Format JSON here.
         #[arg(long, value_name = "FILE")]
         bmf_out: Option<PathBuf>,
+    },
+    /// A/B: two configurations on the same runs, with intervals and paired tests.
+    Ab {
+        /// Results CSVs (or directories of them) holding both configurations.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Side A: comma-separated key=value over strategy, rules or one params key.
+        #[arg(long, value_name = "SELECTOR")]
+        a: Selector,
+        /// Side B, likewise (e.g. --a strategy=mrv --b strategy=row).
+        #[arg(long, value_name = "SELECTOR")]
+        b: Selector,
+        /// Output format.
+        #[arg(long, value_enum, default_value_t = AbFormat::Text)]
+        format: AbFormat,
+        /// Per-job time limit in seconds for PAR-2/PAR-10 (default: the meta's timeout_s).
+        #[arg(long, value_name = "SECS")]
+        time_limit: Option<f64>,
     },
     /// SVG plots: cactus, nodes/cycles distributions, ABC convergence.
     Plot {
@@ -233,6 +252,21 @@ fn run() -> Result<ExitCode> {
             } else {
                 ExitCode::SUCCESS
             })
+        }
+        Cmd::Ab {
+            files,
+            a,
+            b,
+            format,
+            time_limit,
+        } => {
+            let opts = AbOptions {
+                time_limit_s: time_limit,
+                ..AbOptions::new(a, b)
+            };
+            let report = ab::ab(&ab::load_rows(&files)?, &opts)?;
+            puzzlebench::cli::print(&report.render(format));
+            Ok(ExitCode::SUCCESS)
         }
         Cmd::Plot { files, out, trace } => {
             // Read everything before writing anything: a bad input fails with no partial output.

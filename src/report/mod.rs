@@ -13,6 +13,7 @@
 //! - [`meta`]: the `*.meta.json` sidecar as read by reports.
 //! - [`io`]: reading results and trace CSVs with file:line errors; atomic writes.
 
+pub mod ab;
 pub mod compare;
 pub mod inference;
 pub mod io;
