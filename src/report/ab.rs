@@ -1103,7 +1103,7 @@ impl AbReport {
         notes.push(format!(
             "Ratios are {lb} / {la} on the pairs both solved, with paired percentile-bootstrap 95% \
              intervals (B = {}, seeded); success intervals are Wilson 95%; A12 is \
-             P({la} > {lb}) + ½P(=); the verdict calls a difference clear when Wilcoxon p < \
+             P({la} > {lb}) + ½P(=) in the table and of the side named first in the verdict; the verdict calls a difference clear when Wilcoxon p < \
              {ALPHA} and the interval of the ratio of means (else of medians) excludes 1.",
             self.resamples
         ));
