@@ -9,6 +9,7 @@ mod common;
 
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
+use puzzlebench::report::ab::{self, AbFormat, AbOptions, Selector};
 use puzzlebench::report::compare::{compare, CompareOptions};
 use puzzlebench::report::export;
 use puzzlebench::report::merge::{check_complete, merge};
@@ -50,6 +51,24 @@ enum Cmd {
     },
     /// Compare a new run with a baseline; exit 1 on a regression.
     Compare(CompareArgs),
+    /// A/B: two configurations on the same runs, with intervals and paired tests.
+    Ab {
+        /// Results CSVs (or directories of them) holding both configurations.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Side A: comma-separated key=value over strategy, rules or one params key.
+        #[arg(long, value_name = "SELECTOR")]
+        a: Selector,
+        /// Side B, likewise (e.g. --a strategy=mrv --b strategy=row).
+        #[arg(long, value_name = "SELECTOR")]
+        b: Selector,
+        /// Output format.
+        #[arg(long, default_value = "text")]
+        format: AbFormat,
+        /// Per-job time limit in seconds for PAR-2/PAR-10 (default: the meta's timeout_s).
+        #[arg(long, value_name = "SECS")]
+        time_limit: Option<f64>,
+    },
     /// SVG plots: cactus, nodes/cycles distributions, ABC convergence.
     Plot {
         /// Results CSVs (or directories of them).
@@ -177,6 +196,21 @@ fn run() -> Result<ExitCode> {
             time_limit,
         } => summary(&files, format, time_limit),
         Cmd::Compare(args) => compare_cmd(args),
+        Cmd::Ab {
+            files,
+            a,
+            b,
+            format,
+            time_limit,
+        } => {
+            let opts = AbOptions {
+                time_limit_s: time_limit,
+                ..AbOptions::new(a, b)
+            };
+            let report = ab::ab(&ab::load_rows(&files)?, &opts)?;
+            common::print(&report.render(format));
+            Ok(ExitCode::SUCCESS)
+        }
         Cmd::Plot {
             files,
             out,

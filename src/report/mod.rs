@@ -15,8 +15,10 @@
 //! - [`plot`]: SVG cactus, effort distribution and ABC convergence plots.
 //! - [`merge`]: shard files back into one run, refusing duplicates and other plans.
 
+pub mod ab;
 pub mod compare;
 pub mod export;
+pub mod inference;
 pub mod merge;
 pub mod plot;
 pub mod stats;

@@ -78,6 +78,18 @@ pub fn max(xs: &[f64]) -> Option<f64> {
     xs.iter().copied().reduce(f64::max)
 }
 
+/// Penalised average runtime PAR-k in seconds: the mean over runs of the wall time of a
+/// solved run and of `k` times the time limit for any other run (unsolved, timeout, error,
+/// wrong). `runs` yields (solved, wall seconds). `None` for no runs.
+pub fn par_k(runs: impl IntoIterator<Item = (bool, f64)>, k: f64, limit_s: f64) -> Option<f64> {
+    let (mut n, mut total) = (0usize, 0.0);
+    for (solved, wall) in runs {
+        n += 1;
+        total += if solved { wall } else { k * limit_s };
+    }
+    (n > 0).then(|| total / n as f64)
+}
+
 /// Points of the empirical CDF: for each distinct value `x`, the fraction of values `<= x`.
 pub fn ecdf(xs: &[f64]) -> Vec<(f64, f64)> {
     let v = sorted(xs);
@@ -109,6 +121,11 @@ pub struct Interval {
 fn resample_median(rng: &mut Pcg64Mcg, xs: &[f64], buf: &mut Vec<f64>) -> f64 {
     buf.clear();
     buf.extend((0..xs.len()).map(|_| xs[rng.random_range(0..xs.len())]));
+    median_in_place(buf)
+}
+
+/// Median (type 7) of `buf`, reordering it; NaN for no values. Selection rather than a sort.
+fn median_in_place(buf: &mut [f64]) -> f64 {
     let n = buf.len();
     if n == 0 {
         return f64::NAN;
@@ -159,6 +176,74 @@ pub fn bootstrap_ratio_of_medians(
         value,
         lo: percentile_sorted(&ratios, 0.025)?,
         hi: percentile_sorted(&ratios, 0.975)?,
+    })
+}
+
+/// Ratios of one paired sample's sides, `b` over `a`, each with a paired-bootstrap 95% interval.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct PairedRatios {
+    /// `mean(b) / mean(a)`; `None` when `mean(a)` is zero.
+    pub mean: Option<Interval>,
+    /// `median(b) / median(a)`; `None` when `median(a)` is zero.
+    pub median: Option<Interval>,
+}
+
+/// Paired percentile-bootstrap 95% intervals of `mean(b) / mean(a)` and
+/// `median(b) / median(a)`, where `a[i]` and `b[i]` are one pair (the same puzzle run two
+/// ways). Each resample draws pair indices with replacement from a [`Pcg64Mcg`] seeded with
+/// `seed`, so both sides keep their pairing and the interval reflects the pairs' correlation;
+/// both ratios come from the same resamples. Resamples whose denominator is zero are dropped.
+/// `None` when the sides are empty or differ in length. Large samples use fewer resamples
+/// ([`resamples_for`]).
+pub fn bootstrap_paired_ratios(
+    a: &[f64],
+    b: &[f64],
+    resamples: usize,
+    seed: u64,
+) -> Option<PairedRatios> {
+    let n = a.len();
+    if n == 0 || b.len() != n {
+        return None;
+    }
+    let ratio = |num: Option<f64>, den: Option<f64>| {
+        let r = num? / den?;
+        r.is_finite().then_some(r)
+    };
+    let mean_value = ratio(mean(b), mean(a));
+    let median_value = ratio(median(b), median(a));
+    let mut rng = Pcg64Mcg::seed_from_u64(seed);
+    let resamples = resamples_for(resamples, n);
+    let (mut ab, mut bb) = (Vec::with_capacity(n), Vec::with_capacity(n));
+    let (mut means, mut medians) = (Vec::with_capacity(resamples), Vec::with_capacity(resamples));
+    for _ in 0..resamples {
+        ab.clear();
+        bb.clear();
+        for _ in 0..n {
+            let i = rng.random_range(0..n);
+            ab.push(a[i]);
+            bb.push(b[i]);
+        }
+        // Equal counts on both sides, so the ratio of sums is the ratio of means.
+        let r = bb.iter().sum::<f64>() / ab.iter().sum::<f64>();
+        if r.is_finite() {
+            means.push(r);
+        }
+        let r = median_in_place(&mut bb) / median_in_place(&mut ab);
+        if r.is_finite() {
+            medians.push(r);
+        }
+    }
+    let interval = |value: Option<f64>, mut rs: Vec<f64>| {
+        rs.sort_by(f64::total_cmp);
+        Some(Interval {
+            value: value?,
+            lo: percentile_sorted(&rs, 0.025)?,
+            hi: percentile_sorted(&rs, 0.975)?,
+        })
+    };
+    Some(PairedRatios {
+        mean: interval(mean_value, means),
+        median: interval(median_value, medians),
     })
 }
 
@@ -235,6 +320,15 @@ mod tests {
     }
 
     #[test]
+    fn par_k_penalises_every_unsolved_run() {
+        let runs = [(true, 1.0), (false, 3.0), (true, 2.0), (false, 0.5)];
+        // (1 + 2 * 10 + 2 + 2 * 10) / 4
+        assert_eq!(par_k(runs, 2.0, 10.0), Some(43.0 / 4.0));
+        assert_eq!(par_k(runs, 10.0, 10.0), Some(203.0 / 4.0));
+        assert_eq!(par_k([], 2.0, 10.0), None);
+    }
+
+    #[test]
     fn ecdf_merges_ties() {
         assert_eq!(
             ecdf(&[3.0, 1.0, 3.0, 2.0]),
@@ -251,6 +345,46 @@ mod tests {
         assert_eq!((ci.value, ci.lo, ci.hi), (1.5, 1.5, 1.5));
         assert_eq!(bootstrap_ratio_of_medians(&[0.0], &new, 10, 1), None);
         assert_eq!(bootstrap_ratio_of_medians(&[], &new, 10, 1), None);
+    }
+
+    #[test]
+    fn paired_bootstrap_keeps_pairs_together() {
+        // b is exactly 1.25 a on every pair, so every paired resample has ratio 1.25 however
+        // spread a is; an unpaired bootstrap would give a wide interval here.
+        let a: Vec<f64> = (1..=40).map(|i| f64::from(i * i)).collect();
+        let b: Vec<f64> = a.iter().map(|x| x * 1.25).collect();
+        let r = bootstrap_paired_ratios(&a, &b, 500, 4).expect("ratios");
+        for ci in [r.mean.expect("mean"), r.median.expect("median")] {
+            assert!((ci.value - 1.25).abs() < 1e-12, "{ci:?}");
+            assert!((ci.lo - 1.25).abs() < 1e-12 && (ci.hi - 1.25).abs() < 1e-12);
+        }
+        assert_eq!(bootstrap_paired_ratios(&a, &b[1..], 10, 1), None);
+        assert_eq!(bootstrap_paired_ratios(&[], &[], 10, 1), None);
+        let zero = bootstrap_paired_ratios(&[0.0, 0.0, 0.0], &[1.0, 2.0, 3.0], 10, 1);
+        assert_eq!(
+            zero,
+            Some(PairedRatios {
+                mean: None,
+                median: None
+            })
+        );
+    }
+
+    #[test]
+    fn paired_bootstrap_is_seeded_and_covers_its_estimate() {
+        let a: Vec<f64> = (0..60).map(|i| 10.0 + f64::from((i * 37) % 17)).collect();
+        let b: Vec<f64> = a
+            .iter()
+            .enumerate()
+            .map(|(i, x)| x * (1.1 + 0.05 * ((i % 5) as f64 - 2.0)))
+            .collect();
+        let r1 = bootstrap_paired_ratios(&a, &b, 1000, 7).expect("ratios");
+        let r2 = bootstrap_paired_ratios(&a, &b, 1000, 7).expect("ratios");
+        assert_eq!(r1, r2);
+        for ci in [r1.mean.expect("mean"), r1.median.expect("median")] {
+            assert!(ci.lo <= ci.value && ci.value <= ci.hi, "{ci:?}");
+            assert!(ci.lo > 1.0 && ci.hi < 1.25, "{ci:?}");
+        }
     }
 
     #[test]

@@ -1,0 +1,1808 @@
+//! `bench-report ab`: two configurations compared on the same runs.
+//!
+//! A configuration is a (strategy, rules, params) triple; each side is chosen by a
+//! [`Selector`] of `key=value` terms that must match exactly one configuration. Runs of the two
+//! sides are paired on (dataset, puzzle_id, seed, colony), so every statistic is a paired
+//! one; rows without a partner are counted and reported, never silently mixed in. Per dataset
+//! and over all datasets together, [`ab`] reports success with Wilson intervals and McNemar's
+//! exact test; effort and time on the pairs both sides solved (ratios of means and medians
+//! with paired-bootstrap intervals, Wilcoxon signed-rank test, A12); ERT and PAR-k; and a
+//! one-line verdict.
+//!
+//! Rows come in through one function, [`load_rows`], which reduces result records to the
+//! [`Row`]s used here; nothing else in this module knows the record type or the file format.
+//! The statistics themselves live in [`stats`] and [`inference`].
+
+use crate::report::inference::{self, WilcoxonMethod};
+use crate::report::stats::{self, Interval};
+use crate::report::{fmt_secs, sig3};
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::fmt::{self, Write as _};
+use std::path::PathBuf;
+use std::str::FromStr;
+
+/// Significance level behind the verdict's wording ("clear" differences).
+pub const ALPHA: f64 = 0.05;
+
+/// A problem that stops an A/B comparison. Each names what to fix.
+#[derive(Debug, thiserror::Error)]
+pub enum AbError {
+    /// A results file or its sidecar could not be read.
+    #[error(transparent)]
+    Read(#[from] crate::results::ReadError),
+    /// A selector key that is neither `strategy`, `rules` nor a parameter of any configuration.
+    #[error("{side} {selector}: unknown key {key:?} (known keys: {known})")]
+    UnknownKey {
+        /// `--a` or `--b`.
+        side: &'static str,
+        /// The selector as given.
+        selector: String,
+        /// The unknown key.
+        key: String,
+        /// Keys that would be understood, comma-separated.
+        known: String,
+    },
+    /// No configuration matches a selector.
+    #[error("{side} {selector}: no configuration matches; the files hold:\n{available}")]
+    NoMatch {
+        /// `--a` or `--b`.
+        side: &'static str,
+        /// The selector as given.
+        selector: String,
+        /// Every configuration in the files, one per line.
+        available: String,
+    },
+    /// More than one configuration matches a selector.
+    #[error(
+        "{side} {selector}: matches {count} configurations, add terms to pick one:\n{matching}"
+    )]
+    Ambiguous {
+        /// `--a` or `--b`.
+        side: &'static str,
+        /// The selector as given.
+        selector: String,
+        /// How many match.
+        count: usize,
+        /// The matching configurations, one per line.
+        matching: String,
+    },
+    /// Both selectors chose the same configuration.
+    #[error("--a and --b both select {config}; nothing to compare")]
+    SameConfig {
+        /// The configuration.
+        config: String,
+    },
+    /// One side has two rows for one pair key (e.g. a file given twice).
+    #[error(
+        "{side} ({config}) has more than one run of dataset {dataset}, puzzle {puzzle}, \
+         seed {seed}, colony {colony} (was a file given twice?)"
+    )]
+    Duplicate {
+        /// `--a` or `--b`.
+        side: &'static str,
+        /// The side's configuration.
+        config: String,
+        /// Dataset.
+        dataset: String,
+        /// Puzzle id.
+        puzzle: String,
+        /// Seed.
+        seed: u64,
+        /// Colony.
+        colony: u32,
+    },
+    /// The files were run on different contents of one dataset.
+    #[error(
+        "dataset {dataset}: {first} was run on dataset contents {first_hash} but {second} on \
+         {second_hash}; the two sides did not solve the same puzzles"
+    )]
+    DatasetMismatch {
+        /// Dataset name.
+        dataset: String,
+        /// One file.
+        first: PathBuf,
+        /// Its meta's dataset hash.
+        first_hash: String,
+        /// Another file.
+        second: PathBuf,
+        /// Its meta's dataset hash.
+        second_hash: String,
+    },
+    /// No run of A shares a pair key with a run of B.
+    #[error(
+        "no run of {a} shares (dataset, puzzle, seed, colony) with a run of {b} \
+         ({a_rows} and {b_rows} rows)"
+    )]
+    NoPairs {
+        /// A's configuration.
+        a: String,
+        /// B's configuration.
+        b: String,
+        /// Rows of A.
+        a_rows: usize,
+        /// Rows of B.
+        b_rows: usize,
+    },
+    /// `--time-limit` is not a positive number.
+    #[error("--time-limit must be a positive number of seconds, got {0}")]
+    BadTimeLimit(f64),
+}
+
+/// One result row, reduced to what A/B needs.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Row {
+    /// Dataset name.
+    pub dataset: String,
+    /// Puzzle id.
+    pub puzzle_id: String,
+    /// Strategy name.
+    pub strategy: String,
+    /// Hitori rule set, empty for Sudoku.
+    pub rules: String,
+    /// Canonical `k=v;k=v` parameters.
+    pub params: String,
+    /// Seed value.
+    pub seed: u64,
+    /// Colony index.
+    pub colony: u32,
+    /// Status `solved` (verified); every other status is a failure here.
+    pub solved: bool,
+    /// Search nodes, where the solver counts them.
+    pub nodes: Option<u64>,
+    /// ABC cycles, where the solver counts them.
+    pub cycles: Option<u64>,
+    /// Backtracking guesses, where the solver counts them.
+    pub guesses: Option<u64>,
+    /// Wall time in seconds.
+    pub wall_s: f64,
+    /// Index into [`Rows::files`] of the file the row came from.
+    pub file: usize,
+}
+
+/// A results file as A/B sees it: where it is and what its meta says.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct SourceFile {
+    /// The CSV.
+    pub path: PathBuf,
+    /// Whether a `.meta.json` was found beside it.
+    pub has_meta: bool,
+    /// The meta's dataset hash.
+    pub dataset_hash: Option<String>,
+    /// The meta's per-job time limit.
+    pub timeout_s: Option<f64>,
+}
+
+/// Rows of every input file, and the files.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rows {
+    /// Input files in order.
+    pub files: Vec<SourceFile>,
+    /// Rows of all files, in file order.
+    pub rows: Vec<Row>,
+}
+
+/// Read results CSVs (directories expanded to their `*.csv`) and their sidecars: the only
+/// place A/B touches files or the record type.
+pub fn load_rows(paths: &[PathBuf]) -> Result<Rows, AbError> {
+    use crate::results::read as io;
+    use crate::results::Status;
+    let mut out = Rows::default();
+    for path in io::expand_inputs(paths)? {
+        let file = out.files.len();
+        let rows = &mut out.rows;
+        io::for_each_result(&path, |r| {
+            rows.push(Row {
+                solved: r.status == Some(Status::Solved),
+                dataset: r.dataset,
+                puzzle_id: r.puzzle_id,
+                strategy: r.strategy,
+                rules: r.rules,
+                params: r.params.as_str().to_string(),
+                seed: r.seed,
+                colony: r.colony,
+                nodes: r.counters.nodes,
+                cycles: r.counters.cycles,
+                guesses: r.counters.guesses,
+                wall_s: r.wall_s,
+                file,
+            });
+            Ok(())
+        })?;
+        let meta = io::read_meta(&path)?;
+        out.files.push(SourceFile {
+            has_meta: meta.is_some(),
+            dataset_hash: meta.as_ref().and_then(|m| m.dataset_hash.clone()),
+            timeout_s: meta.and_then(|m| m.timeout_s),
+            path,
+        });
+    }
+    Ok(out)
+}
+
+/// Comma-separated `key=value` terms choosing one configuration: keys are `strategy`, `rules`
+/// or any one key of the `params` column (e.g. `limit`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Selector {
+    terms: Vec<(String, String)>,
+}
+
+impl FromStr for Selector {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let mut terms: Vec<(String, String)> = Vec::new();
+        for term in s.split(',') {
+            let Some((k, v)) = term.split_once('=') else {
+                return Err(format!(
+                    "{term:?} is not a key=value term (e.g. strategy=mrv,rules=basic)"
+                ));
+            };
+            let (k, v) = (k.trim(), v.trim());
+            if k.is_empty() {
+                return Err(format!("{term:?} has an empty key"));
+            }
+            if terms.iter().any(|(seen, _)| seen == k) {
+                return Err(format!("key {k:?} is given twice"));
+            }
+            terms.push((k.to_string(), v.to_string()));
+        }
+        Ok(Selector { terms })
+    }
+}
+
+impl fmt::Display for Selector {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let terms: Vec<String> = self.terms.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        f.write_str(&terms.join(","))
+    }
+}
+
+/// A configuration: what a selector chooses.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Config {
+    /// Strategy name.
+    pub strategy: String,
+    /// Rule set (empty for Sudoku).
+    pub rules: String,
+    /// Canonical parameter string.
+    pub params: String,
+}
+
+impl Config {
+    fn of(r: &Row) -> Config {
+        Config {
+            strategy: r.strategy.clone(),
+            rules: r.rules.clone(),
+            params: r.params.clone(),
+        }
+    }
+
+    fn params(&self) -> impl Iterator<Item = (&str, &str)> {
+        self.params
+            .split(';')
+            .filter_map(|t| t.split_once('='))
+            .map(|(k, v)| (k.trim(), v.trim()))
+    }
+
+    /// The value a selector key reads.
+    fn get(&self, key: &str) -> Option<&str> {
+        match key {
+            "strategy" => Some(&self.strategy),
+            "rules" => Some(&self.rules),
+            _ => self.params().find(|(k, _)| *k == key).map(|(_, v)| v),
+        }
+    }
+}
+
+impl fmt::Display for Config {
+    /// The form run metas use: `name [rules] params`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.strategy)?;
+        if !self.rules.is_empty() {
+            write!(f, " [{}]", self.rules)?;
+        }
+        if !self.params.is_empty() {
+            write!(f, " {}", self.params)?;
+        }
+        Ok(())
+    }
+}
+
+fn resolve(
+    side: &'static str,
+    sel: &Selector,
+    configs: &BTreeSet<Config>,
+) -> Result<Config, AbError> {
+    let mut known: BTreeSet<&str> = ["strategy", "rules"].into_iter().collect();
+    known.extend(configs.iter().flat_map(|c| c.params().map(|(k, _)| k)));
+    if let Some((k, _)) = sel.terms.iter().find(|(k, _)| !known.contains(k.as_str())) {
+        return Err(AbError::UnknownKey {
+            side,
+            selector: sel.to_string(),
+            key: k.clone(),
+            known: known.into_iter().collect::<Vec<_>>().join(", "),
+        });
+    }
+    let matching: Vec<&Config> = configs
+        .iter()
+        .filter(|c| sel.terms.iter().all(|(k, v)| c.get(k) == Some(v.as_str())))
+        .collect();
+    let list = |cs: &mut dyn Iterator<Item = &Config>| {
+        cs.map(|c| format!("  {c}")).collect::<Vec<_>>().join("\n")
+    };
+    match matching.as_slice() {
+        [one] => Ok((*one).clone()),
+        [] => Err(AbError::NoMatch {
+            side,
+            selector: sel.to_string(),
+            available: list(&mut configs.iter()),
+        }),
+        many => Err(AbError::Ambiguous {
+            side,
+            selector: sel.to_string(),
+            count: many.len(),
+            matching: list(&mut many.iter().copied()),
+        }),
+    }
+}
+
+/// How to compare.
+#[derive(Clone, Debug)]
+pub struct AbOptions {
+    /// Side A.
+    pub a: Selector,
+    /// Side B.
+    pub b: Selector,
+    /// Per-job time limit for PAR-k; `None` takes the metas' `timeout_s`.
+    pub time_limit_s: Option<f64>,
+    /// Bootstrap resamples.
+    pub resamples: usize,
+    /// Bootstrap seed.
+    pub seed: u64,
+}
+
+impl AbOptions {
+    /// Compare `a` with `b`, the time limit from the metas, the project's bootstrap defaults.
+    pub fn new(a: Selector, b: Selector) -> AbOptions {
+        AbOptions {
+            a,
+            b,
+            time_limit_s: None,
+            resamples: stats::BOOTSTRAP_RESAMPLES,
+            seed: stats::BOOTSTRAP_SEED,
+        }
+    }
+}
+
+/// One side of the comparison as reported.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Side {
+    /// Short name used in the text: the strategy, plus rules and parameters that differ
+    /// between the sides.
+    pub label: String,
+    /// The selector as given.
+    pub selector: String,
+    /// Strategy.
+    pub strategy: String,
+    /// Rule set.
+    pub rules: String,
+    /// Parameters.
+    pub params: String,
+}
+
+/// Successes of one side.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Proportion {
+    /// Runs solved.
+    pub solved: u64,
+    /// Runs.
+    pub runs: u64,
+    /// `solved / runs`.
+    pub rate: f64,
+    /// Wilson 95% interval, lower end.
+    pub lo: f64,
+    /// Wilson 95% interval, upper end.
+    pub hi: f64,
+}
+
+/// Success of both sides on the pairs.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Success {
+    /// Side A.
+    pub a: Proportion,
+    /// Side B.
+    pub b: Proportion,
+    /// Pairs solved by both.
+    pub both: u64,
+    /// Pairs solved by A only.
+    pub a_only: u64,
+    /// Pairs solved by B only.
+    pub b_only: u64,
+    /// Pairs solved by neither.
+    pub neither: u64,
+    /// McNemar's exact test (two-sided) on `a_only` vs `b_only`.
+    pub mcnemar_p: f64,
+}
+
+/// One measure compared on the pairs both sides solved. Ratios are B over A.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Comparison {
+    /// `nodes`, `cycles`, `guesses` or `wall_s`.
+    pub metric: &'static str,
+    /// Pairs compared.
+    pub pairs: usize,
+    /// Mean of A.
+    pub mean_a: f64,
+    /// Mean of B.
+    pub mean_b: f64,
+    /// Median of A.
+    pub median_a: f64,
+    /// Median of B.
+    pub median_b: f64,
+    /// `mean_b / mean_a` with a paired-bootstrap 95% interval; `None` when `mean_a` is 0.
+    pub ratio_of_means: Option<Interval>,
+    /// `median_b / median_a`, likewise.
+    pub ratio_of_medians: Option<Interval>,
+    /// Wilcoxon signed-rank two-sided p-value; `None` when every pair is equal.
+    pub wilcoxon_p: Option<f64>,
+    /// How the p-value was computed.
+    pub wilcoxon_method: WilcoxonMethod,
+    /// A12 of A against B: `P(A > B) + P(A = B) / 2`.
+    pub a12: f64,
+}
+
+/// Expected running time of one side: total spent over all its runs per success.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Ert {
+    /// Effort unit (`nodes` or `cycles`); `None` when the side counts neither.
+    pub unit: Option<&'static str>,
+    /// Total effort of all runs / successes; `None` with no success or no unit.
+    pub effort: Option<f64>,
+    /// Total wall seconds of all runs / successes; `None` with no success.
+    pub seconds: Option<f64>,
+}
+
+/// A value per side.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct PerSide {
+    /// Side A.
+    pub a: f64,
+    /// Side B.
+    pub b: f64,
+}
+
+/// The comparison on one dataset, or on all of them.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Section {
+    /// Dataset name; `None` for the overall section.
+    pub dataset: Option<String>,
+    /// The dataset hash both sides' metas agree on, where known.
+    pub dataset_hash: Option<String>,
+    /// Pairs (runs per side compared).
+    pub pairs: usize,
+    /// Rows of A with no partner in B, left out of every statistic.
+    pub unpaired_a: usize,
+    /// Rows of B with no partner in A, likewise.
+    pub unpaired_b: usize,
+    /// Success on the pairs.
+    pub success: Success,
+    /// Effort counter of A (`cycles` for ABC, else `nodes`).
+    pub effort_unit_a: Option<&'static str>,
+    /// Effort counter of B.
+    pub effort_unit_b: Option<&'static str>,
+    /// Each counter both sides report, then wall time, on the pairs both solved.
+    pub comparisons: Vec<Comparison>,
+    /// ERT of A over its paired runs.
+    pub ert_a: Ert,
+    /// ERT of B.
+    pub ert_b: Ert,
+    /// PAR-2 in seconds, where a time limit is known.
+    pub par2_s: Option<PerSide>,
+    /// PAR-10 in seconds, where a time limit is known.
+    pub par10_s: Option<PerSide>,
+    /// Remarks on what could not be computed and why.
+    pub notes: Vec<String>,
+    /// Which side is better on what, and how sure.
+    pub verdict: String,
+}
+
+/// The whole comparison.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct AbReport {
+    /// Side A.
+    pub a: Side,
+    /// Side B.
+    pub b: Side,
+    /// Time limit used for PAR-k.
+    pub time_limit_s: Option<f64>,
+    /// Bootstrap resamples asked for.
+    pub resamples: usize,
+    /// Bootstrap seed.
+    pub bootstrap_seed: u64,
+    /// Remarks on the inputs (unchecked dataset contents, unknown time limit, datasets
+    /// without pairs).
+    pub notes: Vec<String>,
+    /// One section per dataset with pairs, by name.
+    pub datasets: Vec<Section>,
+    /// All pairs together.
+    pub overall: Section,
+}
+
+/// Output format of [`AbReport::render`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AbFormat {
+    /// Aligned text for the terminal.
+    Text,
+    /// GitHub-flavoured markdown.
+    Markdown,
+    /// JSON with the keys documented in the README.
+    Json,
+}
+
+impl FromStr for AbFormat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "text" => Ok(AbFormat::Text),
+            "markdown" => Ok(AbFormat::Markdown),
+            "json" => Ok(AbFormat::Json),
+            _ => Err(format!("{s:?}: expected text, markdown or json")),
+        }
+    }
+}
+
+type PairKey<'r> = (&'r str, &'r str, u64, u32);
+
+fn side_rows<'r>(
+    side: &'static str,
+    config: &Config,
+    rows: &'r [Row],
+) -> Result<HashMap<PairKey<'r>, &'r Row>, AbError> {
+    let mut out = HashMap::new();
+    for r in rows.iter().filter(|r| Config::of(r) == *config) {
+        let key = (r.dataset.as_str(), r.puzzle_id.as_str(), r.seed, r.colony);
+        if out.insert(key, r).is_some() {
+            return Err(AbError::Duplicate {
+                side,
+                config: config.to_string(),
+                dataset: r.dataset.clone(),
+                puzzle: r.puzzle_id.clone(),
+                seed: r.seed,
+                colony: r.colony,
+            });
+        }
+    }
+    Ok(out)
+}
+
+/// Short labels: the strategy, plus rules and parameters where the sides differ.
+fn side_labels(a: &Config, b: &Config) -> (String, String) {
+    let label = |c: &Config, o: &Config| {
+        let mut s = c.strategy.clone();
+        if c.rules != o.rules && !c.rules.is_empty() {
+            s.push(' ');
+            s.push_str(&c.rules);
+        }
+        for (k, v) in c.params() {
+            if o.get(k) != Some(v) {
+                let _ = write!(s, " {k}={v}");
+            }
+        }
+        s
+    };
+    let (la, lb) = (label(a, b), label(b, a));
+    if la == lb {
+        // Only a parameter B lacks tells them apart: fall back to the full form.
+        (a.to_string(), b.to_string())
+    } else {
+        (la, lb)
+    }
+}
+
+/// Compare the configurations the options select, over every pair of runs.
+pub fn ab(input: &Rows, opts: &AbOptions) -> Result<AbReport, AbError> {
+    if let Some(t) = opts.time_limit_s {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(AbError::BadTimeLimit(t));
+        }
+    }
+    let configs: BTreeSet<Config> = input.rows.iter().map(Config::of).collect();
+    let ca = resolve("--a", &opts.a, &configs)?;
+    let cb = resolve("--b", &opts.b, &configs)?;
+    if ca == cb {
+        return Err(AbError::SameConfig {
+            config: ca.to_string(),
+        });
+    }
+    let a_rows = side_rows("--a", &ca, &input.rows)?;
+    let b_rows = side_rows("--b", &cb, &input.rows)?;
+    let mut notes = Vec::new();
+
+    // Files behind each dataset, for the contents check; and behind either side, for the
+    // time limit.
+    let mut files_of: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
+    for r in a_rows.values().chain(b_rows.values()) {
+        files_of.entry(&r.dataset).or_default().insert(r.file);
+    }
+    let mut hash_of: BTreeMap<&str, Option<String>> = BTreeMap::new();
+    for (dataset, files) in &files_of {
+        let mut known: Option<&SourceFile> = None;
+        for f in files.iter().map(|&i| &input.files[i]) {
+            match (&f.dataset_hash, known) {
+                (None, _) => notes.push(format!(
+                    "{}: {}; dataset contents not checked",
+                    f.path.display(),
+                    if f.has_meta {
+                        "its .meta.json has no dataset_hash"
+                    } else {
+                        "no .meta.json beside it"
+                    }
+                )),
+                (Some(h), Some(k)) if k.dataset_hash.as_ref() != Some(h) => {
+                    return Err(AbError::DatasetMismatch {
+                        dataset: dataset.to_string(),
+                        first: k.path.clone(),
+                        first_hash: k.dataset_hash.clone().unwrap_or_default(),
+                        second: f.path.clone(),
+                        second_hash: h.clone(),
+                    })
+                }
+                (Some(_), None) => known = Some(f),
+                _ => {}
+            }
+        }
+        hash_of.insert(dataset, known.and_then(|f| f.dataset_hash.clone()));
+    }
+    notes.dedup();
+    let all_files: BTreeSet<usize> = files_of.values().flatten().copied().collect();
+    let time_limit_s = match opts.time_limit_s {
+        Some(t) => Some(t),
+        None => meta_time_limit(input, &all_files, &mut notes),
+    };
+
+    // Pairs, sorted by key so the bootstrap does not depend on the order of the files.
+    let mut keys: Vec<&PairKey> = a_rows.keys().filter(|k| b_rows.contains_key(*k)).collect();
+    keys.sort();
+    if keys.is_empty() {
+        return Err(AbError::NoPairs {
+            a: ca.to_string(),
+            b: cb.to_string(),
+            a_rows: a_rows.len(),
+            b_rows: b_rows.len(),
+        });
+    }
+    let mut unpaired: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for k in a_rows.keys().filter(|k| !b_rows.contains_key(*k)) {
+        unpaired.entry(k.0).or_default().0 += 1;
+    }
+    for k in b_rows.keys().filter(|k| !a_rows.contains_key(*k)) {
+        unpaired.entry(k.0).or_default().1 += 1;
+    }
+    let mut by_dataset: BTreeMap<&str, Vec<(&Row, &Row)>> = BTreeMap::new();
+    for k in &keys {
+        by_dataset
+            .entry(k.0)
+            .or_default()
+            .push((a_rows[*k], b_rows[*k]));
+    }
+    for (d, (ua, ub)) in &unpaired {
+        if !by_dataset.contains_key(d) {
+            notes.push(format!(
+                "dataset {d}: {ua} runs of A and {ub} of B, none paired; left out"
+            ));
+        }
+    }
+
+    let (la, lb) = side_labels(&ca, &cb);
+    let ctx = Ctx {
+        la: &la,
+        lb: &lb,
+        time_limit_s,
+        opts,
+    };
+    let datasets: Vec<Section> = by_dataset
+        .iter()
+        .map(|(d, pairs)| {
+            let (ua, ub) = unpaired.get(d).copied().unwrap_or_default();
+            ctx.section(
+                Some(d.to_string()),
+                hash_of.get(d).cloned().flatten(),
+                pairs,
+                (ua, ub),
+            )
+        })
+        .collect();
+    let all: Vec<(&Row, &Row)> = by_dataset.values().flatten().copied().collect();
+    let (ua, ub) = unpaired
+        .values()
+        .fold((0, 0), |(x, y), (a, b)| (x + a, y + b));
+    let overall = ctx.section(None, None, &all, (ua, ub));
+    let side = |label: String, sel: &Selector, c: &Config| Side {
+        label,
+        selector: sel.to_string(),
+        strategy: c.strategy.clone(),
+        rules: c.rules.clone(),
+        params: c.params.clone(),
+    };
+    Ok(AbReport {
+        a: side(la.clone(), &opts.a, &ca),
+        b: side(lb.clone(), &opts.b, &cb),
+        time_limit_s,
+        resamples: opts.resamples,
+        bootstrap_seed: opts.seed,
+        notes,
+        datasets,
+        overall,
+    })
+}
+
+/// The time limit the metas of `files` agree on, or `None` with a note saying why not.
+fn meta_time_limit(input: &Rows, files: &BTreeSet<usize>, notes: &mut Vec<String>) -> Option<f64> {
+    let fs: Vec<&SourceFile> = files.iter().map(|&i| &input.files[i]).collect();
+    let why = if let Some(f) = fs.iter().find(|f| !f.has_meta) {
+        format!("no .meta.json beside {}", f.path.display())
+    } else if let Some(f) = fs.iter().find(|f| f.timeout_s != fs[0].timeout_s) {
+        let show = |t: Option<f64>| t.map_or("none".to_string(), |t| format!("{t} s"));
+        format!(
+            "the files' time limits differ ({}: {}, {}: {})",
+            fs[0].path.display(),
+            show(fs[0].timeout_s),
+            f.path.display(),
+            show(f.timeout_s)
+        )
+    } else if let Some(t) = fs.first().and_then(|f| f.timeout_s) {
+        return Some(t);
+    } else {
+        "the runs had no --timeout".to_string()
+    };
+    notes.push(format!(
+        "PAR-2 and PAR-10 omitted: {why} (pass --time-limit SECS)"
+    ));
+    None
+}
+
+/// The effort counter of a set of rows: `cycles` when any row counts cycles (ABC), else
+/// `nodes` when any counts nodes.
+fn effort_unit<'r>(rows: impl Iterator<Item = &'r Row> + Clone) -> Option<&'static str> {
+    if rows.clone().any(|r| r.cycles.is_some()) {
+        Some("cycles")
+    } else if rows.clone().any(|r| r.nodes.is_some()) {
+        Some("nodes")
+    } else {
+        None
+    }
+}
+
+/// A row's value of a counter (or `wall_s`).
+fn metric(r: &Row, name: &str) -> Option<f64> {
+    match name {
+        "nodes" => r.nodes.map(|v| v as f64),
+        "cycles" => r.cycles.map(|v| v as f64),
+        "guesses" => r.guesses.map(|v| v as f64),
+        _ => Some(r.wall_s),
+    }
+}
+
+struct Ctx<'a> {
+    la: &'a str,
+    lb: &'a str,
+    time_limit_s: Option<f64>,
+    opts: &'a AbOptions,
+}
+
+impl Ctx<'_> {
+    fn section(
+        &self,
+        dataset: Option<String>,
+        dataset_hash: Option<String>,
+        pairs: &[(&Row, &Row)],
+        (unpaired_a, unpaired_b): (usize, usize),
+    ) -> Section {
+        let n = pairs.len() as u64;
+        let count =
+            |f: &dyn Fn(&(&Row, &Row)) -> bool| pairs.iter().filter(|p| f(p)).count() as u64;
+        let both = count(&|(a, b)| a.solved && b.solved);
+        let a_only = count(&|(a, b)| a.solved && !b.solved);
+        let b_only = count(&|(a, b)| !a.solved && b.solved);
+        let prop = |k: u64| {
+            let (lo, hi) = inference::wilson(k, n).unwrap_or((f64::NAN, f64::NAN));
+            Proportion {
+                solved: k,
+                runs: n,
+                rate: k as f64 / n as f64,
+                lo,
+                hi,
+            }
+        };
+        let success = Success {
+            a: prop(both + a_only),
+            b: prop(both + b_only),
+            both,
+            a_only,
+            b_only,
+            neither: n - both - a_only - b_only,
+            mcnemar_p: inference::mcnemar_exact(a_only, b_only),
+        };
+
+        let unit_a = effort_unit(pairs.iter().map(|p| p.0));
+        let unit_b = effort_unit(pairs.iter().map(|p| p.1));
+        let solved: Vec<&(&Row, &Row)> =
+            pairs.iter().filter(|(a, b)| a.solved && b.solved).collect();
+        let mut notes = Vec::new();
+        let mut comparisons = Vec::new();
+        if solved.is_empty() {
+            notes.push("no pair was solved by both sides: effort and time not compared".into());
+        } else {
+            for m in ["nodes", "cycles", "guesses"] {
+                if solved
+                    .iter()
+                    .all(|(a, b)| metric(a, m).is_some() && metric(b, m).is_some())
+                {
+                    comparisons.push(self.compare(m, &solved));
+                }
+            }
+            if comparisons.is_empty() {
+                let show = |u: Option<&str>| u.unwrap_or("no counter").to_string();
+                notes.push(format!(
+                    "different effort units (A counts {}, B counts {}): effort not compared",
+                    show(unit_a),
+                    show(unit_b)
+                ));
+            }
+            comparisons.push(self.compare("wall_s", &solved));
+        }
+
+        let ert = |unit: Option<&'static str>, side_a: bool| {
+            let runs = pairs.iter().map(|p| if side_a { p.0 } else { p.1 });
+            let successes = runs.clone().filter(|r| r.solved).count();
+            let per = |total: f64| (successes > 0).then(|| total / successes as f64);
+            Ert {
+                unit,
+                effort: unit.and_then(|u| {
+                    // A run without the counter (an error row) adds nothing.
+                    per(runs.clone().filter_map(|r| metric(r, u)).sum())
+                }),
+                seconds: per(runs.clone().map(|r| r.wall_s).sum()),
+            }
+        };
+        let ert_a = ert(unit_a, true);
+        let ert_b = ert(unit_b, false);
+        let par = |k: f64| {
+            let t = self.time_limit_s?;
+            Some(PerSide {
+                a: stats::par_k(pairs.iter().map(|p| (p.0.solved, p.0.wall_s)), k, t)?,
+                b: stats::par_k(pairs.iter().map(|p| (p.1.solved, p.1.wall_s)), k, t)?,
+            })
+        };
+        let mut s = Section {
+            dataset,
+            dataset_hash,
+            pairs: pairs.len(),
+            unpaired_a,
+            unpaired_b,
+            success,
+            effort_unit_a: unit_a,
+            effort_unit_b: unit_b,
+            comparisons,
+            ert_a,
+            ert_b,
+            par2_s: par(2.0),
+            par10_s: par(10.0),
+            notes,
+            verdict: String::new(),
+        };
+        s.verdict = self.verdict(&s);
+        s
+    }
+
+    fn compare(&self, m: &'static str, pairs: &[&(&Row, &Row)]) -> Comparison {
+        let a: Vec<f64> = pairs.iter().filter_map(|p| metric(p.0, m)).collect();
+        let b: Vec<f64> = pairs.iter().filter_map(|p| metric(p.1, m)).collect();
+        let ratios = stats::bootstrap_paired_ratios(&a, &b, self.opts.resamples, self.opts.seed);
+        let w = inference::wilcoxon(&a, &b);
+        Comparison {
+            metric: m,
+            pairs: a.len(),
+            mean_a: stats::mean(&a).unwrap_or(f64::NAN),
+            mean_b: stats::mean(&b).unwrap_or(f64::NAN),
+            median_a: stats::median(&a).unwrap_or(f64::NAN),
+            median_b: stats::median(&b).unwrap_or(f64::NAN),
+            ratio_of_means: ratios.and_then(|r| r.mean),
+            ratio_of_medians: ratios.and_then(|r| r.median),
+            wilcoxon_p: w.and_then(|w| w.p_value),
+            wilcoxon_method: w.map_or(WilcoxonMethod::Exact, |w| w.method),
+            a12: inference::a12(&a, &b).unwrap_or(f64::NAN),
+        }
+    }
+
+    fn verdict(&self, s: &Section) -> String {
+        let (la, lb) = (self.la, self.lb);
+        let sc = &s.success;
+        let mut parts = Vec::new();
+        parts.push(if sc.a_only == 0 && sc.b_only == 0 {
+            if sc.both == s.pairs as u64 {
+                format!("both solve all {}", s.pairs)
+            } else {
+                format!("both solve the same {} of {}", sc.both, s.pairs)
+            }
+        } else {
+            let (more, less, km, kl) = if sc.a.solved >= sc.b.solved {
+                (la, lb, sc.a.solved, sc.b.solved)
+            } else {
+                (lb, la, sc.b.solved, sc.a.solved)
+            };
+            let p = fmt_p(sc.mcnemar_p);
+            if sc.mcnemar_p < ALPHA {
+                format!(
+                    "{more} solves more ({more} {km}, {less} {kl} of {}, McNemar {p})",
+                    s.pairs
+                )
+            } else {
+                format!(
+                    "no clear difference in success ({la} {}, {lb} {} of {}, McNemar {p})",
+                    sc.a.solved, sc.b.solved, s.pairs
+                )
+            }
+        });
+        if s.comparisons.is_empty() {
+            parts.push("no pair solved by both, so effort and time are not compared".into());
+        } else if s.comparisons.len() == 1 {
+            parts.push("different effort units, effort not compared".into());
+        }
+        // The first counter (nodes or cycles; guesses only add detail) and time.
+        let first_effort = s.comparisons.iter().find(|c| c.metric != "wall_s");
+        let time = s.comparisons.iter().find(|c| c.metric == "wall_s");
+        for c in first_effort.into_iter().chain(time) {
+            parts.push(self.clause(c));
+        }
+        parts.join("; ")
+    }
+
+    /// "row needs ×1.18 [1.12, 1.25] the mean nodes of mrv (Wilcoxon p < 1e-6, A12 0.62)",
+    /// or "no clear difference in ...". A difference is clear when the Wilcoxon test rejects
+    /// at [`ALPHA`] and the bootstrap interval of a ratio excludes 1: the ratio of means is
+    /// preferred (it is what the total cost scales by), the ratio of medians is used when
+    /// only it is clear (heavy tails, e.g. a few slow puzzles, widen the means' interval).
+    fn clause(&self, c: &Comparison) -> String {
+        let (la, lb) = (self.la, self.lb);
+        let (verb, noun) = if c.metric == "wall_s" {
+            ("takes", "time")
+        } else {
+            ("needs", c.metric)
+        };
+        let Some(p) = c.wilcoxon_p else {
+            return format!("the same {noun} on all {} pairs both solved", c.pairs);
+        };
+        let excludes_one = |r: &Option<Interval>| r.is_some_and(|r| r.lo > 1.0 || r.hi < 1.0);
+        let (which, r) =
+            if p < ALPHA && !excludes_one(&c.ratio_of_means) && excludes_one(&c.ratio_of_medians) {
+                ("median", c.ratio_of_medians)
+            } else {
+                ("mean", c.ratio_of_means)
+            };
+        let Some(r) = r else {
+            return format!(
+                "{noun}: no ratio ({la}'s {which} is 0), Wilcoxon {}",
+                fmt_p(p)
+            );
+        };
+        // Say it the way round that gives a factor of at least 1; A12 then measures the
+        // side named first.
+        let (worse, better, f, lo, hi, a12) = if r.value >= 1.0 {
+            (lb, la, r.value, r.lo, r.hi, 1.0 - c.a12)
+        } else {
+            (la, lb, 1.0 / r.value, 1.0 / r.hi, 1.0 / r.lo, c.a12)
+        };
+        let stats = format!("Wilcoxon {}, A12 {:.2}", fmt_p(p), a12);
+        let (f, lo, hi) = (sig3(f), sig3(lo), sig3(hi));
+        if p < ALPHA && (r.lo > 1.0 || r.hi < 1.0) {
+            format!("{worse} {verb} ×{f} [{lo}, {hi}] the {which} {noun} of {better} ({stats})")
+        } else {
+            format!(
+                "no clear difference in {noun} ({worse} ×{f} [{lo}, {hi}] the {which} of \
+                 {better}; {stats})"
+            )
+        }
+    }
+}
+
+/// A p-value for people: two decimals down to 0.01, then three, then an exponent, and
+/// `< 1e-6` below that (a bootstrap or approximation says nothing finer).
+fn fmt_p(p: f64) -> String {
+    if p < 1e-6 {
+        "p < 1e-6".to_string()
+    } else if p < 1e-3 {
+        format!("p = {p:.1e}")
+    } else if p < 0.01 {
+        format!("p = {p:.3}")
+    } else {
+        format!("p = {p:.2}")
+    }
+}
+
+fn table(header: &[&str], rows: &[Vec<String>], md: bool, indent: &str) -> String {
+    let mut out = String::new();
+    if md {
+        let _ = writeln!(out, "| {} |", header.join(" | "));
+        let seps: Vec<&str> = header
+            .iter()
+            .enumerate()
+            .map(|(i, _)| if i == 0 { "---" } else { "---:" })
+            .collect();
+        let _ = writeln!(out, "| {} |", seps.join(" | "));
+        for r in rows {
+            let _ = writeln!(out, "| {} |", r.join(" | "));
+        }
+        return out;
+    }
+    let mut w: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
+    for r in rows {
+        for (i, c) in r.iter().enumerate() {
+            w[i] = w[i].max(c.chars().count());
+        }
+    }
+    let line = |cells: &mut dyn Iterator<Item = &str>| {
+        let mut s = indent.to_string();
+        for (i, c) in cells.enumerate() {
+            let pad = w[i] - c.chars().count();
+            if i == 0 {
+                let _ = write!(s, "{c}{}", " ".repeat(pad));
+            } else {
+                let _ = write!(s, "  {}{c}", " ".repeat(pad));
+            }
+        }
+        s.trim_end().to_string() + "\n"
+    };
+    out.push_str(&line(&mut header.iter().copied()));
+    for r in rows {
+        out.push_str(&line(&mut r.iter().map(String::as_str)));
+    }
+    out
+}
+
+fn fmt_interval(i: Option<Interval>) -> String {
+    i.map_or("-".to_string(), |i| {
+        format!("×{} [{}, {}]", sig3(i.value), sig3(i.lo), sig3(i.hi))
+    })
+}
+
+fn fmt_value(metric: &str, v: f64) -> String {
+    if metric == "wall_s" {
+        fmt_secs(v)
+    } else {
+        sig3(v)
+    }
+}
+
+impl AbReport {
+    /// Render in `format`: text and markdown for people, JSON with stable keys.
+    pub fn render(&self, format: AbFormat) -> String {
+        match format {
+            AbFormat::Text => self.render_text(false),
+            AbFormat::Markdown => self.render_text(true),
+            AbFormat::Json => serde_json::to_string_pretty(self).unwrap_or_default() + "\n",
+        }
+    }
+
+    fn render_text(&self, md: bool) -> String {
+        let mut out = String::new();
+        let (la, lb) = (&self.a.label, &self.b.label);
+        let cfg = |s: &Side| {
+            Config {
+                strategy: s.strategy.clone(),
+                rules: s.rules.clone(),
+                params: s.params.clone(),
+            }
+            .to_string()
+        };
+        if md {
+            let _ = writeln!(out, "## A/B: {la} vs {lb}\n");
+            let _ = writeln!(out, "- A = `{}` (`{}`)", cfg(&self.a), self.a.selector);
+            let _ = writeln!(out, "- B = `{}` (`{}`)\n", cfg(&self.b), self.b.selector);
+        } else {
+            let _ = writeln!(out, "A/B: {la} vs {lb}");
+            let _ = writeln!(out, "  A = {}  (--a {})", cfg(&self.a), self.a.selector);
+            let _ = writeln!(out, "  B = {}  (--b {})\n", cfg(&self.b), self.b.selector);
+        }
+        let mut sections: Vec<&Section> = self.datasets.iter().collect();
+        if self.datasets.len() > 1 {
+            sections.push(&self.overall);
+        }
+        for s in sections {
+            self.render_section(&mut out, s, md);
+        }
+        let mut notes = self.notes.clone();
+        notes.push(format!(
+            "Ratios are {lb} / {la} on the pairs both solved, with paired percentile-bootstrap 95% \
+             intervals (B = {}, seeded); success intervals are Wilson 95%; A12 is \
+             P({la} > {lb}) + ½P(=) in the table and of the side named first in the verdict; the verdict calls a difference clear when Wilcoxon p < \
+             {ALPHA} and the interval of the ratio of means (else of medians) excludes 1.",
+            self.resamples
+        ));
+        for n in notes {
+            if md {
+                let _ = writeln!(out, "<sub>{n}</sub><br>");
+            } else {
+                let _ = writeln!(out, "{n}");
+            }
+        }
+        out
+    }
+
+    fn render_section(&self, out: &mut String, s: &Section, md: bool) {
+        let (la, lb) = (&self.a.label, &self.b.label);
+        let name = s.dataset.clone().unwrap_or_else(|| "all datasets".into());
+        let hash = s
+            .dataset_hash
+            .as_ref()
+            .map_or(String::new(), |h| format!(", dataset hash {h}"));
+        let unpaired = if s.unpaired_a + s.unpaired_b > 0 {
+            format!(
+                "; unpaired and left out: {} of {la}, {} of {lb}",
+                s.unpaired_a, s.unpaired_b
+            )
+        } else {
+            String::new()
+        };
+        if md {
+            let _ = writeln!(out, "### {name}\n\n{} pairs{hash}{unpaired}\n", s.pairs);
+        } else {
+            let _ = writeln!(out, "{name}: {} pairs{hash}{unpaired}", s.pairs);
+        }
+        let indent = if md { "" } else { "  " };
+        let sc = &s.success;
+        let prop = |p: &Proportion| {
+            format!(
+                "{}/{} ({:.1}% [{:.1}, {:.1}])",
+                p.solved,
+                p.runs,
+                100.0 * p.rate,
+                100.0 * p.lo,
+                100.0 * p.hi
+            )
+        };
+        let ert = |e: &Ert| {
+            let eff = match (e.effort, e.unit) {
+                (Some(v), Some(u)) => format!("{} {u}", sig3(v)),
+                _ => "-".into(),
+            };
+            let secs = e.seconds.map_or("-".into(), fmt_secs);
+            (eff, secs)
+        };
+        let (ea, ta) = ert(&s.ert_a);
+        let (eb, tb) = ert(&s.ert_b);
+        let par = |p: Option<PerSide>, a: bool| {
+            p.map_or("-".into(), |p| fmt_secs(if a { p.a } else { p.b }))
+        };
+        let rows = vec![
+            vec![
+                la.to_string(),
+                prop(&sc.a),
+                ea,
+                ta,
+                par(s.par2_s, true),
+                par(s.par10_s, true),
+            ],
+            vec![
+                lb.to_string(),
+                prop(&sc.b),
+                eb,
+                tb,
+                par(s.par2_s, false),
+                par(s.par10_s, false),
+            ],
+        ];
+        out.push_str(&table(
+            &[
+                "side",
+                "solved (Wilson 95%)",
+                "ERT effort",
+                "ERT time",
+                "PAR-2",
+                "PAR-10",
+            ],
+            &rows,
+            md,
+            indent,
+        ));
+        let _ = writeln!(
+            out,
+            "{}{}McNemar exact {}: solved by {la} only {}, by {lb} only {}, both {}, neither {}",
+            if md { "\n" } else { "" },
+            indent,
+            fmt_p(sc.mcnemar_p),
+            sc.a_only,
+            sc.b_only,
+            sc.both,
+            sc.neither
+        );
+        if !s.comparisons.is_empty() {
+            let pairs = s.comparisons[0].pairs;
+            let _ = writeln!(
+                out,
+                "{}{indent}on the {pairs} pairs both solved ({lb} / {la}):{}",
+                if md { "\n" } else { "" },
+                if md { "\n" } else { "" }
+            );
+            let mean_a = format!("mean {la}");
+            let mean_b = format!("mean {lb}");
+            let med_a = format!("median {la}");
+            let med_b = format!("median {lb}");
+            let header = [
+                "metric",
+                mean_a.as_str(),
+                mean_b.as_str(),
+                "ratio of means",
+                med_a.as_str(),
+                med_b.as_str(),
+                "ratio of medians",
+                "Wilcoxon",
+                "A12",
+            ];
+            let rows: Vec<Vec<String>> = s
+                .comparisons
+                .iter()
+                .map(|c| {
+                    vec![
+                        c.metric.to_string(),
+                        fmt_value(c.metric, c.mean_a),
+                        fmt_value(c.metric, c.mean_b),
+                        fmt_interval(c.ratio_of_means),
+                        fmt_value(c.metric, c.median_a),
+                        fmt_value(c.metric, c.median_b),
+                        fmt_interval(c.ratio_of_medians),
+                        c.wilcoxon_p.map_or("-".into(), |p| {
+                            format!("{} ({})", fmt_p(p), c.wilcoxon_method.as_str())
+                        }),
+                        format!("{:.3}", c.a12),
+                    ]
+                })
+                .collect();
+            out.push_str(&table(&header, &rows, md, indent));
+        }
+        for n in &s.notes {
+            let _ = writeln!(out, "{}{indent}note: {n}", if md { "\n" } else { "" });
+        }
+        if md {
+            let _ = writeln!(out, "\n**Verdict:** {}\n", s.verdict);
+        } else {
+            let _ = writeln!(out, "  verdict: {}\n", s.verdict);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sel(s: &str) -> Selector {
+        s.parse().expect("valid selector")
+    }
+
+    /// A Hitori-like row: nodes counted, solved or not.
+    fn row(strategy: &str, puzzle: u32, solved: bool, nodes: u64, wall_s: f64) -> Row {
+        Row {
+            dataset: "d".into(),
+            puzzle_id: format!("p{puzzle}"),
+            strategy: strategy.into(),
+            rules: "basic".into(),
+            params: "max_solutions=1".into(),
+            solved,
+            nodes: Some(nodes),
+            wall_s,
+            ..Row::default()
+        }
+    }
+
+    fn one_file(rows: Vec<Row>, hash: Option<&str>, timeout_s: Option<f64>) -> Rows {
+        Rows {
+            files: vec![SourceFile {
+                path: "r.csv".into(),
+                has_meta: true,
+                dataset_hash: hash.map(String::from),
+                timeout_s,
+            }],
+            rows,
+        }
+    }
+
+    fn run(input: &Rows, a: &str, b: &str) -> Result<AbReport, AbError> {
+        ab(input, &AbOptions::new(sel(a), sel(b)))
+    }
+
+    /// Six pairs: mrv solves 1-5, row solves 1-3 and 6; row needs more nodes. One extra row
+    /// of row (puzzle 7) has no mrv partner.
+    fn mixed() -> Rows {
+        let mut rows = Vec::new();
+        for i in 1..=6u32 {
+            let n = u64::from(i) * 10;
+            rows.push(row("mrv", i, i <= 5, n, 0.001 * f64::from(i)));
+            rows.push(row("row", i, i <= 3 || i == 6, n * 2, 0.003 * f64::from(i)));
+        }
+        rows.push(row("row", 7, true, 5, 0.01));
+        one_file(rows, Some("h1"), Some(1.0))
+    }
+
+    #[test]
+    fn selectors_parse_and_refuse_malformed_terms() {
+        let s = sel("strategy=mrv, rules=basic");
+        assert_eq!(s.to_string(), "strategy=mrv,rules=basic");
+        assert!("mrv"
+            .parse::<Selector>()
+            .is_err_and(|e| e.contains("key=value")));
+        assert!("=mrv"
+            .parse::<Selector>()
+            .is_err_and(|e| e.contains("empty key")));
+        assert!("limit=1,limit=2"
+            .parse::<Selector>()
+            .is_err_and(|e| e.contains("twice")));
+    }
+
+    fn abc(limit: &str, neighbourhood: &str, puzzle: u32) -> Row {
+        Row {
+            dataset: "s".into(),
+            puzzle_id: format!("p{puzzle}"),
+            strategy: "abc".into(),
+            params: format!("colony_size=100;limit={limit};neighbourhood={neighbourhood}"),
+            solved: true,
+            cycles: Some(100 + u64::from(puzzle)),
+            wall_s: 0.01,
+            ..Row::default()
+        }
+    }
+
+    fn abc_rows() -> Rows {
+        let mut rows = Vec::new();
+        for p in 1..=3 {
+            rows.push(abc("50", "box", p));
+            rows.push(abc("50", "cross-box", p));
+            rows.push(abc("adaptive", "box", p));
+        }
+        one_file(rows, Some("h"), None)
+    }
+
+    #[test]
+    fn unknown_selector_key_is_refused_with_the_known_keys() {
+        let e = run(&abc_rows(), "colour=red", "limit=adaptive").expect_err("unknown key");
+        assert!(matches!(&e, AbError::UnknownKey { key, side: "--a", .. } if key == "colour"));
+        assert!(
+            e.to_string()
+                .contains("known keys: colony_size, limit, neighbourhood, rules, strategy"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn ambiguous_selector_lists_the_matching_configurations() {
+        let e = run(&abc_rows(), "limit=adaptive", "limit=50").expect_err("ambiguous");
+        let msg = e.to_string();
+        assert!(
+            matches!(
+                e,
+                AbError::Ambiguous {
+                    count: 2,
+                    side: "--b",
+                    ..
+                }
+            ),
+            "{msg}"
+        );
+        assert!(
+            msg.contains("abc colony_size=100;limit=50;neighbourhood=box"),
+            "{msg}"
+        );
+        assert!(
+            msg.contains("abc colony_size=100;limit=50;neighbourhood=cross-box"),
+            "{msg}"
+        );
+        assert!(
+            !msg.contains("limit=adaptive;"),
+            "only the matching ones: {msg}"
+        );
+        // One more term picks one; labels then name only what differs.
+        let r = run(&abc_rows(), "limit=adaptive", "limit=50,neighbourhood=box").expect("ok");
+        assert_eq!(
+            (r.a.label.as_str(), r.b.label.as_str()),
+            ("abc limit=adaptive", "abc limit=50")
+        );
+        assert_eq!(r.overall.effort_unit_a, Some("cycles"));
+        assert_eq!(r.overall.comparisons[0].metric, "cycles");
+    }
+
+    #[test]
+    fn selector_matching_nothing_lists_what_there_is() {
+        let e = run(&mixed(), "strategy=dfs", "strategy=row").expect_err("no match");
+        let msg = e.to_string();
+        assert!(matches!(e, AbError::NoMatch { .. }));
+        assert!(msg.contains("mrv [basic] max_solutions=1"), "{msg}");
+        assert!(msg.contains("row [basic] max_solutions=1"), "{msg}");
+        let e = run(&mixed(), "strategy=mrv", "rules=basic,strategy=mrv").expect_err("same");
+        assert!(matches!(e, AbError::SameConfig { .. }), "{e}");
+    }
+
+    #[test]
+    fn different_dataset_contents_are_refused() {
+        // Same dataset name, A's file and B's file made from different puzzles.
+        let mut input = mixed();
+        input.files.push(SourceFile {
+            path: "other.csv".into(),
+            has_meta: true,
+            dataset_hash: Some("h2".into()),
+            timeout_s: Some(1.0),
+        });
+        for r in input.rows.iter_mut().filter(|r| r.strategy == "row") {
+            r.file = 1;
+        }
+        let e = run(&input, "strategy=mrv", "strategy=row").expect_err("mismatch");
+        assert!(
+            matches!(&e, AbError::DatasetMismatch { first_hash, second_hash, .. }
+                if first_hash == "h1" && second_hash == "h2"),
+            "{e}"
+        );
+        // The same hash is accepted and reported.
+        input.files[1].dataset_hash = Some("h1".into());
+        let r = run(&input, "strategy=mrv", "strategy=row").expect("same contents");
+        assert_eq!(r.datasets[0].dataset_hash.as_deref(), Some("h1"));
+        // No hash at all: compared, with a note that the contents were not checked.
+        input.files[1].dataset_hash = None;
+        input.files[1].has_meta = false;
+        let r = run(&input, "strategy=mrv", "strategy=row").expect("unchecked");
+        assert!(
+            r.notes
+                .iter()
+                .any(|n| n.contains("other.csv: no .meta.json")),
+            "{:?}",
+            r.notes
+        );
+        assert!(r
+            .notes
+            .iter()
+            .any(|n| n.contains("PAR-2 and PAR-10 omitted")));
+        assert_eq!(r.time_limit_s, None);
+    }
+
+    #[test]
+    fn duplicate_runs_on_one_side_are_refused() {
+        let mut input = mixed();
+        input.rows.push(row("mrv", 2, true, 1, 0.1));
+        let e = run(&input, "strategy=mrv", "strategy=row").expect_err("duplicate");
+        assert!(e.to_string().contains("puzzle p2, seed 0, colony 0"), "{e}");
+    }
+
+    #[test]
+    fn counts_tests_ert_and_par_on_the_pairs() {
+        let r = run(&mixed(), "strategy=mrv", "strategy=row").expect("ok");
+        assert_eq!(r.datasets.len(), 1);
+        let s = &r.datasets[0];
+        assert_eq!(s.overall_eq(&r.overall), ());
+        assert_eq!((s.pairs, s.unpaired_a, s.unpaired_b), (6, 0, 1));
+        let sc = &s.success;
+        assert_eq!((sc.a.solved, sc.b.solved, sc.a.runs), (5, 4, 6));
+        assert_eq!((sc.both, sc.a_only, sc.b_only, sc.neither), (3, 2, 1, 0));
+        assert_eq!(sc.mcnemar_p, inference::mcnemar_exact(2, 1));
+        assert_eq!(Some((sc.a.lo, sc.a.hi)), inference::wilson(5, 6));
+        // Both solved puzzles 1-3: nodes 10, 20, 30 against 20, 40, 60.
+        let nodes = &s.comparisons[0];
+        assert_eq!((nodes.metric, nodes.pairs), ("nodes", 3));
+        assert_eq!((nodes.mean_a, nodes.mean_b), (20.0, 40.0));
+        let m = nodes.ratio_of_means.expect("ratio");
+        assert_eq!((m.value, m.lo, m.hi), (2.0, 2.0, 2.0));
+        // B larger on every pair: A12 of A against B is 2/9 + 1/9 ... computed: P(A > B)
+        // over the 9 cross pairs {10,20,30} x {20,40,60} = 1 (30 > 20), ties 1 (20 = 20).
+        assert!((nodes.a12 - 1.5 / 9.0).abs() < 1e-12);
+        assert_eq!(nodes.wilcoxon_method, WilcoxonMethod::Exact);
+        assert_eq!(nodes.wilcoxon_p, Some(0.25));
+        assert_eq!(s.comparisons[1].metric, "wall_s");
+        // ERT: all six runs' nodes / successes.
+        assert_eq!(s.ert_a.effort, Some(210.0 / 5.0));
+        assert_eq!(s.ert_b.effort, Some(420.0 / 4.0));
+        assert!((s.ert_a.seconds.expect("secs") - 0.021 / 5.0).abs() < 1e-15);
+        // PAR-k with the meta's 1 s limit: mrv 0.015 s solved + 1 failure.
+        let par2 = s.par2_s.expect("limit known");
+        assert!((par2.a - (0.015 + 2.0) / 6.0).abs() < 1e-12);
+        let par10 = s.par10_s.expect("limit known");
+        assert!((par10.b - (0.001 * 3.0 * 12.0 + 20.0) / 6.0).abs() < 1e-12);
+        assert_eq!(r.time_limit_s, Some(1.0));
+        // Three pairs are too few for the test to be sure, and the verdict says so.
+        assert!(
+            s.verdict.starts_with("no clear difference in success"),
+            "{}",
+            s.verdict
+        );
+        assert!(
+            s.verdict.contains("no clear difference in nodes"),
+            "{}",
+            s.verdict
+        );
+    }
+
+    impl Section {
+        /// A single dataset's section and the overall one hold the same numbers.
+        fn overall_eq(&self, o: &Section) {
+            assert_eq!(o.dataset, None);
+            assert_eq!(
+                (o.success, &o.comparisons),
+                (self.success, &self.comparisons)
+            );
+        }
+    }
+
+    #[test]
+    fn verdict_names_the_better_side_when_the_evidence_is_clear() {
+        let mut rows = Vec::new();
+        for i in 1..=40u32 {
+            let n = 100 + u64::from(i * 7 % 13);
+            rows.push(row("mrv", i, true, n, 0.001));
+            rows.push(row("row", i, true, n + n / 5 + u64::from(i % 3), 0.001));
+        }
+        let r = run(&one_file(rows, None, None), "strategy=mrv", "strategy=row").expect("ok");
+        let v = &r.overall.verdict;
+        assert!(v.starts_with("both solve all 40; row needs ×1.2"), "{v}");
+        assert!(
+            v.contains("the mean nodes of mrv (Wilcoxon p < 1e-6, A12 "),
+            "{v}"
+        );
+        // Equal times on every pair: no test is possible, and the verdict says why.
+        assert!(
+            v.ends_with("the same time on all 40 pairs both solved"),
+            "{v}"
+        );
+        // The same comparison the other way round names the same winner.
+        let back = run(
+            &one_file(r_rows_swapped(), None, None),
+            "strategy=row",
+            "strategy=mrv",
+        );
+        assert!(back.is_ok());
+    }
+
+    fn r_rows_swapped() -> Vec<Row> {
+        vec![row("mrv", 1, true, 1, 0.1), row("row", 1, true, 2, 0.1)]
+    }
+
+    #[test]
+    fn no_pair_solved_by_both_is_said_not_hidden() {
+        let rows = vec![
+            row("mrv", 1, true, 5, 0.1),
+            row("row", 1, false, 50, 1.0),
+            row("mrv", 2, false, 9, 1.0),
+            row("row", 2, true, 7, 0.2),
+        ];
+        let r = run(&one_file(rows, None, None), "strategy=mrv", "strategy=row").expect("ok");
+        let s = &r.overall;
+        assert!(s.comparisons.is_empty());
+        assert!(
+            s.notes
+                .iter()
+                .any(|n| n.contains("no pair was solved by both")),
+            "{:?}",
+            s.notes
+        );
+        assert!(
+            s.verdict.contains("no pair solved by both"),
+            "{}",
+            s.verdict
+        );
+        // ERT still exists per side: each solved one of two.
+        assert_eq!(s.ert_a.effort, Some(14.0));
+        assert_eq!(s.ert_b.seconds, Some(1.2));
+        let text = r.render(AbFormat::Text);
+        assert!(text.contains("note: no pair was solved by both"), "{text}");
+    }
+
+    #[test]
+    fn different_effort_units_are_not_compared() {
+        let mut rows = Vec::new();
+        for p in 1..=3 {
+            rows.push(abc("50", "box", p));
+            rows.push(Row {
+                strategy: "backtrack".into(),
+                params: "max_solutions=1".into(),
+                cycles: None,
+                nodes: Some(4),
+                guesses: Some(1),
+                ..abc("50", "box", p)
+            });
+        }
+        let r = run(
+            &one_file(rows, None, None),
+            "strategy=abc",
+            "strategy=backtrack",
+        )
+        .expect("ok");
+        let s = &r.overall;
+        let metrics: Vec<&str> = s.comparisons.iter().map(|c| c.metric).collect();
+        assert_eq!(metrics, ["wall_s"]);
+        assert!(s
+            .notes
+            .iter()
+            .any(|n| n.starts_with("different effort units (A counts cycles, B counts nodes)")));
+        assert!(
+            s.verdict.contains("different effort units"),
+            "{}",
+            s.verdict
+        );
+        assert_eq!(
+            (s.ert_a.unit, s.ert_b.unit),
+            (Some("cycles"), Some("nodes"))
+        );
+    }
+
+    #[test]
+    fn datasets_get_sections_and_pool_into_overall() {
+        let mut input = mixed();
+        let more: Vec<Row> = input
+            .rows
+            .iter()
+            .map(|r| Row {
+                dataset: "e".into(),
+                ..r.clone()
+            })
+            .collect();
+        input.rows.extend(more);
+        let r = run(&input, "strategy=mrv", "strategy=row").expect("ok");
+        let names: Vec<Option<&str>> = r.datasets.iter().map(|s| s.dataset.as_deref()).collect();
+        assert_eq!(names, [Some("d"), Some("e")]);
+        assert_eq!((r.overall.pairs, r.overall.unpaired_b), (12, 2));
+        assert_eq!(r.overall.success.a_only, 4);
+        let text = r.render(AbFormat::Text);
+        assert!(text.contains("all datasets: 12 pairs"), "{text}");
+        let md = r.render(AbFormat::Markdown);
+        assert!(
+            md.contains("### e\n") && md.contains("**Verdict:**"),
+            "{md}"
+        );
+    }
+
+    #[test]
+    fn time_limit_comes_from_the_flag_or_agreeing_metas() {
+        let mut opts = AbOptions::new(sel("strategy=mrv"), sel("strategy=row"));
+        opts.time_limit_s = Some(0.0);
+        assert!(matches!(ab(&mixed(), &opts), Err(AbError::BadTimeLimit(_))));
+        opts.time_limit_s = Some(5.0);
+        assert_eq!(ab(&mixed(), &opts).expect("ok").time_limit_s, Some(5.0));
+        let mut input = mixed();
+        input.files.push(SourceFile {
+            timeout_s: Some(2.0),
+            ..input.files[0].clone()
+        });
+        input.rows[1].file = 1;
+        let r = run(&input, "strategy=mrv", "strategy=row").expect("ok");
+        assert_eq!(r.time_limit_s, None);
+        assert!(
+            r.notes.iter().any(|n| n.contains("time limits differ")),
+            "{:?}",
+            r.notes
+        );
+    }
+
+    /// Every key path of a JSON value, arrays entered through their first element as `[]`.
+    fn key_paths(v: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    let p = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
+                    out.push(p.clone());
+                    key_paths(x, &p, out);
+                }
+            }
+            serde_json::Value::Array(a) => {
+                if let Some(x) = a.first() {
+                    key_paths(x, &format!("{prefix}[]"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// The JSON keys are a documented interface (README "bench-report ab"); changing one
+    /// must be deliberate.
+    #[test]
+    fn json_keys_are_stable() {
+        let r = run(&mixed(), "strategy=mrv", "strategy=row").expect("ok");
+        let v: serde_json::Value =
+            serde_json::from_str(&r.render(AbFormat::Json)).expect("valid JSON");
+        let mut got = Vec::new();
+        key_paths(&v, "", &mut got);
+        let top: Vec<&str> = got
+            .iter()
+            .filter(|p| !p.contains('.'))
+            .map(String::as_str)
+            .collect();
+        assert_eq!(
+            top,
+            [
+                "a",
+                "b",
+                "bootstrap_seed",
+                "datasets",
+                "notes",
+                "overall",
+                "resamples",
+                "time_limit_s"
+            ]
+        );
+        let side: Vec<&str> = got.iter().filter_map(|p| p.strip_prefix("a.")).collect();
+        assert_eq!(side, ["label", "params", "rules", "selector", "strategy"]);
+        let section: Vec<&str> = got
+            .iter()
+            .filter_map(|p| p.strip_prefix("overall."))
+            .collect();
+        assert_eq!(
+            section,
+            [
+                "comparisons",
+                "comparisons[].a12",
+                "comparisons[].mean_a",
+                "comparisons[].mean_b",
+                "comparisons[].median_a",
+                "comparisons[].median_b",
+                "comparisons[].metric",
+                "comparisons[].pairs",
+                "comparisons[].ratio_of_means",
+                "comparisons[].ratio_of_means.hi",
+                "comparisons[].ratio_of_means.lo",
+                "comparisons[].ratio_of_means.value",
+                "comparisons[].ratio_of_medians",
+                "comparisons[].ratio_of_medians.hi",
+                "comparisons[].ratio_of_medians.lo",
+                "comparisons[].ratio_of_medians.value",
+                "comparisons[].wilcoxon_method",
+                "comparisons[].wilcoxon_p",
+                "dataset",
+                "dataset_hash",
+                "effort_unit_a",
+                "effort_unit_b",
+                "ert_a",
+                "ert_a.effort",
+                "ert_a.seconds",
+                "ert_a.unit",
+                "ert_b",
+                "ert_b.effort",
+                "ert_b.seconds",
+                "ert_b.unit",
+                "notes",
+                "pairs",
+                "par10_s",
+                "par10_s.a",
+                "par10_s.b",
+                "par2_s",
+                "par2_s.a",
+                "par2_s.b",
+                "success",
+                "success.a",
+                "success.a.hi",
+                "success.a.lo",
+                "success.a.rate",
+                "success.a.runs",
+                "success.a.solved",
+                "success.a_only",
+                "success.b",
+                "success.b.hi",
+                "success.b.lo",
+                "success.b.rate",
+                "success.b.runs",
+                "success.b.solved",
+                "success.b_only",
+                "success.both",
+                "success.mcnemar_p",
+                "success.neither",
+                "unpaired_a",
+                "unpaired_b",
+                "verdict",
+            ]
+        );
+        // Dataset sections have exactly the keys of the overall one.
+        let per: Vec<&str> = got
+            .iter()
+            .filter_map(|p| p.strip_prefix("datasets[]."))
+            .collect();
+        assert_eq!(per, section);
+        assert_eq!(v["overall"]["comparisons"][0]["wilcoxon_method"], "exact");
+        assert_eq!(v["overall"]["dataset"], serde_json::Value::Null);
+    }
+}
