@@ -6,6 +6,7 @@
 //! saved rows into summaries, comparisons and plots.
 pub mod cli;
 pub mod dataset;
+pub mod external;
 pub mod harness;
 pub mod hitori;
 pub mod report;
