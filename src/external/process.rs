@@ -231,12 +231,10 @@ impl Proc {
         }
     }
 
-    /// Bytes read from stdout past the last line returned (and, if none is buffered, whatever
-    /// is readable right now without waiting); for spotting output nobody asked for.
-    pub fn pending_output(&mut self) -> &[u8] {
-        if self.out.is_empty() && !self.stdout_eof {
-            let _ = self.poll_once(false, Duration::ZERO);
-        }
+    /// Bytes read from stdout past the last line returned: output nobody asked for. (Not
+    /// polled for: stray output still in the pipe shows up as the next job's answer line and
+    /// is refused there, and a syscall per job is saved.)
+    pub fn pending_output(&self) -> &[u8] {
         &self.out
     }
 
@@ -320,15 +318,9 @@ impl Proc {
     pub fn peak_rss_kib(&self) -> Option<u64> {
         let f = self.status_file.as_ref()?;
         let mut buf = [0u8; 4096];
-        let mut n = 0;
-        // /proc files are generated afresh on each read from offset 0.
-        while n < buf.len() {
-            match f.read_at(&mut buf[n..], n as u64) {
-                Ok(0) => break,
-                Ok(k) => n += k,
-                Err(_) => return None,
-            }
-        }
+        // One pread from offset 0: /proc regenerates the whole file on every read, so a
+        // second read (to see end of file) would cost as much again. `status` is ~1.5 KiB.
+        let n = f.read_at(&mut buf, 0).ok()?;
         let text = std::str::from_utf8(&buf[..n]).ok()?;
         let line = text.lines().find(|l| l.starts_with("VmHWM:"))?;
         line["VmHWM:".len()..]
@@ -370,9 +362,10 @@ impl Proc {
         }
     }
 
-    /// Forgets the stderr kept so far (batch mode: each job's message carries its own).
+    /// Forgets the stderr kept so far (batch mode: each job's message carries its own). What
+    /// is still in the pipe is not read first, to save a syscall per job: at worst a message
+    /// carries a line the previous job wrote after its answer.
     pub fn clear_stderr(&mut self) {
-        self.poll_stderr();
         self.err.clear();
     }
 
