@@ -68,6 +68,10 @@ fn batch_overhead_per_job() {
             .expect("solver_ns reported");
         solver_ns += ns;
         child_cpu += o.measured.cpu_s.expect("cpu measured");
+        assert!(
+            o.measured.max_rss_kib.is_some_and(|k| k > 0),
+            "job {job}: peak memory"
+        );
     }
     let wall = t.elapsed();
     let overhead_us = (wall.as_secs_f64() - solver_ns as f64 * 1e-9) / jobs as f64 * 1e6;
