@@ -319,8 +319,8 @@ impl Proc {
         Some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
     }
 
-    /// Peak resident memory so far (`VmHWM`), in KiB, sampled at most once per
-    /// [`HWM_EVERY`]: reading `/proc/<pid>/status` costs ~10 us, half the per-job budget, so
+    /// Peak resident memory so far (`VmHWM`), in KiB, sampled at most once a
+    /// millisecond: reading `/proc/<pid>/status` costs ~10 us, half the per-job budget, so
     /// jobs shorter than that share the sample of a job less than 1 ms before (the peak
     /// only ever grows, so the figure lags by at most 1 ms and is never too high).
     pub fn peak_rss_kib(&mut self) -> Option<u64> {
