@@ -16,6 +16,8 @@
 //!   [`solver::Outcome`]. Implement it to benchmark your own solver.
 //! - [`verify`]: every answer's independent check.
 //! - [`builtin`]: the built-in strategies (`mrv`, `row`, `abc`, `backtrack`, …) as solvers.
+//! - [`external`]: programs in any language speaking the line protocol (PROTOCOL.md).
+//! - [`strategies`]: `--strategy` names to solvers, built-in or from a `--solvers` manifest.
 //! - [`harness`]: planning, seeding, the parallel executor and [`harness::bench()`], which
 //!   runs a [`harness::BenchConfig`] to finished files.
 //! - [`corpus`]: where the public corpora are, for tests, benches and examples.
@@ -27,6 +29,7 @@
 pub mod builtin;
 pub mod corpus;
 pub mod dataset;
+pub mod external;
 pub mod harness;
 pub mod hash;
 pub mod hitori;
@@ -34,5 +37,6 @@ pub mod kind;
 pub mod report;
 pub mod results;
 pub mod solver;
+pub mod strategies;
 pub mod sudoku;
 pub mod verify;

@@ -140,6 +140,48 @@ pub struct Task<'a> {
     pub trace: Option<&'a mut Vec<u32>>,
 }
 
+impl<'a> Task<'a> {
+    /// A task with a stop check on `interrupt` and an optional budget counted from now, for
+    /// tests, examples and harnesses of one's own (the harness builds its tasks itself).
+    pub fn new(
+        puzzle: &'a Puzzle,
+        job: u64,
+        seed: u64,
+        rng: &'a mut Rng,
+        interrupt: &'a AtomicBool,
+        timeout: Option<Duration>,
+    ) -> Task<'a> {
+        Task {
+            puzzle,
+            job,
+            seed,
+            rng,
+            stop: Stop::new(interrupt, timeout),
+            trace: None,
+        }
+    }
+
+    /// Whether the solve must stop now (see [`Stop::check`]).
+    pub fn should_stop(&self) -> bool {
+        self.stop.check()
+    }
+
+    /// Whether the run was interrupted.
+    pub fn interrupted(&self) -> bool {
+        self.stop.interrupted()
+    }
+
+    /// When the job's time budget ends.
+    pub fn deadline(&self) -> Option<Instant> {
+        self.stop.deadline()
+    }
+
+    /// The job's time budget.
+    pub fn timeout(&self) -> Option<Duration> {
+        self.stop.timeout()
+    }
+}
+
 /// Run options that only some solvers honour. The harness refuses an option that no selected
 /// solver supports, and applies one that only some support to those (saying so once).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

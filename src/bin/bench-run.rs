@@ -5,13 +5,14 @@ mod common;
 
 use anyhow::{bail, Context, Result};
 use clap::Parser;
-use puzzlebench::builtin::{parse_strategies, SolverOptions, STRATEGY_NAMES};
+use puzzlebench::builtin::{SolverOptions, STRATEGY_NAMES};
 use puzzlebench::harness::{bench, BenchConfig, BenchError, BenchOutcome};
 use puzzlebench::hitori::rules::Rules;
 use puzzlebench::report::summary::{Format, SummaryBuilder, SummaryOptions};
 use puzzlebench::results::read::for_each_result;
 use puzzlebench::results::{Columns, Shard, Status};
 use puzzlebench::solver::{RunOption, Solver};
+use puzzlebench::strategies::resolve;
 use puzzlebench::sudoku::abc::{AbcParams, Limit, Neighbourhood};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -40,9 +41,15 @@ struct Args {
     dataset: PathBuf,
 
     /// Comma-separated strategies: Hitori `mrv`, `row`, `mrv-dyn`; Sudoku `abc`, `abc-hybrid`,
-    /// `backtrack`. Each runs on the same puzzles of its kind.
+    /// `backtrack`; or names from the --solvers manifest. Each runs on the same puzzles of its
+    /// kind.
     #[arg(long, value_name = "LIST")]
     strategy: String,
+
+    /// TOML manifest of external solvers (programs speaking the line protocol of PROTOCOL.md);
+    /// their names can then be used in --strategy.
+    #[arg(long, value_name = "FILE")]
+    solvers: Option<PathBuf>,
 
     /// Hitori propagation rules: `basic` (the article's two rules) or `full` (adds sandwich,
     /// adjacent-pair and cut-vertex reasoning).
@@ -178,11 +185,13 @@ fn config(args: &Args) -> Result<BenchConfig> {
         node_limit: args.node_limit,
         abc,
     };
-    let solvers: Vec<Box<dyn Solver>> = parse_strategies(&args.strategy, &opts)
-        .map_err(anyhow::Error::msg)?
-        .into_iter()
-        .map(|s| Box::new(s) as Box<dyn Solver>)
-        .collect();
+    let solvers = resolve(&args.strategy, &opts, args.solvers.as_deref())?;
+    let manifest_hash = match &args.solvers {
+        Some(p) => Some(puzzlebench::external::content_hash(
+            &std::fs::read(p).with_context(|| format!("{}: cannot read", p.display()))?,
+        )),
+        None => None,
+    };
     check_option(&solvers, RunOption::NodeLimit, args.node_limit.is_some())?;
     check_option(
         &solvers,
@@ -218,6 +227,7 @@ fn config(args: &Args) -> Result<BenchConfig> {
     cfg.force = args.force;
     cfg.progress = !args.quiet;
     cfg.command_line = common::command_line();
+    cfg.manifest_hash = manifest_hash;
     Ok(cfg)
 }
 

@@ -62,6 +62,8 @@ pub struct BenchConfig {
     pub progress: bool,
     /// The command line, for the meta.
     pub command_line: Vec<String>,
+    /// Content hash of the `--solvers` manifest, for the meta and `--resume`.
+    pub manifest_hash: Option<String>,
 }
 
 impl BenchConfig {
@@ -84,7 +86,10 @@ impl BenchConfig {
             resume: false,
             force: false,
             progress: false,
-            command_line: std::env::args().collect(),
+            command_line: std::env::args_os()
+                .map(|a| a.to_string_lossy().into_owned())
+                .collect(),
+            manifest_hash: None,
         }
     }
 }
@@ -303,7 +308,12 @@ fn check_resumable(old: &RunMeta, new: &RunMeta) -> Result<(), String> {
     fn show<T: std::fmt::Display>(v: &Option<T>) -> String {
         v.as_ref().map_or("none".into(), T::to_string)
     }
-    let diffs: [(&str, String, String); 8] = [
+    let diffs: [(&str, String, String); 9] = [
+        (
+            "--solvers manifest contents",
+            show(&old.solvers_manifest_hash),
+            show(&new.solvers_manifest_hash),
+        ),
         (
             "dataset contents",
             show(&old.dataset_hash),
@@ -355,6 +365,7 @@ fn run_meta(cfg: &BenchConfig, dataset: &Dataset, plan: &Plan, columns: Columns)
             .iter()
             .map(|s| format!("{} [{}] {}", s.name(), s.rules(), s.params()))
             .collect(),
+        solvers_manifest_hash: cfg.manifest_hash.clone(),
         columns: Some(columns),
         seed: Some(cfg.seed),
         seeds: Some(u64::from(cfg.seeds)),

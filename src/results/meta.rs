@@ -73,6 +73,8 @@ pub struct RunMeta {
     pub strategies: Vec<String>,
     /// Each strategy as `name [rules] params`, the form `--resume` compares.
     pub solvers: Vec<String>,
+    /// Content hash of the `--solvers` manifest, when the run had one.
+    pub solvers_manifest_hash: Option<String>,
     /// Optional columns present in the results.
     pub columns: Option<Columns>,
     /// Base seed.

@@ -1,0 +1,455 @@
+//! The `--solvers FILE` manifest: one TOML table per external solver, parsed and validated
+//! into [`ExternalSpec`]s before any job runs.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+use serde::Deserialize;
+
+use crate::solver::PuzzleKind;
+
+/// How puzzlebench drives the solver's process.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Mode {
+    /// One long-lived process per worker thread, one request line after another.
+    Batch,
+    /// One process per job: the request on stdin, the answer on stdout, then exit.
+    PerPuzzle,
+}
+
+impl Mode {
+    /// The manifest spelling, also given to the solver as `PUZZLEBENCH_MODE`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Mode::Batch => "batch",
+            Mode::PerPuzzle => "per-puzzle",
+        }
+    }
+}
+
+impl fmt::Display for Mode {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// One validated solver entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExternalSpec {
+    /// The strategy name (the TOML table's name).
+    pub name: String,
+    /// The puzzle family it solves.
+    pub kind: PuzzleKind,
+    /// The executable, resolved: absolute, or relative to the current directory as given.
+    pub program: PathBuf,
+    /// The arguments after `command[0]`.
+    pub args: Vec<String>,
+    /// How the process is driven.
+    pub mode: Mode,
+    /// Whether seeds matter.
+    pub randomised: bool,
+    /// Extra environment, sorted by key.
+    pub env: Vec<(String, String)>,
+    /// Working directory, resolved against the manifest's directory.
+    pub workdir: Option<PathBuf>,
+    /// The `params` column, canonical `key=value;…` sorted by key (or the free text given).
+    pub params: String,
+}
+
+/// Why a manifest was refused; each names the file and, where there is one, the table and key.
+#[derive(Debug, thiserror::Error)]
+pub enum ManifestError {
+    /// The file could not be read.
+    #[error("{path}: cannot read the solver manifest: {source}")]
+    Read {
+        /// The manifest.
+        path: PathBuf,
+        /// The I/O error.
+        source: std::io::Error,
+    },
+    /// Not TOML, or a key of the wrong type or unknown (serde's message names it).
+    #[error("{path}: {message}")]
+    Syntax {
+        /// The manifest.
+        path: PathBuf,
+        /// The TOML parser's message, with the line and key.
+        message: String,
+    },
+    /// No `[solver.NAME]` table at all.
+    #[error("{path}: no solvers declared (expected one or more `[solver.NAME]` tables)")]
+    Empty {
+        /// The manifest.
+        path: PathBuf,
+    },
+    /// A value that parses but is not acceptable.
+    #[error("{path}: [solver.{solver}] {key}: {message}")]
+    Invalid {
+        /// The manifest.
+        path: PathBuf,
+        /// The table name.
+        solver: String,
+        /// The offending key.
+        key: &'static str,
+        /// What is wrong.
+        message: String,
+    },
+}
+
+/// The file's shape; `deny_unknown_fields` makes a misspelt key an error, not a silent default.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawManifest {
+    #[serde(default)]
+    solver: BTreeMap<String, RawSolver>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RawSolver {
+    kind: RawKind,
+    command: Vec<String>,
+    mode: Mode,
+    #[serde(default)]
+    randomised: bool,
+    #[serde(default)]
+    env: BTreeMap<String, String>,
+    workdir: Option<String>,
+    params: Option<RawParams>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum RawKind {
+    Sudoku,
+    Hitori,
+}
+
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum RawParams {
+    Text(String),
+    Table(BTreeMap<String, toml::Value>),
+}
+
+/// Reads and validates a manifest; `builtins` are the built-in strategy names it must not reuse.
+pub fn load(path: &Path, builtins: &[&str]) -> Result<Vec<ExternalSpec>, ManifestError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ManifestError::Read {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    parse(path, &text, builtins)
+}
+
+/// Validates manifest `text` as if read from `path` (relative commands and workdirs resolve
+/// against `path`'s directory).
+pub fn parse(
+    path: &Path,
+    text: &str,
+    builtins: &[&str],
+) -> Result<Vec<ExternalSpec>, ManifestError> {
+    let raw: RawManifest = toml::from_str(text).map_err(|e| ManifestError::Syntax {
+        path: path.to_path_buf(),
+        message: e.to_string().trim_end().replace('\n', "\n  "),
+    })?;
+    if raw.solver.is_empty() {
+        return Err(ManifestError::Empty {
+            path: path.to_path_buf(),
+        });
+    }
+    let base = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p.to_path_buf(),
+        _ => PathBuf::from("."),
+    };
+    let mut out = Vec::with_capacity(raw.solver.len());
+    for (name, s) in raw.solver {
+        let invalid = |key: &'static str, message: String| ManifestError::Invalid {
+            path: path.to_path_buf(),
+            solver: name.clone(),
+            key,
+            message,
+        };
+        // Names go into CSV cells and `--strategy a,b` lists: keep them to a safe alphabet.
+        let name_ok = !name.is_empty()
+            && name
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+        if !name_ok {
+            return Err(invalid(
+                "name",
+                "a solver name may hold only letters, digits, `-`, `_` and `.`".into(),
+            ));
+        }
+        // BTreeMap keys are unique, so only built-ins can clash (TOML refuses a repeated table).
+        if builtins.contains(&name.as_str()) {
+            return Err(invalid(
+                "name",
+                format!("`{name}` is a built-in strategy; choose another name"),
+            ));
+        }
+        let kind = match s.kind {
+            RawKind::Sudoku => PuzzleKind::Sudoku,
+            RawKind::Hitori => PuzzleKind::Hitori,
+        };
+        let Some((first, rest)) = s.command.split_first() else {
+            return Err(invalid("command", "the command is empty".into()));
+        };
+        if first.is_empty() {
+            return Err(invalid("command", "the program name is empty".into()));
+        }
+        let program = resolve_program(first, &base).map_err(|m| invalid("command", m))?;
+        let workdir = match s.workdir {
+            None => None,
+            Some(w) => {
+                let dir = base.join(&w);
+                if !dir.is_dir() {
+                    return Err(invalid(
+                        "workdir",
+                        format!("`{}` is not a directory", dir.display()),
+                    ));
+                }
+                Some(dir)
+            }
+        };
+        for key in s.env.keys() {
+            if key.is_empty() || key.contains('=') || key.contains('\0') {
+                return Err(invalid(
+                    "env",
+                    format!("`{key}` is not a valid variable name"),
+                ));
+            }
+        }
+        let params = match s.params {
+            None => String::new(),
+            Some(RawParams::Text(t)) => t,
+            Some(RawParams::Table(t)) => canonical_params(&t).map_err(|m| invalid("params", m))?,
+        };
+        if params.contains(['\n', '\r']) {
+            return Err(invalid("params", "must be one line".into()));
+        }
+        out.push(ExternalSpec {
+            name,
+            kind,
+            program,
+            args: rest.to_vec(),
+            mode: s.mode,
+            randomised: s.randomised,
+            env: s.env.into_iter().collect(),
+            workdir,
+            params,
+        });
+    }
+    Ok(out)
+}
+
+/// `command[0]`: with a `/` it is a path (relative ones against the manifest's directory);
+/// a bare name is looked up on `PATH`, as a shell would.
+fn resolve_program(first: &str, base: &Path) -> Result<PathBuf, String> {
+    if first.contains('/') {
+        let p = base.join(first);
+        return if is_executable(&p) {
+            Ok(p)
+        } else if p.exists() {
+            Err(format!("`{}` is not an executable file", p.display()))
+        } else {
+            Err(format!("`{}` does not exist", p.display()))
+        };
+    }
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(first))
+        .find(|p| is_executable(p))
+        .ok_or_else(|| format!("`{first}` was not found on PATH"))
+}
+
+fn is_executable(p: &Path) -> bool {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+}
+
+/// A params table as the `params` column writes it: `key=value` sorted by key, `;`-joined.
+fn canonical_params(t: &BTreeMap<String, toml::Value>) -> Result<String, String> {
+    let mut parts = Vec::with_capacity(t.len());
+    for (k, v) in t {
+        let text = match v {
+            toml::Value::String(s) => s.clone(),
+            toml::Value::Integer(i) => i.to_string(),
+            toml::Value::Float(f) => f.to_string(),
+            toml::Value::Boolean(b) => b.to_string(),
+            _ => {
+                return Err(format!(
+                    "`{k}`: only strings, numbers and booleans are allowed"
+                ))
+            }
+        };
+        // `;` and `=` delimit the column's pairs; letting them in would make it ambiguous.
+        if k.contains([';', '=']) || text.contains([';', '=']) {
+            return Err(format!("`{k}`: keys and values may not contain `;` or `=`"));
+        }
+        parts.push(format!("{k}={text}"));
+    }
+    Ok(parts.join(";"))
+}
+
+/// A stable 64-bit FNV-1a hash of the manifest bytes, as 16 hex digits, for the run meta.
+pub fn content_hash(bytes: &[u8]) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn dir_with_exe() -> (tempfile::TempDir, PathBuf) {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().expect("tempdir");
+        std::fs::create_dir(dir.path().join("bin")).expect("mkdir");
+        let exe = dir.path().join("bin/solve");
+        std::fs::write(&exe, "#!/bin/sh\n").expect("write");
+        std::fs::set_permissions(&exe, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+        std::fs::write(dir.path().join("bin/data"), "x").expect("write");
+        let manifest = dir.path().join("peers.toml");
+        (dir, manifest)
+    }
+
+    fn err(text: &str) -> String {
+        let (_d, m) = dir_with_exe();
+        match parse(&m, text, &["backtrack", "abc"]) {
+            Ok(v) => panic!("accepted: {v:?}"),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    const OK: &str = "[solver.mine]\nkind = \"sudoku\"\ncommand = [\"bin/solve\", \"--fast\"]\nmode = \"batch\"\n";
+
+    #[test]
+    fn full_entry_parses_and_resolves_against_the_manifest() {
+        let (d, m) = dir_with_exe();
+        let text = format!(
+            "{OK}randomised = true\nenv = {{ B = \"2\", A = \"1\" }}\nworkdir = \"bin\"\nparams = {{ z = 1, a = \"x\", f = true }}\n\
+             [solver.other]\nkind = \"hitori\"\ncommand = [\"sh\"]\nmode = \"per-puzzle\"\nparams = \"free text\"\n"
+        );
+        let specs = parse(&m, &text, &["backtrack"]).expect("valid");
+        assert_eq!(specs.len(), 2);
+        let s = &specs[0];
+        assert_eq!(s.name, "mine");
+        assert_eq!(s.kind, PuzzleKind::Sudoku);
+        assert_eq!(s.program, d.path().join("bin/solve"));
+        assert_eq!(s.args, vec!["--fast".to_string()]);
+        assert_eq!(s.mode, Mode::Batch);
+        assert!(s.randomised);
+        assert_eq!(
+            s.env,
+            vec![("A".into(), "1".into()), ("B".into(), "2".into())]
+        );
+        assert_eq!(s.workdir.as_deref(), Some(d.path().join("bin").as_path()));
+        assert_eq!(s.params, "a=x;f=true;z=1");
+        let o = &specs[1];
+        assert_eq!(
+            (o.kind, o.mode, o.randomised),
+            (PuzzleKind::Hitori, Mode::PerPuzzle, false)
+        );
+        assert!(
+            o.program.is_absolute(),
+            "bare name found on PATH: {:?}",
+            o.program
+        );
+        assert_eq!(o.params, "free text");
+    }
+
+    #[test]
+    fn builtin_name_clash_is_refused() {
+        let e = err(&OK.replace("mine", "backtrack"));
+        assert!(
+            e.contains("[solver.backtrack] name") && e.contains("built-in"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn duplicate_table_is_refused() {
+        let e = err(&format!("{OK}{OK}"));
+        assert!(e.contains("peers.toml") && e.contains("mine"), "{e}");
+    }
+
+    #[test]
+    fn empty_command_is_refused() {
+        let e = err(&OK.replace("[\"bin/solve\", \"--fast\"]", "[]"));
+        assert!(
+            e.contains("[solver.mine] command: the command is empty"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn missing_executable_is_refused() {
+        let e = err(&OK.replace("bin/solve", "bin/nope"));
+        assert!(
+            e.contains("[solver.mine] command") && e.contains("does not exist"),
+            "{e}"
+        );
+        let e = err(&OK.replace("bin/solve", "bin/data"));
+        assert!(e.contains("not an executable"), "{e}");
+        let e = err(&OK.replace("bin/solve", "no-such-program-pb"));
+        assert!(e.contains("not found on PATH"), "{e}");
+    }
+
+    #[test]
+    fn unknown_key_is_refused_with_its_name() {
+        let e = err(&format!("{OK}timeout = 3\n"));
+        assert!(e.contains("peers.toml") && e.contains("timeout"), "{e}");
+        let e = err("[solvers.x]\n");
+        assert!(e.contains("solvers"), "{e}");
+    }
+
+    #[test]
+    fn bad_values_are_refused() {
+        let e = err(&OK.replace("\"batch\"", "\"pipelined\""));
+        assert!(e.contains("pipelined"), "{e}");
+        let e = err(&OK.replace("\"sudoku\"", "\"kakuro\""));
+        assert!(e.contains("kakuro"), "{e}");
+        let e = err(&OK.replace("kind = \"sudoku\"\n", ""));
+        assert!(e.contains("kind"), "{e}");
+        let e = err(&format!("{OK}workdir = \"nowhere\"\n"));
+        assert!(e.contains("[solver.mine] workdir"), "{e}");
+        let e = err(&format!("{OK}params = {{ a = \"x;y\" }}\n"));
+        assert!(e.contains("[solver.mine] params"), "{e}");
+        let e = err(&format!("{OK}params = {{ a = [1] }}\n"));
+        assert!(e.contains("[solver.mine] params"), "{e}");
+        let e = err(&OK.replace("mine", "\"my solver\""));
+        assert!(e.contains("name"), "{e}");
+        let e = err(&format!("{OK}env = {{ \"A=B\" = \"1\" }}\n"));
+        assert!(e.contains("[solver.mine] env"), "{e}");
+    }
+
+    #[test]
+    fn no_solvers_is_refused() {
+        let e = err("");
+        assert!(e.contains("no solvers declared"), "{e}");
+        let e = err("not toml [");
+        assert!(e.contains("peers.toml"), "{e}");
+    }
+
+    #[test]
+    fn unreadable_file_names_it() {
+        let e = load(Path::new("/nonexistent/peers.toml"), &[]).expect_err("missing file");
+        assert!(
+            e.to_string()
+                .starts_with("/nonexistent/peers.toml: cannot read"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn content_hash_is_stable() {
+        assert_eq!(content_hash(b""), "cbf29ce484222325");
+        assert_eq!(content_hash(b"a"), "af63dc4c8601ec8c");
+        assert_ne!(content_hash(OK.as_bytes()), content_hash(b"x"));
+    }
+}

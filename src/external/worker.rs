@@ -1,0 +1,417 @@
+//! [`ExternalSolver`]: an external program as one more implementor of the solver seam, in
+//! batch mode (one long-lived process per worker thread) or per-puzzle mode (one per job).
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use super::manifest::{ExternalSpec, Mode};
+use super::process::{ExitInfo, Proc, ReadEnd, GRACE};
+use super::protocol::{encode_request, excerpt, parse_answer, split_stats, to_answer, Status};
+use crate::results::Params;
+use crate::solver::{
+    Counters, End, Measured, Outcome, PuzzleKind, Solver, SolverError, Task, Worker,
+};
+
+/// Crashes or protocol breaks in a row after which a solver is not started again.
+pub const GIVE_UP_AFTER: u32 = 5;
+
+/// How long a per-puzzle solver may take to exit after its answer line (when no job budget
+/// ends sooner).
+const EXIT_AFTER_ANSWER: Duration = Duration::from_secs(10);
+
+/// An external solver declared in a manifest.
+pub struct ExternalSolver {
+    spec: ExternalSpec,
+    /// Faults (crash, protocol break) in a row, over all of this solver's workers: a broken
+    /// solver is given up once, not once per thread.
+    faults: AtomicU32,
+    last_fault: Mutex<String>,
+}
+
+impl ExternalSolver {
+    /// Wraps a validated manifest entry.
+    pub fn new(spec: ExternalSpec) -> Self {
+        ExternalSolver {
+            spec,
+            faults: AtomicU32::new(0),
+            last_fault: Mutex::new(String::new()),
+        }
+    }
+
+    /// The manifest entry.
+    pub fn spec(&self) -> &ExternalSpec {
+        &self.spec
+    }
+
+    fn fault(&self, message: String) -> SolverError {
+        self.faults.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut last) = self.last_fault.lock() {
+            last.clone_from(&message);
+        }
+        SolverError(message)
+    }
+
+    fn given_up(&self) -> Option<SolverError> {
+        if self.faults.load(Ordering::Relaxed) < GIVE_UP_AFTER {
+            return None;
+        }
+        let last = self
+            .last_fault
+            .lock()
+            .map(|l| l.clone())
+            .unwrap_or_default();
+        Some(SolverError(format!(
+            "not run: `{}` crashed or broke the protocol on {GIVE_UP_AFTER} jobs in a row and \
+             is not restarted again (last: {last})",
+            self.spec.name
+        )))
+    }
+}
+
+impl Solver for ExternalSolver {
+    fn name(&self) -> &str {
+        &self.spec.name
+    }
+    fn kind(&self) -> PuzzleKind {
+        self.spec.kind
+    }
+    fn params(&self) -> Params {
+        Params::from_cell(&self.spec.params)
+    }
+    fn randomised(&self) -> bool {
+        self.spec.randomised
+    }
+    fn measures(&self) -> bool {
+        true
+    }
+    /// The process is started by the first job, which knows the budget to pass on in
+    /// `PUZZLEBENCH_TIMEOUT`; start-up therefore lands in each worker's first job.
+    fn start(&self) -> Result<Box<dyn Worker + '_>, SolverError> {
+        Ok(Box::new(ExternalWorker {
+            solver: self,
+            proc: None,
+            request: String::with_capacity(256),
+        }))
+    }
+}
+
+struct ExternalWorker<'s> {
+    solver: &'s ExternalSolver,
+    /// Batch mode: the live process, None before the first job and after a fault or timeout.
+    proc: Option<Proc>,
+    request: String,
+}
+
+/// A successfully parsed answer, before measurements are added.
+struct Parsed {
+    end: End,
+    counters: Counters,
+    stats: Option<String>,
+    message: Option<String>,
+}
+
+impl Worker for ExternalWorker<'_> {
+    fn solve(&mut self, task: &mut Task<'_>) -> Result<Outcome, SolverError> {
+        if let Some(e) = self.solver.given_up() {
+            return Err(e);
+        }
+        if task.interrupted() {
+            return Ok(outcome(End::Stopped, Measured::default(), None));
+        }
+        if task.puzzle.kind() != self.solver.spec.kind {
+            // The harness plans by kind; this guards a direct caller.
+            return Err(SolverError(format!(
+                "`{}` solves {} puzzles, not {}",
+                self.solver.spec.name,
+                self.solver.spec.kind,
+                task.puzzle.kind()
+            )));
+        }
+        self.request.clear();
+        encode_request(task.job, task.seed, task.puzzle, &mut self.request);
+        match self.solver.spec.mode {
+            Mode::Batch => self.solve_batch(task),
+            Mode::PerPuzzle => self.solve_once(task),
+        }
+    }
+}
+
+impl ExternalWorker<'_> {
+    fn spawn(&self, task: &Task<'_>) -> Result<Proc, SolverError> {
+        let spec = &self.solver.spec;
+        Proc::spawn(spec, task.timeout()).map_err(|e| {
+            self.solver
+                .fault(format!("cannot start `{}`: {e}", spec.program.display()))
+        })
+    }
+
+    fn solve_batch(&mut self, task: &mut Task<'_>) -> Result<Outcome, SolverError> {
+        let deadline = task.deadline();
+        let stop = || task.interrupted();
+        let mut proc = match self.proc.take() {
+            Some(p) => p,
+            None => self.spawn(task)?,
+        };
+        // Output nobody asked for, or an exit between jobs, belongs to no job: this one
+        // reports it.
+        let pending = proc.pending_output();
+        if !pending.is_empty() {
+            let what = format!("unexpected output before the request: {}", excerpt(pending));
+            return Err(self.protocol_fault(proc, what));
+        }
+        if proc.stdout_closed() {
+            return Err(self.died(proc, "closed its output between jobs"));
+        }
+        proc.clear_stderr();
+        let cpu0 = proc.cpu_s();
+        let read = proc
+            .write_all(self.request.as_bytes(), deadline, &stop)
+            .and_then(|()| proc.read_line(deadline, &stop));
+        let line = match read {
+            Ok(line) => line,
+            Err(end) => {
+                let cpu = delta(cpu0, proc.cpu_s());
+                return self.read_failed(proc, end, task, cpu);
+            }
+        };
+        let measured = Measured {
+            cpu_s: delta(cpu0, proc.cpu_s()),
+            max_rss_kib: proc.peak_rss_kib(),
+            stats: None,
+        };
+        match self.interpret(&line, task, &mut proc) {
+            Ok(parsed) => {
+                self.proc = Some(proc);
+                self.solver.faults.store(0, Ordering::Relaxed);
+                Ok(finish(parsed, measured))
+            }
+            Err(Interpret::Fault(what)) => Err(self.protocol_fault(proc, what)),
+            Err(Interpret::Reported(e)) => {
+                self.proc = Some(proc);
+                self.solver.faults.store(0, Ordering::Relaxed);
+                Err(e)
+            }
+        }
+    }
+
+    fn solve_once(&mut self, task: &mut Task<'_>) -> Result<Outcome, SolverError> {
+        let deadline = task.deadline();
+        let stop = || task.interrupted();
+        let mut proc = self.spawn(task)?;
+        let read = proc
+            .write_all(self.request.as_bytes(), deadline, &stop)
+            .and_then(|()| {
+                proc.close_stdin();
+                proc.read_line(deadline, &stop)
+            });
+        let line = match read {
+            Ok(line) => line,
+            Err(end) => return self.read_failed(proc, end, task, None),
+        };
+        let parsed = match self.interpret(&line, task, &mut proc) {
+            Ok(p) => Ok(p),
+            Err(Interpret::Fault(what)) => return Err(self.protocol_fault(proc, what)),
+            Err(Interpret::Reported(e)) => Err(e),
+        };
+        // The answer is in; the process must now end its output and exit cleanly.
+        let cap = Instant::now() + EXIT_AFTER_ANSWER;
+        let limit = Some(deadline.map_or(cap, |d| d.min(cap)));
+        let exit = proc
+            .read_to_eof(limit, &stop)
+            .and_then(|rest| {
+                if rest.iter().all(|b| b.is_ascii_whitespace()) {
+                    Ok(())
+                } else {
+                    Err(ReadEnd::Io(std::io::Error::other(format!(
+                        "output after the answer line: {}",
+                        excerpt(&rest)
+                    ))))
+                }
+            })
+            .and_then(|()| proc.wait_exit(limit, &stop));
+        let exit = match exit {
+            Ok(e) => e,
+            Err(ReadEnd::Deadline) if deadline.is_some_and(|d| Instant::now() >= d) => {
+                return self.read_failed(proc, ReadEnd::Deadline, task, None)
+            }
+            Err(ReadEnd::Deadline) => {
+                let what = format!(
+                    "answered but did not exit within {} s",
+                    EXIT_AFTER_ANSWER.as_secs()
+                );
+                return Err(self.protocol_fault(proc, what));
+            }
+            Err(ReadEnd::Io(e)) if e.kind() == std::io::ErrorKind::Other => {
+                return Err(self.protocol_fault(proc, e.to_string()))
+            }
+            Err(end) => return self.read_failed(proc, end, task, None),
+        };
+        if !exit.success() {
+            return Err(self.died(proc, "after answering"));
+        }
+        self.solver.faults.store(0, Ordering::Relaxed);
+        let parsed = parsed?;
+        let measured = Measured {
+            cpu_s: Some(exit.cpu_s),
+            max_rss_kib: Some(exit.max_rss_kib),
+            stats: None,
+        };
+        Ok(finish(parsed, measured))
+    }
+
+    /// Checks one answer line against the task.
+    fn interpret(
+        &self,
+        line: &[u8],
+        task: &Task<'_>,
+        proc: &mut Proc,
+    ) -> Result<Parsed, Interpret> {
+        let a = parse_answer(line).map_err(Interpret::Fault)?;
+        if a.job != task.job {
+            return Err(Interpret::Fault(format!(
+                "answer for job {}, expected job {}",
+                a.job, task.job
+            )));
+        }
+        let mut counters = Counters::default();
+        let stats = split_stats(a.stats, &mut counters).map_err(Interpret::Fault)?;
+        let (end, message) = match a.status {
+            Status::Solved => {
+                let answer = to_answer(task.puzzle, a.answer).map_err(Interpret::Fault)?;
+                (End::Found(answer), None)
+            }
+            Status::Unsolved => (End::NoSolution, None),
+            Status::Unknown => (
+                End::GaveUp,
+                Some("the solver gave up (status `unknown`)".to_string()),
+            ),
+            Status::Error => {
+                let mut m = "the solver reported an error".to_string();
+                if !a.stats.is_empty() {
+                    m.push_str(&format!(" ({})", a.stats));
+                }
+                if let Some(tail) = proc.stderr_tail() {
+                    m.push_str(&format!("; stderr: {tail}"));
+                }
+                return Err(Interpret::Reported(SolverError(m)));
+            }
+        };
+        Ok(Parsed {
+            end,
+            counters,
+            stats,
+            message,
+        })
+    }
+
+    /// The answer never came: a timeout, an interrupt, or a fault.
+    fn read_failed(
+        &self,
+        mut proc: Proc,
+        end: ReadEnd,
+        task: &Task<'_>,
+        cpu: Option<f64>,
+    ) -> Result<Outcome, SolverError> {
+        match end {
+            ReadEnd::Stopped => {
+                proc.terminate(GRACE);
+                Ok(outcome(End::Stopped, Measured::default(), None))
+            }
+            ReadEnd::Deadline => {
+                let (exit, killed) = proc.terminate(GRACE);
+                let budget = task.timeout().map_or(0.0, |t| t.as_secs_f64());
+                let how = if killed {
+                    "SIGTERM, then SIGKILL"
+                } else {
+                    "SIGTERM"
+                };
+                let measured = match self.solver.spec.mode {
+                    Mode::Batch => Measured {
+                        cpu_s: cpu,
+                        ..Measured::default()
+                    },
+                    Mode::PerPuzzle => Measured {
+                        cpu_s: Some(exit.cpu_s),
+                        max_rss_kib: Some(exit.max_rss_kib),
+                        stats: None,
+                    },
+                };
+                let message =
+                    format!("no answer within the {budget} s budget; solver ended ({how})");
+                Ok(outcome(End::Stopped, measured, Some(message)))
+            }
+            ReadEnd::Eof => Err(self.died(proc, "before answering")),
+            ReadEnd::Closed => Err(self.died(proc, "before reading the whole request")),
+            ReadEnd::TooLong => Err(self.protocol_fault(
+                proc,
+                format!(
+                    "answer line longer than {} bytes",
+                    super::protocol::MAX_LINE
+                ),
+            )),
+            ReadEnd::Io(e) => Err(self.protocol_fault(proc, format!("I/O error: {e}"))),
+        }
+    }
+
+    /// The solver broke the protocol: kill it (the next job starts a fresh one).
+    fn protocol_fault(&self, mut proc: Proc, what: String) -> SolverError {
+        proc.terminate(GRACE);
+        proc.drain_stderr_after_exit();
+        let mut m = format!("protocol error: {what}");
+        if self.solver.spec.mode == Mode::Batch {
+            m.push_str(" (solver restarted)");
+        }
+        if let Some(tail) = proc.stderr_tail() {
+            m.push_str(&format!("; stderr: {tail}"));
+        }
+        self.solver.fault(m)
+    }
+
+    /// The solver ended (or closed a pipe) on its own; report how it ended.
+    fn died(&self, mut proc: Proc, when: &str) -> SolverError {
+        // It normally has exited already; a short wait lets a closing process finish.
+        let exit: ExitInfo = match proc.wait_exit(Some(Instant::now() + GRACE), &|| false) {
+            Ok(e) => e,
+            Err(_) => proc.terminate(GRACE).0,
+        };
+        proc.drain_stderr_after_exit();
+        let mut m = format!("the solver {} {when}", exit.describe());
+        if let Some(tail) = proc.stderr_tail() {
+            m.push_str(&format!("; stderr: {tail}"));
+        }
+        self.solver.fault(m)
+    }
+}
+
+enum Interpret {
+    /// A protocol break: the job is an `error` and the process is ended.
+    Fault(String),
+    /// The solver's own `error` status: the job is an `error`, the process lives on.
+    Reported(SolverError),
+}
+
+fn delta(before: Option<f64>, after: Option<f64>) -> Option<f64> {
+    Some((after? - before?).max(0.0))
+}
+
+fn outcome(end: End, measured: Measured, message: Option<String>) -> Outcome {
+    Outcome {
+        end,
+        counters: Counters::default(),
+        count_cut_short: None,
+        measured,
+        message,
+    }
+}
+
+fn finish(p: Parsed, mut measured: Measured) -> Outcome {
+    measured.stats = p.stats;
+    Outcome {
+        end: p.end,
+        counters: p.counters,
+        count_cut_short: None,
+        measured,
+        message: p.message,
+    }
+}
