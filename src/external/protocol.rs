@@ -178,7 +178,10 @@ pub fn split_stats(stats: &str, counters: &mut Counters) -> Result<Option<String
             return Err(format!("stats key `{}` is repeated", clip(k)));
         }
         seen.push(k);
-        if !counters.set_by_name(k, v)? {
+        let known = counters
+            .set_by_name(k, v)
+            .map_err(|expected| format!("stats key `{k}`: {:?} is not {expected}", clip(v)))?;
+        if !known {
             if !extra.is_empty() {
                 extra.push(';');
             }
