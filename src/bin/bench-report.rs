@@ -24,11 +24,22 @@ use puzzlebench::results::{Columns, Record};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+const EXAMPLES: &str = "\
+Examples:
+  bench-report summary results/run.csv --format markdown
+  bench-report ab results/run.csv --a strategy=mrv --b strategy=row
+  bench-report compare results/baseline results/nightly --times warn --markdown-out report.md
+  bench-report plot results/run.csv --out plots/
+  bench-report merge shard-*.csv --output all.csv
+
+Exit codes: 0 success; 1 `compare` found a regression; 2 bad input or usage.";
+
 #[derive(Parser)]
 #[command(
     name = "bench-report",
     version,
-    about = "Summaries, comparisons, plots and shard merging for bench-run results"
+    about = "Summaries, A/B comparisons, baseline checks, plots and shard merging for bench-run results",
+    after_help = EXAMPLES
 )]
 struct Cli {
     #[command(subcommand)]
