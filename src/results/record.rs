@@ -302,6 +302,12 @@ impl Columns {
     }
 }
 
+/// Free text from a solver (a panic message, an external solver's stderr or statistics) with
+/// NUL bytes replaced: the readers refuse NULs as corruption.
+fn clean(text: &str) -> String {
+    text.replace('\0', "\u{fffd}")
+}
+
 fn opt<T: ToString>(v: &Option<T>) -> String {
     v.as_ref().map(T::to_string).unwrap_or_default()
 }
@@ -347,9 +353,9 @@ impl Record {
             out.push(self.cpu_s.map(|c| format!("{c:.6}")).unwrap_or_default());
             out.push(opt(&self.max_rss_kib));
         }
-        out.push(self.message.clone());
+        out.push(clean(&self.message));
         if cols.measured {
-            out.push(self.stats.clone().unwrap_or_default());
+            out.push(clean(self.stats.as_deref().unwrap_or_default()));
         }
         if cols.solution {
             out.push(self.solution.clone().unwrap_or_default());
@@ -419,6 +425,11 @@ impl Record {
             }
         }
         const UINT: &str = "an unsigned integer";
+        // No writer of ours puts a NUL in a file (messages are cleaned on the way out): a NUL
+        // is a corrupt or foreign row, and must not reach a finished CSV through `--resume`.
+        if cell.contains('\0') {
+            return Err("text without NUL bytes");
+        }
         match name {
             "dataset" => self.dataset = cell.to_string(),
             "puzzle_id" => self.puzzle_id = cell.to_string(),
