@@ -378,6 +378,16 @@ mod tests {
             "{e}"
         );
         assert!(e.starts_with(&p.display().to_string()), "{e}");
+        // A bad cell further down, after a message spanning two lines, names its own line:
+        // header 1, row 0 on 2, row 1 on 3-4 (quoted newline), row 2 on 5.
+        let mut rows = vec![row(0), row(1), row(2)];
+        rows[1].message = "first\nsecond".into();
+        let text = String::from_utf8(results_csv(&rows, Columns::default())).expect("utf8");
+        let last = text.rfind(",8,").expect("row 2's nodes");
+        let text = format!("{},x,{}", &text[..last], &text[last + 3..]);
+        fs::write(&p, text).expect("write");
+        let e = read_results(&p).expect_err("must fail").to_string();
+        assert!(e.contains(":5: bad value \"x\" in column nodes"), "{e}");
     }
 
     #[test]
