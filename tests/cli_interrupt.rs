@@ -39,6 +39,7 @@ const ARGS: [&str; 10] = [
 ];
 
 #[test]
+#[allow(clippy::too_many_lines)] // one interrupt-then-resume scenario reads best in one piece
 fn sigint_keeps_finished_rows_and_resume_completes_the_run() {
     let dir = tempfile::tempdir().unwrap();
     let data = write(dir.path(), "s.txt", &sudoku_lines());

@@ -147,61 +147,82 @@ impl<'s> Workers<'s> {
         record.max_rss_kib = outcome.measured.max_rss_kib;
         record.stats = outcome.measured.stats;
         let interrupted = interrupt.load(Ordering::Relaxed);
-        let status = match &outcome.end {
-            End::Found(answer) => {
-                record.solution = Some(answer.to_cell_string());
-                match check_answer(&puzzle.data, answer) {
-                    Ok(()) => {
-                        record.verified = true;
-                        match &outcome.count_cut_short {
-                            Some(End::Stopped) if interrupted => return None,
-                            Some(_) => {
-                                record.message = format!(
-                                    "budget ran out while counting solutions; {} found so far",
-                                    record.counters.solutions.unwrap_or(0)
-                                );
-                                Status::Timeout
-                            }
-                            None => match over_budget {
-                                // The budget is a promise about every row: a solve that ended
-                                // after it is a timeout, however it ended.
-                                Some(t) => {
-                                    record.message = format!(
-                                        "solved in {:.6} s, over the {} s budget",
-                                        record.wall_s,
-                                        t.as_secs_f64()
-                                    );
-                                    Status::Timeout
-                                }
-                                None => Status::Solved,
-                            },
-                        }
-                    }
-                    Err(msg) => {
-                        record.message = msg;
-                        Status::Wrong
-                    }
-                }
-            }
-            // One status for both, as DESIGN.md defines it; the message tells them apart.
-            End::NoSolution => {
-                record.message = "no solution: the search space was exhausted".into();
-                Status::Unsolved
-            }
-            End::GaveUp => {
-                record.message = "gave up: the cycle budget ran out without a solution".into();
-                Status::Unsolved
-            }
-            End::NodeLimit => Status::Timeout,
-            End::Stopped if interrupted => return None,
-            End::Stopped => Status::Timeout,
-        };
+        let status = job_status(
+            &mut record,
+            puzzle,
+            &outcome.end,
+            outcome.count_cut_short.as_ref(),
+            over_budget,
+            interrupted,
+        )?;
         if let Some(m) = outcome.message {
             record.message = m;
         }
         record.status = Some(status);
         Some(JobResult { record, trace })
     }
+}
+
+/// The status of a job that ran to an end, with the message that explains it; `None` when
+/// the interrupt flag stopped it (it has no row and `--resume` runs it again).
+fn job_status(
+    record: &mut Record,
+    puzzle: &Puzzle,
+    end: &End,
+    count_cut_short: Option<&End>,
+    over_budget: Option<Duration>,
+    interrupted: bool,
+) -> Option<Status> {
+    let status = match end {
+        End::Found(answer) => {
+            record.solution = Some(answer.to_cell_string());
+            match check_answer(&puzzle.data, answer) {
+                Ok(()) => {
+                    record.verified = true;
+                    match count_cut_short {
+                        Some(End::Stopped) if interrupted => return None,
+                        Some(_) => {
+                            record.message = format!(
+                                "budget ran out while counting solutions; {} found so far",
+                                record.counters.solutions.unwrap_or(0)
+                            );
+                            Status::Timeout
+                        }
+                        None => match over_budget {
+                            // The budget is a promise about every row: a solve that ended
+                            // after it is a timeout, however it ended.
+                            Some(t) => {
+                                record.message = format!(
+                                    "solved in {:.6} s, over the {} s budget",
+                                    record.wall_s,
+                                    t.as_secs_f64()
+                                );
+                                Status::Timeout
+                            }
+                            None => Status::Solved,
+                        },
+                    }
+                }
+                Err(msg) => {
+                    record.message = msg;
+                    Status::Wrong
+                }
+            }
+        }
+        // One status for both, as DESIGN.md defines it; the message tells them apart.
+        End::NoSolution => {
+            record.message = "no solution: the search space was exhausted".into();
+            Status::Unsolved
+        }
+        End::GaveUp => {
+            record.message = "gave up: the cycle budget ran out without a solution".into();
+            Status::Unsolved
+        }
+        End::NodeLimit => Status::Timeout,
+        End::Stopped if interrupted => return None,
+        End::Stopped => Status::Timeout,
+    };
+    Some(status)
 }
 
 /// Where finished jobs go.
@@ -353,95 +374,23 @@ pub(crate) fn execute(
                 0,
             )
         })?;
-    let feed = Mutex::new(feed);
-    let feed_error: Mutex<Option<DatasetError>> = Mutex::new(None);
-    let delivered = AtomicU64::new(0);
-    let abort = AtomicBool::new(false);
+    let shared = Shared {
+        feed: Mutex::new(feed),
+        feed_error: Mutex::new(None),
+        delivered: AtomicU64::new(0),
+        abort: AtomicBool::new(false),
+    };
     let (tx, rx) = mpsc::channel::<(usize, Option<JobResult>)>();
-    let mut io_error: Option<std::io::Error> = None;
-    let mut finished = 0u64;
-    pool.in_place_scope(|scope| {
+    let (io_error, finished) = pool.in_place_scope(|scope| {
         for _ in 0..threads.max(1) {
             let tx = tx.clone();
-            let (feed, feed_error, delivered, abort) = (&feed, &feed_error, &delivered, &abort);
+            let shared = &shared;
             scope.spawn(move |_| {
-                let mut workers = Workers::new(solvers);
-                loop {
-                    if interrupt.load(Ordering::Relaxed) || abort.load(Ordering::Relaxed) {
-                        break;
-                    }
-                    // The feed only parses the next puzzle line when a job moves to a new puzzle:
-                    // little work under the lock next to a solve.
-                    let next = feed
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .next_job();
-                    let (pos, job, puzzle) = match next {
-                        None => break,
-                        Some(Ok(item)) => item,
-                        Some(Err(e)) => {
-                            *feed_error.lock().unwrap_or_else(PoisonError::into_inner) = Some(e);
-                            abort.store(true, Ordering::Relaxed);
-                            break;
-                        }
-                    };
-                    while pos as u64 >= delivered.load(Ordering::Acquire) + WINDOW {
-                        if abort.load(Ordering::Relaxed) {
-                            return;
-                        }
-                        std::thread::sleep(Duration::from_millis(1));
-                    }
-                    let r = workers.run_job(dataset_name, job, &puzzle, settings, interrupt);
-                    drop(puzzle);
-                    if tx.send((pos, r)).is_err() {
-                        break;
-                    }
-                }
+                work(dataset_name, solvers, shared, settings, interrupt, &tx);
             });
         }
         drop(tx);
-        // The reorder buffer: results waiting for an earlier position to finish.
-        let mut pending: BTreeMap<usize, Option<JobResult>> = BTreeMap::new();
-        let mut next_out = 0usize;
-        for (pos, r) in rx.iter() {
-            if io_error.is_some() {
-                continue;
-            }
-            if let Some(res) = &r {
-                if let Err(e) = sink.finished(res) {
-                    io_error = Some(e);
-                    abort.store(true, Ordering::Relaxed);
-                    continue;
-                }
-                finished += 1;
-                progress(res);
-            }
-            pending.insert(pos, r);
-            while let Some(r) = pending.remove(&next_out) {
-                // A job cut short by the interrupt has no row; everything after it in plan
-                // order is still delivered, so the journal and the ordered file agree.
-                if let Some(res) = r {
-                    if let Err(e) = sink.in_order(res) {
-                        io_error = Some(e);
-                        abort.store(true, Ordering::Relaxed);
-                        break;
-                    }
-                }
-                next_out += 1;
-                delivered.store(next_out as u64, Ordering::Release);
-            }
-        }
-        // After an interrupt some positions were never taken; deliver what is left in order.
-        if io_error.is_none() {
-            for (_, r) in std::mem::take(&mut pending) {
-                if let Some(res) = r {
-                    if let Err(e) = sink.in_order(res) {
-                        io_error = Some(e);
-                        break;
-                    }
-                }
-            }
-        }
+        deliver(&rx, &shared, sink, &mut progress)
     });
     if let Some(e) = io_error {
         return Err((
@@ -449,11 +398,125 @@ pub(crate) fn execute(
             finished,
         ));
     }
-    if let Some(e) = feed_error
+    if let Some(e) = shared
+        .feed_error
         .into_inner()
         .unwrap_or_else(PoisonError::into_inner)
     {
         return Err((e.into(), finished));
     }
     Ok(ExecuteSummary { finished })
+}
+
+/// What the worker threads and the delivering thread share.
+struct Shared<'a> {
+    feed: Mutex<JobFeed<'a>>,
+    feed_error: Mutex<Option<DatasetError>>,
+    /// How many positions have been handed to `Sink::in_order`: bounds how far ahead workers go.
+    delivered: AtomicU64,
+    /// Set when the feed or the sink failed, so workers stop taking jobs.
+    abort: AtomicBool,
+}
+
+/// One worker thread: takes jobs from the feed until it runs dry, the run is interrupted or
+/// aborted, or the delivering side hung up.
+fn work(
+    dataset_name: &str,
+    solvers: &[Box<dyn Solver>],
+    shared: &Shared<'_>,
+    settings: &JobSettings,
+    interrupt: &AtomicBool,
+    tx: &mpsc::Sender<(usize, Option<JobResult>)>,
+) {
+    let mut workers = Workers::new(solvers);
+    loop {
+        if interrupt.load(Ordering::Relaxed) || shared.abort.load(Ordering::Relaxed) {
+            break;
+        }
+        // The feed only parses the next puzzle line when a job moves to a new puzzle:
+        // little work under the lock next to a solve.
+        let next = shared
+            .feed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .next_job();
+        let (pos, job, puzzle) = match next {
+            None => break,
+            Some(Ok(item)) => item,
+            Some(Err(e)) => {
+                *shared
+                    .feed_error
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner) = Some(e);
+                shared.abort.store(true, Ordering::Relaxed);
+                break;
+            }
+        };
+        while pos as u64 >= shared.delivered.load(Ordering::Acquire) + WINDOW {
+            if shared.abort.load(Ordering::Relaxed) {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        let r = workers.run_job(dataset_name, job, &puzzle, settings, interrupt);
+        drop(puzzle);
+        if tx.send((pos, r)).is_err() {
+            break;
+        }
+    }
+}
+
+/// The delivering side: hands each result to the sink at once, and again in plan order
+/// through a reorder buffer. Returns the first write error and how many jobs finished.
+fn deliver(
+    rx: &mpsc::Receiver<(usize, Option<JobResult>)>,
+    shared: &Shared<'_>,
+    sink: &mut dyn Sink,
+    progress: &mut impl FnMut(&JobResult),
+) -> (Option<std::io::Error>, u64) {
+    let mut io_error: Option<std::io::Error> = None;
+    let mut finished = 0u64;
+    // The reorder buffer: results waiting for an earlier position to finish.
+    let mut pending: BTreeMap<usize, Option<JobResult>> = BTreeMap::new();
+    let mut next_out = 0usize;
+    for (pos, r) in rx.iter() {
+        if io_error.is_some() {
+            continue;
+        }
+        if let Some(res) = &r {
+            if let Err(e) = sink.finished(res) {
+                io_error = Some(e);
+                shared.abort.store(true, Ordering::Relaxed);
+                continue;
+            }
+            finished += 1;
+            progress(res);
+        }
+        pending.insert(pos, r);
+        while let Some(r) = pending.remove(&next_out) {
+            // A job cut short by the interrupt has no row; everything after it in plan
+            // order is still delivered, so the journal and the ordered file agree.
+            if let Some(res) = r {
+                if let Err(e) = sink.in_order(res) {
+                    io_error = Some(e);
+                    shared.abort.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+            next_out += 1;
+            shared.delivered.store(next_out as u64, Ordering::Release);
+        }
+    }
+    // After an interrupt some positions were never taken; deliver what is left in order.
+    if io_error.is_none() {
+        for (_, r) in pending {
+            if let Some(res) = r {
+                if let Err(e) = sink.in_order(res) {
+                    io_error = Some(e);
+                    break;
+                }
+            }
+        }
+    }
+    (io_error, finished)
 }

@@ -336,32 +336,7 @@ pub fn parse_singles_line(line: &str, line_no: usize) -> Result<Option<ParsedHit
     let puzzle = HitoriPuzzle::new(w, h, cells).map_err(|e| err(line_no, e.to_string()))?;
     let solution = match rest.first() {
         None => None,
-        Some(mask) => {
-            if let Some((k, ch)) = mask
-                .chars()
-                .enumerate()
-                .find(|&(_, ch)| ch != '#' && ch != '.')
-            {
-                return Err(err(
-                    line_no,
-                    format!(
-                        "expected `#` (shaded) or `.` (unshaded) in the solution mask, found {ch:?} at position {}",
-                        k + 1
-                    ),
-                ));
-            }
-            let n = mask.chars().count();
-            if n != w * h {
-                return Err(err(
-                    line_no,
-                    format!(
-                        "expected a solution mask of {} characters for {w}x{h}, found {n}",
-                        w * h
-                    ),
-                ));
-            }
-            Some(Shading::from_mask(w, h, mask).map_err(|e| err(line_no, e.to_string()))?)
-        }
+        Some(mask) => Some(parse_mask(mask, w, h, line_no)?),
     };
     Ok(Some(ParsedHitori {
         line: line_no,
@@ -369,6 +344,35 @@ pub fn parse_singles_line(line: &str, line_no: usize) -> Result<Option<ParsedHit
         puzzle,
         solution,
     }))
+}
+
+/// The solution mask of a Singles line, checked character by character first so an error
+/// names the offending position rather than only the length.
+fn parse_mask(mask: &str, w: usize, h: usize, line_no: usize) -> Result<Shading, ParseError> {
+    if let Some((k, ch)) = mask
+        .chars()
+        .enumerate()
+        .find(|&(_, ch)| ch != '#' && ch != '.')
+    {
+        return Err(err(
+            line_no,
+            format!(
+                "expected `#` (shaded) or `.` (unshaded) in the solution mask, found {ch:?} at position {}",
+                k + 1
+            ),
+        ));
+    }
+    let n = mask.chars().count();
+    if n != w * h {
+        return Err(err(
+            line_no,
+            format!(
+                "expected a solution mask of {} characters for {w}x{h}, found {n}",
+                w * h
+            ),
+        ));
+    }
+    Shading::from_mask(w, h, mask).map_err(|e| err(line_no, e.to_string()))
 }
 
 /// Every Singles game ID of a text, one per line (see [`parse_singles_line`]); errors when the

@@ -599,33 +599,16 @@ fn side_labels(a: &Config, b: &Config) -> (String, String) {
     }
 }
 
-/// Compare the configurations the options select, over every pair of runs.
-pub fn ab(input: &Rows, opts: &AbOptions) -> Result<AbReport, AbError> {
-    if let Some(t) = opts.time_limit_s {
-        if !(t.is_finite() && t > 0.0) {
-            return Err(AbError::BadTimeLimit(t));
-        }
-    }
-    let configs: BTreeSet<Config> = input.rows.iter().map(Config::of).collect();
-    let ca = resolve("--a", &opts.a, &configs)?;
-    let cb = resolve("--b", &opts.b, &configs)?;
-    if ca == cb {
-        return Err(AbError::SameConfig {
-            config: ca.to_string(),
-        });
-    }
-    let a_rows = side_rows("--a", &ca, &input.rows)?;
-    let b_rows = side_rows("--b", &cb, &input.rows)?;
-    let mut notes = Vec::new();
-
-    // Files behind each dataset, for the contents check; and behind either side, for the
-    // time limit.
-    let mut files_of: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
-    for r in a_rows.values().chain(b_rows.values()) {
-        files_of.entry(&r.dataset).or_default().insert(r.file);
-    }
-    let mut hash_of: BTreeMap<&str, Option<String>> = BTreeMap::new();
-    for (dataset, files) in &files_of {
+/// The dataset hash behind each dataset, from the files' metadata: two files of one dataset
+/// with different hashes hold different puzzles under one name, so their runs cannot pair.
+/// A file without a hash is noted, not refused.
+fn dataset_hashes<'r>(
+    input: &Rows,
+    files_of: &BTreeMap<&'r str, BTreeSet<usize>>,
+    notes: &mut Vec<String>,
+) -> Result<BTreeMap<&'r str, Option<String>>, AbError> {
+    let mut hash_of: BTreeMap<&'r str, Option<String>> = BTreeMap::new();
+    for (&dataset, files) in files_of {
         let mut known: Option<&SourceFile> = None;
         for f in files.iter().map(|&i| &input.files[i]) {
             match (&f.dataset_hash, known) {
@@ -653,6 +636,50 @@ pub fn ab(input: &Rows, opts: &AbOptions) -> Result<AbReport, AbError> {
         }
         hash_of.insert(dataset, known.and_then(|f| f.dataset_hash.clone()));
     }
+    Ok(hash_of)
+}
+
+/// Runs of A and of B with no partner on the other side, per dataset.
+fn unpaired_runs<'r>(
+    a_rows: &HashMap<PairKey<'r>, &'r Row>,
+    b_rows: &HashMap<PairKey<'r>, &'r Row>,
+) -> BTreeMap<&'r str, (usize, usize)> {
+    let mut unpaired: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for k in a_rows.keys().filter(|k| !b_rows.contains_key(*k)) {
+        unpaired.entry(k.0).or_default().0 += 1;
+    }
+    for k in b_rows.keys().filter(|k| !a_rows.contains_key(*k)) {
+        unpaired.entry(k.0).or_default().1 += 1;
+    }
+    unpaired
+}
+
+/// Compare the configurations the options select, over every pair of runs.
+pub fn ab(input: &Rows, opts: &AbOptions) -> Result<AbReport, AbError> {
+    if let Some(t) = opts.time_limit_s {
+        if !(t.is_finite() && t > 0.0) {
+            return Err(AbError::BadTimeLimit(t));
+        }
+    }
+    let configs: BTreeSet<Config> = input.rows.iter().map(Config::of).collect();
+    let ca = resolve("--a", &opts.a, &configs)?;
+    let cb = resolve("--b", &opts.b, &configs)?;
+    if ca == cb {
+        return Err(AbError::SameConfig {
+            config: ca.to_string(),
+        });
+    }
+    let a_rows = side_rows("--a", &ca, &input.rows)?;
+    let b_rows = side_rows("--b", &cb, &input.rows)?;
+    let mut notes = Vec::new();
+
+    // Files behind each dataset, for the contents check; and behind either side, for the
+    // time limit.
+    let mut files_of: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
+    for r in a_rows.values().chain(b_rows.values()) {
+        files_of.entry(&r.dataset).or_default().insert(r.file);
+    }
+    let hash_of = dataset_hashes(input, &files_of, &mut notes)?;
     notes.dedup();
     let all_files: BTreeSet<usize> = files_of.values().flatten().copied().collect();
     let time_limit_s = match opts.time_limit_s {
@@ -671,13 +698,7 @@ pub fn ab(input: &Rows, opts: &AbOptions) -> Result<AbReport, AbError> {
             b_rows: b_rows.len(),
         });
     }
-    let mut unpaired: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-    for k in a_rows.keys().filter(|k| !b_rows.contains_key(*k)) {
-        unpaired.entry(k.0).or_default().0 += 1;
-    }
-    for k in b_rows.keys().filter(|k| !a_rows.contains_key(*k)) {
-        unpaired.entry(k.0).or_default().1 += 1;
-    }
+    let unpaired = unpaired_runs(&a_rows, &b_rows);
     let mut by_dataset: BTreeMap<&str, Vec<(&Row, &Row)>> = BTreeMap::new();
     for k in &keys {
         by_dataset
@@ -1216,50 +1237,7 @@ impl AbReport {
             sc.both,
             sc.neither
         );
-        if !s.comparisons.is_empty() {
-            let pairs = s.comparisons[0].pairs;
-            let _ = writeln!(
-                out,
-                "{}{indent}on the {pairs} pairs both solved ({lb} / {la}):{}",
-                if md { "\n" } else { "" },
-                if md { "\n" } else { "" }
-            );
-            let mean_a = format!("mean {la}");
-            let mean_b = format!("mean {lb}");
-            let med_a = format!("median {la}");
-            let med_b = format!("median {lb}");
-            let header = [
-                "metric",
-                mean_a.as_str(),
-                mean_b.as_str(),
-                "ratio of means",
-                med_a.as_str(),
-                med_b.as_str(),
-                "ratio of medians",
-                "Wilcoxon",
-                "A12",
-            ];
-            let rows: Vec<Vec<String>> = s
-                .comparisons
-                .iter()
-                .map(|c| {
-                    vec![
-                        c.metric.to_string(),
-                        fmt_value(c.metric, c.mean_a),
-                        fmt_value(c.metric, c.mean_b),
-                        fmt_interval(c.ratio_of_means),
-                        fmt_value(c.metric, c.median_a),
-                        fmt_value(c.metric, c.median_b),
-                        fmt_interval(c.ratio_of_medians),
-                        c.wilcoxon_p.map_or("-".into(), |p| {
-                            format!("{} ({})", fmt_p(p), c.wilcoxon_method.as_str())
-                        }),
-                        format!("{:.3}", c.a12),
-                    ]
-                })
-                .collect();
-            out.push_str(&table(&header, &rows, md, indent));
-        }
+        self.render_comparisons(out, s, md, indent);
         for n in &s.notes {
             let _ = writeln!(out, "{}{indent}note: {n}", if md { "\n" } else { "" });
         }
@@ -1268,6 +1246,56 @@ impl AbReport {
         } else {
             let _ = writeln!(out, "  verdict: {}\n", s.verdict);
         }
+    }
+
+    /// The per-metric comparison table of a section, over the pairs both sides solved.
+    fn render_comparisons(&self, out: &mut String, s: &Section, md: bool, indent: &str) {
+        let (la, lb) = (&self.a.label, &self.b.label);
+        if s.comparisons.is_empty() {
+            return;
+        }
+        let pairs = s.comparisons[0].pairs;
+        let _ = writeln!(
+            out,
+            "{}{indent}on the {pairs} pairs both solved ({lb} / {la}):{}",
+            if md { "\n" } else { "" },
+            if md { "\n" } else { "" }
+        );
+        let mean_a = format!("mean {la}");
+        let mean_b = format!("mean {lb}");
+        let med_a = format!("median {la}");
+        let med_b = format!("median {lb}");
+        let header = [
+            "metric",
+            mean_a.as_str(),
+            mean_b.as_str(),
+            "ratio of means",
+            med_a.as_str(),
+            med_b.as_str(),
+            "ratio of medians",
+            "Wilcoxon",
+            "A12",
+        ];
+        let rows: Vec<Vec<String>> = s
+            .comparisons
+            .iter()
+            .map(|c| {
+                vec![
+                    c.metric.to_string(),
+                    fmt_value(c.metric, c.mean_a),
+                    fmt_value(c.metric, c.mean_b),
+                    fmt_interval(c.ratio_of_means),
+                    fmt_value(c.metric, c.median_a),
+                    fmt_value(c.metric, c.median_b),
+                    fmt_interval(c.ratio_of_medians),
+                    c.wilcoxon_p.map_or("-".into(), |p| {
+                        format!("{} ({})", fmt_p(p), c.wilcoxon_method.as_str())
+                    }),
+                    format!("{:.3}", c.a12),
+                ]
+            })
+            .collect();
+        out.push_str(&table(&header, &rows, md, indent));
     }
 }
 

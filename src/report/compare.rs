@@ -268,24 +268,105 @@ fn counter_diffs(b: &Record, n: &Record, job: &Job, out: &mut Vec<CounterChange>
     }
 }
 
+/// A group's jobs, as the join of the two runs sorts them.
+#[derive(Default)]
+struct Acc<'a> {
+    pairs: Vec<(&'a Record, &'a Record)>,
+    missing: Vec<Job>,
+    only_new: Vec<Job>,
+    new_rows: Vec<&'a Record>,
+}
+
+fn job_of(r: &Record) -> Job {
+    Job {
+        puzzle_id: r.puzzle_id.clone(),
+        seed: r.seed,
+        colony: r.colony,
+    }
+}
+
+/// One group's changes between the runs: statuses and counters job by job, time over the
+/// joined pairs, and the new run's own effort and wall time.
+fn compare_group(
+    key: GroupKey,
+    a: Acc<'_>,
+    label: String,
+    opts: &CompareOptions,
+    band: f64,
+) -> GroupComparison {
+    let mut status_changes = Vec::new();
+    let mut counter_changes = Vec::new();
+    for (b, n) in &a.pairs {
+        let job = job_of(n);
+        if b.status != n.status {
+            let rank = |s: Option<Status>| s.map_or(0, Status::rank);
+            let direction = match rank(n.status).cmp(&rank(b.status)) {
+                std::cmp::Ordering::Greater => Direction::Better,
+                std::cmp::Ordering::Less => Direction::Worse,
+                // error <-> wrong share a rank but are different failures.
+                std::cmp::Ordering::Equal => Direction::Changed,
+            };
+            status_changes.push(StatusChange {
+                job: job.clone(),
+                base: b.status,
+                new: n.status,
+                direction,
+            });
+        }
+        counter_diffs(b, n, &job, &mut counter_changes);
+    }
+    status_changes.sort_by(|x, y| (x.direction, &x.job).cmp(&(y.direction, &y.job)));
+    counter_changes
+        .sort_by(|x, y| (x.direction, &x.job, x.counter).cmp(&(y.direction, &y.job, y.counter)));
+    let time = time_change(&a.pairs, opts, band);
+    let new_walls: Vec<f64> = a.new_rows.iter().map(|r| r.wall_s).collect();
+    GroupComparison {
+        label,
+        joined: a.pairs.len(),
+        status_changes,
+        counter_changes,
+        time,
+        missing_in_new: a.missing,
+        only_in_new: a.only_new,
+        new_effort: effort_of(&a.new_rows)
+            .filter(|e| e.runs > 0)
+            .map(|e| (e.metric, e.mean)),
+        new_wall: stats::bootstrap_median(&new_walls, opts.resamples, opts.seed),
+        new_runs: a.new_rows.len(),
+        key,
+    }
+}
+
+/// The time verdict of a group: judged only with enough pairs, and only outside the noise band.
+fn time_change(pairs: &[(&Record, &Record)], opts: &CompareOptions, band: f64) -> TimeChange {
+    let bw: Vec<f64> = pairs.iter().map(|(b, _)| b.wall_s).collect();
+    let nw: Vec<f64> = pairs.iter().map(|(_, n)| n.wall_s).collect();
+    let ratio = if pairs.len() >= opts.min_time_runs.max(1) {
+        stats::bootstrap_ratio_of_medians(&bw, &nw, opts.resamples, opts.seed)
+    } else {
+        None
+    };
+    let verdict = match ratio {
+        None => TimeVerdict::NotJudged,
+        Some(ci) if ci.lo > 1.0 + band => TimeVerdict::Slowdown,
+        Some(ci) if ci.hi < 1.0 - band => TimeVerdict::Speedup,
+        Some(_) => TimeVerdict::Unchanged,
+    };
+    TimeChange {
+        runs: pairs.len(),
+        base_median_s: stats::median(&bw),
+        new_median_s: stats::median(&nw),
+        ratio,
+        verdict,
+    }
+}
+
 /// Compare a baseline run with a new run, job by job (joined on [`Record::key`]).
 pub fn compare(baseline: &[Record], new: &[Record], opts: &CompareOptions) -> Comparison {
     let mut dups = Vec::new();
     let bi = index(baseline, "baseline", &mut dups);
     let ni = index(new, "new", &mut dups);
 
-    #[derive(Default)]
-    struct Acc<'a> {
-        pairs: Vec<(&'a Record, &'a Record)>,
-        missing: Vec<Job>,
-        only_new: Vec<Job>,
-        new_rows: Vec<&'a Record>,
-    }
-    let job_of = |r: &Record| Job {
-        puzzle_id: r.puzzle_id.clone(),
-        seed: r.seed,
-        colony: r.colony,
-    };
     let mut acc: BTreeMap<GroupKey, Acc> = BTreeMap::new();
     for (k, b) in &bi {
         match ni.get(k) {
@@ -311,68 +392,7 @@ pub fn compare(baseline: &[Record], new: &[Record], opts: &CompareOptions) -> Co
     let groups = acc
         .into_iter()
         .zip(names)
-        .map(|((key, a), label)| {
-            let mut status_changes = Vec::new();
-            let mut counter_changes = Vec::new();
-            for (b, n) in &a.pairs {
-                let job = job_of(n);
-                if b.status != n.status {
-                    let rank = |s: Option<Status>| s.map_or(0, Status::rank);
-                    let direction = match rank(n.status).cmp(&rank(b.status)) {
-                        std::cmp::Ordering::Greater => Direction::Better,
-                        std::cmp::Ordering::Less => Direction::Worse,
-                        // error <-> wrong share a rank but are different failures.
-                        std::cmp::Ordering::Equal => Direction::Changed,
-                    };
-                    status_changes.push(StatusChange {
-                        job: job.clone(),
-                        base: b.status,
-                        new: n.status,
-                        direction,
-                    });
-                }
-                counter_diffs(b, n, &job, &mut counter_changes);
-            }
-            status_changes.sort_by(|x, y| (x.direction, &x.job).cmp(&(y.direction, &y.job)));
-            counter_changes.sort_by(|x, y| {
-                (x.direction, &x.job, x.counter).cmp(&(y.direction, &y.job, y.counter))
-            });
-            let bw: Vec<f64> = a.pairs.iter().map(|(b, _)| b.wall_s).collect();
-            let nw: Vec<f64> = a.pairs.iter().map(|(_, n)| n.wall_s).collect();
-            let ratio = if a.pairs.len() >= opts.min_time_runs.max(1) {
-                stats::bootstrap_ratio_of_medians(&bw, &nw, opts.resamples, opts.seed)
-            } else {
-                None
-            };
-            let verdict = match ratio {
-                None => TimeVerdict::NotJudged,
-                Some(ci) if ci.lo > 1.0 + band => TimeVerdict::Slowdown,
-                Some(ci) if ci.hi < 1.0 - band => TimeVerdict::Speedup,
-                Some(_) => TimeVerdict::Unchanged,
-            };
-            let new_walls: Vec<f64> = a.new_rows.iter().map(|r| r.wall_s).collect();
-            GroupComparison {
-                label,
-                joined: a.pairs.len(),
-                status_changes,
-                counter_changes,
-                time: TimeChange {
-                    runs: a.pairs.len(),
-                    base_median_s: stats::median(&bw),
-                    new_median_s: stats::median(&nw),
-                    ratio,
-                    verdict,
-                },
-                missing_in_new: a.missing,
-                only_in_new: a.only_new,
-                new_effort: effort_of(&a.new_rows)
-                    .filter(|e| e.runs > 0)
-                    .map(|e| (e.metric, e.mean)),
-                new_wall: stats::bootstrap_median(&new_walls, opts.resamples, opts.seed),
-                new_runs: a.new_rows.len(),
-                key,
-            }
-        })
+        .map(|((key, a), label)| compare_group(key, a, label, opts, band))
         .collect();
     Comparison {
         groups,

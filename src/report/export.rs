@@ -30,6 +30,15 @@ pub fn markdown(c: &Comparison) -> String {
         );
     }
 
+    markdown_wall_time(&mut out, c);
+    markdown_status_changes(&mut out, c);
+    markdown_counter_changes(&mut out, c);
+    markdown_job_lists(&mut out, c);
+    out
+}
+
+/// The wall-time table: every group, judged or not, so a reader sees what was left unjudged.
+fn markdown_wall_time(out: &mut String, c: &Comparison) {
     out.push_str("### Wall time\n\n");
     let _ = writeln!(
         out,
@@ -66,7 +75,11 @@ pub fn markdown(c: &Comparison) -> String {
             g.time.new_median_s.map_or("-".to_string(), fmt_secs),
         );
     }
+}
 
+/// Status changes across all groups, capped at the list limit.
+fn markdown_status_changes(out: &mut String, c: &Comparison) {
+    let cap = c.list_limit;
     let status: Vec<(&GroupComparison, &StatusChange)> = c
         .groups
         .iter()
@@ -90,9 +103,13 @@ pub fn markdown(c: &Comparison) -> String {
                 s.direction.word()
             );
         }
-        more(&mut out, status.len(), cap);
+        more(out, status.len(), cap);
     }
+}
 
+/// Counter changes across all groups, capped at the list limit.
+fn markdown_counter_changes(out: &mut String, c: &Comparison) {
+    let cap = c.list_limit;
     let counters: Vec<(&GroupComparison, &CounterChange)> = c
         .groups
         .iter()
@@ -123,9 +140,13 @@ pub fn markdown(c: &Comparison) -> String {
                 c.direction.word()
             );
         }
-        more(&mut out, sorted.len(), cap);
+        more(out, sorted.len(), cap);
     }
+}
 
+/// The jobs only one run has, missing from new first.
+fn markdown_job_lists(out: &mut String, c: &Comparison) {
+    let cap = c.list_limit;
     for (title, pick) in [("Rows missing from new", true), ("Rows only in new", false)] {
         let rows: Vec<(&GroupComparison, &Job)> = c
             .groups
@@ -156,9 +177,8 @@ pub fn markdown(c: &Comparison) -> String {
                 j.colony
             );
         }
-        more(&mut out, rows.len(), cap);
+        more(out, rows.len(), cap);
     }
-    out
 }
 
 fn bench_name(g: &GroupComparison) -> String {

@@ -9,7 +9,7 @@ use crate::results::{Columns, Record};
 use crate::results::{RunMeta, RunStatus, Shard};
 use serde_json::{json, Value};
 use std::collections::{BTreeMap, HashMap};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Why inputs cannot be merged. Every variant names the files involved.
 #[derive(Debug, thiserror::Error)]
@@ -139,16 +139,8 @@ fn strip_shard(cmd: &[String]) -> Vec<String> {
     out
 }
 
-/// Merge shard files. See the module doc for what is refused.
-pub fn merge(inputs: Vec<(PathBuf, Vec<Record>, Option<RunMeta>)>) -> Result<Merged, MergeError> {
-    if inputs.is_empty() {
-        return Err(MergeError::NoInputs);
-    }
-    // Plans must agree: by hash where both files have one, and by job total.
-    let metas: Vec<(&PathBuf, &RunMeta)> = inputs
-        .iter()
-        .filter_map(|(p, _, m)| m.as_ref().map(|m| (p, m)))
-        .collect();
+/// Plans must agree: by hash where both files have one, and by job total.
+fn check_plans_agree(metas: &[(&PathBuf, &RunMeta)]) -> Result<(), MergeError> {
     for (i, (pa, a)) in metas.iter().enumerate() {
         for (pb, b) in &metas[i + 1..] {
             if let (Some(ha), Some(hb)) = (&a.plan_hash, &b.plan_hash) {
@@ -173,6 +165,50 @@ pub fn merge(inputs: Vec<(PathBuf, Vec<Record>, Option<RunMeta>)>) -> Result<Mer
             }
         }
     }
+    Ok(())
+}
+
+/// A row belongs to the shard its file claims and to the plan's job range.
+fn check_in_plan(
+    path: &Path,
+    r: &Record,
+    shard: Option<Shard>,
+    jobs_total: Option<u64>,
+) -> Result<(), MergeError> {
+    if let Some(s) = shard {
+        if !s.contains(r.job) {
+            return Err(MergeError::WrongShard {
+                path: path.to_path_buf(),
+                job: r.job,
+                puzzle_id: r.puzzle_id.clone(),
+                index: s.index,
+                count: s.count,
+            });
+        }
+    }
+    if let Some(t) = jobs_total {
+        if r.job >= t {
+            return Err(MergeError::OutOfPlan {
+                path: path.to_path_buf(),
+                job: r.job,
+                puzzle_id: r.puzzle_id.clone(),
+                jobs_total: t,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Merge shard files. See the module doc for what is refused.
+pub fn merge(inputs: Vec<(PathBuf, Vec<Record>, Option<RunMeta>)>) -> Result<Merged, MergeError> {
+    if inputs.is_empty() {
+        return Err(MergeError::NoInputs);
+    }
+    let metas: Vec<(&PathBuf, &RunMeta)> = inputs
+        .iter()
+        .filter_map(|(p, _, m)| m.as_ref().map(|m| (p, m)))
+        .collect();
+    check_plans_agree(&metas)?;
     let jobs_total = metas.iter().find_map(|(_, m)| m.jobs_total);
 
     let mut by_job: BTreeMap<u64, (Record, usize)> = BTreeMap::new();
@@ -180,27 +216,7 @@ pub fn merge(inputs: Vec<(PathBuf, Vec<Record>, Option<RunMeta>)>) -> Result<Mer
     for (fi, (path, rows, meta)) in inputs.iter().enumerate() {
         let shard = meta.as_ref().and_then(|m| m.shard).filter(|s| s.count > 1);
         for r in rows {
-            if let Some(s) = shard {
-                if !s.contains(r.job) {
-                    return Err(MergeError::WrongShard {
-                        path: path.clone(),
-                        job: r.job,
-                        puzzle_id: r.puzzle_id.clone(),
-                        index: s.index,
-                        count: s.count,
-                    });
-                }
-            }
-            if let Some(t) = jobs_total {
-                if r.job >= t {
-                    return Err(MergeError::OutOfPlan {
-                        path: path.clone(),
-                        job: r.job,
-                        puzzle_id: r.puzzle_id.clone(),
-                        jobs_total: t,
-                    });
-                }
-            }
+            check_in_plan(path, r, shard, jobs_total)?;
             if let Some((_, first)) = by_job.get(&r.job) {
                 return Err(MergeError::DuplicateJob {
                     job: r.job,
