@@ -10,7 +10,7 @@ mod common;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use puzzlebench::report::ab::{self, AbFormat, AbOptions, Selector};
-use puzzlebench::report::compare::{compare, CompareOptions};
+use puzzlebench::report::compare::{column_mismatch, compare, CompareOptions};
 use puzzlebench::report::export;
 use puzzlebench::report::merge::{check_complete, merge};
 use puzzlebench::report::plot;
@@ -149,6 +149,21 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// Read every results file named (directories expanded), concatenated, with the optional
+/// columns any of them has.
+fn read_all_with_columns(paths: &[PathBuf]) -> Result<(Vec<Record>, Columns)> {
+    let mut rows = Vec::new();
+    let mut cols = Columns::default();
+    for p in expand_inputs(paths)? {
+        let f = read_results(&p)?;
+        cols.solutions |= f.columns.solutions;
+        cols.solution |= f.columns.solution;
+        cols.measured |= f.columns.measured;
+        rows.extend(f.rows);
+    }
+    Ok((rows, cols))
 }
 
 /// Read every results file named (directories expanded), concatenated.
@@ -321,8 +336,11 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
             );
         }
     }
-    let base_rows = read_all(std::slice::from_ref(&a.baseline))?;
-    let new_rows = read_all(std::slice::from_ref(&a.new))?;
+    let (base_rows, base_cols) = read_all_with_columns(std::slice::from_ref(&a.baseline))?;
+    let (new_rows, new_cols) = read_all_with_columns(std::slice::from_ref(&a.new))?;
+    if let Some(m) = column_mismatch(base_cols, new_cols) {
+        bail!("{m}");
+    }
     let c = compare(
         &base_rows,
         &new_rows,

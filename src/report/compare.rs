@@ -9,7 +9,7 @@ use crate::report::stats::{self, Interval};
 use crate::report::summary::effort_of;
 use crate::report::{labels, GroupKey};
 use crate::results::counters::Better;
-use crate::results::{JobKey, Record, Status};
+use crate::results::{Columns, JobKey, Record, Status};
 use serde::Serialize;
 
 use std::collections::BTreeMap;
@@ -187,6 +187,9 @@ pub struct Comparison {
     pub new_rows: usize,
     /// Keys seen more than once on one side (only the first row is compared).
     pub duplicate_keys: Vec<String>,
+    /// Rows of the new run whose answer the verifier rejected: a bug, so always a regression,
+    /// even when the baseline had the same row.
+    pub wrong_in_new: usize,
     /// The noise band used.
     pub noise_band: f64,
     /// Bootstrap resamples used.
@@ -399,6 +402,10 @@ pub fn compare(baseline: &[Record], new: &[Record], opts: &CompareOptions) -> Co
         base_rows: baseline.len(),
         new_rows: new.len(),
         duplicate_keys: dups,
+        wrong_in_new: new
+            .iter()
+            .filter(|r| r.status == Some(Status::Wrong))
+            .count(),
         noise_band: band,
         resamples: opts.resamples,
         baseline_label: opts.baseline_label.clone(),
@@ -470,7 +477,7 @@ impl Comparison {
         } else {
             0
         };
-        t.status_worse + t.counters_worse + slow + t.missing_in_new > 0
+        t.status_worse + t.counters_worse + slow + t.missing_in_new + self.wrong_in_new > 0
     }
 
     /// One line: the verdict and what it rests on.
@@ -483,6 +490,13 @@ impl Comparison {
             }
         };
         let mut bad = Vec::new();
+        push(
+            self.wrong_in_new,
+            "row",
+            "rows",
+            "of the new run wrong (answers the verifier rejected)",
+            &mut bad,
+        );
         push(t.status_worse, "status", "statuses", "worse", &mut bad);
         push(
             t.counters_worse,
@@ -536,6 +550,39 @@ impl Comparison {
     }
 }
 
+/// Optional columns one side has and the other lacks: comparing them would report every value
+/// of the column as changed, so the caller refuses the comparison with this message instead.
+pub fn column_mismatch(baseline: Columns, new: Columns) -> Option<String> {
+    let (b, n) = (baseline.names(), new.names());
+    let only = |a: &[&str], other: &[&str]| -> Vec<String> {
+        a.iter()
+            .filter(|c| !other.contains(c) && **c != "solution")
+            .map(|c| c.to_string())
+            .collect()
+    };
+    let (only_b, only_n) = (only(&b, &n), only(&n, &b));
+    if only_b.is_empty() && only_n.is_empty() {
+        return None;
+    }
+    let mut parts = Vec::new();
+    if !only_b.is_empty() {
+        parts.push(format!(
+            "the baseline has {} and the new run does not",
+            only_b.join(", ")
+        ));
+    }
+    if !only_n.is_empty() {
+        parts.push(format!(
+            "the new run has {} and the baseline does not",
+            only_n.join(", ")
+        ));
+    }
+    Some(format!(
+        "the files carry different optional columns: {} (run both with the same --count-solutions, or compare like with like)",
+        parts.join("; ")
+    ))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -575,6 +622,37 @@ mod tests {
             "{}",
             c.headline()
         );
+    }
+
+    #[test]
+    fn a_wrong_row_fails_the_gate_even_against_itself() {
+        let mut base = run(&noisy(20, 0.01));
+        base[2].status = Some(Status::Wrong);
+        let c = compare(&base, &base, &CompareOptions::default());
+        assert_eq!(c.wrong_in_new, 1);
+        assert!(c.is_regression());
+        assert!(
+            c.headline().contains("1 row of the new run wrong"),
+            "{}",
+            c.headline()
+        );
+    }
+
+    #[test]
+    fn a_column_on_one_side_only_is_named() {
+        let with = Columns {
+            solutions: true,
+            ..Columns::default()
+        };
+        let m = column_mismatch(with, Columns::default()).expect("mismatch");
+        assert!(m.contains("the baseline has solutions"), "{m}");
+        assert_eq!(column_mismatch(with, with), None);
+        // The recorded answers are compared only where both have them.
+        let sol = Columns {
+            solution: true,
+            ..Columns::default()
+        };
+        assert_eq!(column_mismatch(sol, Columns::default()), None);
     }
 
     #[test]
