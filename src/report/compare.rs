@@ -586,14 +586,13 @@ pub fn column_mismatch(baseline: Columns, new: Columns) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::summary::tests::rec;
 
     fn run(times: &[f64]) -> Vec<Record> {
         times
             .iter()
             .enumerate()
             .map(|(i, &t)| {
-                let mut r = rec("h", "mrv", &format!("p{i}"), Status::Solved, t);
+                let mut r = Record::sample("h", "mrv", &format!("p{i}"), Status::Solved, t);
                 r.counters.nodes = Some(10 + i as u64);
                 r.counters.propagated = crate::results::counters::Fraction::new(0.5);
                 r

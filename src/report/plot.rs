@@ -596,7 +596,6 @@ pub fn render_convergence(trace: &[TraceRow]) -> Result<Option<Svg>, PlotError> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::summary::tests::rec;
 
     #[test]
     fn axis_goes_log_only_beyond_two_decades() {
@@ -630,7 +629,7 @@ mod tests {
         let mut rows = Vec::new();
         for (s, f) in [("mrv", 1.0), ("row", 3.0)] {
             for i in 0..10 {
-                let mut r = rec(
+                let mut r = Record::sample(
                     "h/5",
                     s,
                     &format!("p{i}"),

@@ -640,24 +640,13 @@ pub const SUMMARY_CSV_COLUMNS: [&str; 27] = [
 pub(crate) mod tests {
     use super::*;
 
-    /// A synthetic row; tests fill in the counters they need.
-    pub(crate) fn rec(
-        dataset: &str,
-        strategy: &str,
-        puzzle: &str,
-        status: Status,
-        wall_s: f64,
-    ) -> Record {
-        Record::sample(dataset, strategy, puzzle, status, wall_s)
-    }
-
     fn hitori_rows() -> Vec<Record> {
         let mut rows = Vec::new();
         for (i, (n, w)) in [(8, 0.1), (10, 0.2), (12, 0.3), (30, 0.4)]
             .iter()
             .enumerate()
         {
-            let mut r = rec("h", "mrv", &format!("p{i}"), Status::Solved, *w);
+            let mut r = Record::sample("h", "mrv", &format!("p{i}"), Status::Solved, *w);
             r.counters.nodes = Some(*n);
             rows.push(r);
         }
@@ -670,7 +659,7 @@ pub(crate) mod tests {
             } else {
                 Status::Solved
             };
-            let mut r = rec("h", "row", &format!("p{i}"), st, *w);
+            let mut r = Record::sample("h", "row", &format!("p{i}"), st, *w);
             r.counters.nodes = Some(*n);
             rows.push(r);
         }
@@ -691,7 +680,7 @@ pub(crate) mod tests {
         ];
         spec.iter()
             .map(|&(p, seed, colony, st, c)| {
-                let mut r = rec("s", "abc", p, st, 0.01);
+                let mut r = Record::sample("s", "abc", p, st, 0.01);
                 r.seed = seed;
                 r.colony = colony;
                 r.counters.cycles = Some(c);
