@@ -24,7 +24,7 @@ use crate::sudoku::parse as sparse;
 use std::collections::HashMap;
 
 use std::fs::File;
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 
 pub use crate::kind::PuzzleKind;
@@ -257,6 +257,16 @@ pub enum DatasetError {
         /// What was expected and what was found.
         message: String,
     },
+    /// A line longer than any puzzle line could be (a binary file, `/dev/zero`, a missing line end).
+    #[error("{path}:{line}: expected a line of at most {limit} bytes (no puzzle line comes near it), found a longer one; is this a puzzle file?")]
+    LineTooLong {
+        /// The file.
+        path: PathBuf,
+        /// 1-based line.
+        line: usize,
+        /// The limit in bytes.
+        limit: usize,
+    },
     /// A file holds no puzzle.
     #[error("{path}: no puzzle found (expected Hitori grid blocks, Singles game IDs or 81-cell Sudoku lines)")]
     Empty {
@@ -419,32 +429,14 @@ pub fn dataset_files(path: &Path) -> Result<Vec<PathBuf>, DatasetError> {
     Ok(files)
 }
 
-fn read_text(path: &Path) -> Result<String, DatasetError> {
-    let bytes = std::fs::read(path).map_err(|source| DatasetError::Io {
-        path: path.to_path_buf(),
-        source,
-    })?;
-    let mut text = String::from_utf8(bytes).map_err(|e| {
-        let good = &e.as_bytes()[..e.utf8_error().valid_up_to()];
-        DatasetError::NotText {
-            path: path.to_path_buf(),
-            line: good.iter().filter(|&&b| b == b'\n').count() + 1,
-        }
-    })?;
-    // A byte-order mark (some editors save UTF-8 with one) is encoding, not content. Only the
-    // Sudoku parser skipped it: a Hitori file with one failed on an invisible "`1`" token, or a
-    // Singles file became grid blocks, or its first name (so id) started with U+FEFF.
-    if text.starts_with('\u{feff}') {
-        text.drain(..'\u{feff}'.len_utf8());
-    }
-    Ok(text)
-}
-
 fn stem(path: &Path) -> String {
     path.file_stem()
         .map(|s| s.to_string_lossy().into_owned())
         .unwrap_or_else(|| path.display().to_string())
 }
+
+/// The longest line a dataset may hold, line end excluded.
+pub const MAX_LINE: usize = 64 * 1024;
 
 /// Lines of a file, one at a time, with the same splitting as [`str::lines`] (`\n`, or `\r\n`),
 /// a leading byte-order mark removed, and invalid UTF-8 reported at its line.
@@ -472,8 +464,10 @@ impl LineReader {
     /// The next line and its 1-based number, `None` at the end of the file.
     fn next_line(&mut self) -> Result<Option<(usize, String)>, DatasetError> {
         self.buf.clear();
-        let n = self
-            .reader
+        // Bounded: a 64x64 grid row of 10-digit numbers or a Singles ID with name and mask is a
+        // few KiB, so a longer line is not a puzzle, and reading it whole could take gigabytes.
+        let n = (&mut self.reader)
+            .take(MAX_LINE as u64 + 2)
             .read_until(b'\n', &mut self.buf)
             .map_err(|source| DatasetError::Io {
                 path: self.path.clone(),
@@ -488,6 +482,15 @@ impl LineReader {
             if self.buf.last() == Some(&b'\r') {
                 self.buf.pop();
             }
+        }
+        // A cut-off line (no line end within the cap) is longer than the cap, so this test
+        // catches both.
+        if self.buf.len() > MAX_LINE {
+            return Err(DatasetError::LineTooLong {
+                path: self.path.clone(),
+                line: self.line_no,
+                limit: MAX_LINE,
+            });
         }
         let bytes = std::mem::take(&mut self.buf);
         let mut line = String::from_utf8(bytes).map_err(|_| DatasetError::NotText {
@@ -507,8 +510,12 @@ enum Source {
         ahead: std::collections::VecDeque<(usize, String)>,
         lines: LineReader,
     },
-    /// Grid blocks, parsed whole.
-    Parsed(std::vec::IntoIter<hparse::ParsedHitori>),
+    /// Grid blocks, parsed a line at a time as well.
+    Grid {
+        ahead: std::collections::VecDeque<(usize, String)>,
+        lines: LineReader,
+        blocks: hparse::GridBlocks,
+    },
 }
 
 /// The puzzles of one file, in order, with their ids; line formats are read a line at a time.
@@ -541,16 +548,11 @@ impl FileReader {
         }
         let source = match format {
             Format::Singles | Format::SudokuLines => Source::Lines { ahead, lines },
-            Format::HitoriGrid => {
-                drop(lines);
-                let text = read_text(path)?;
-                let parsed = hparse::parse_grid_blocks(&text).map_err(|e| DatasetError::Parse {
-                    path: path.to_path_buf(),
-                    line: e.line,
-                    message: e.message,
-                })?;
-                Source::Parsed(parsed.into_iter())
-            }
+            Format::HitoriGrid => Source::Grid {
+                ahead,
+                lines,
+                blocks: hparse::GridBlocks::default(),
+            },
         };
         Ok(FileReader {
             path: path.to_path_buf(),
@@ -585,12 +587,29 @@ impl FileReader {
             },
         };
         let found = match &mut self.source {
-            Source::Parsed(it) => match it.next() {
-                Some(p) => {
+            Source::Grid {
+                ahead,
+                lines,
+                blocks,
+            } => loop {
+                let next = match ahead.pop_front() {
+                    Some(l) => Some(l),
+                    None => lines.next_line()?,
+                };
+                let Some((no, line)) = next else {
+                    let last = blocks.finish().map_err(|e| parse_err(e.line, e.message))?;
+                    break last.map(|p| {
+                        self.count += 1;
+                        hitori(p, self.count)
+                    });
+                };
+                if let Some(p) = blocks
+                    .line(&line, no)
+                    .map_err(|e| parse_err(e.line, e.message))?
+                {
                     self.count += 1;
-                    Some(hitori(p, self.count))
+                    break Some(hitori(p, self.count));
                 }
-                None => None,
             },
             Source::Lines { ahead, lines } => loop {
                 let next = match ahead.pop_front() {
@@ -911,6 +930,97 @@ mod tests {
         assert_eq!(sudoku, ["b:1", "b:2"]);
         // Streaming twice gives the same puzzles (the plan streams once per strategy).
         assert_eq!(ds.load_all().expect("again"), all);
+    }
+
+    #[test]
+    fn a_line_over_the_cap_is_refused_at_its_line_and_one_at_the_cap_is_read() {
+        let long = format!("{SUDOKU}\n{}\n", "1".repeat(MAX_LINE + 1));
+        let d = dir_with(&[("x.txt", &long)]);
+        let err = load_file(&d.path().join("x.txt"), 0).expect_err("too long");
+        assert!(
+            matches!(
+                err,
+                DatasetError::LineTooLong {
+                    line: 2,
+                    limit: MAX_LINE,
+                    ..
+                }
+            ),
+            "{err}"
+        );
+        assert!(err
+            .to_string()
+            .contains("x.txt:2: expected a line of at most 65536 bytes"));
+        // No line end at all (like /dev/zero): refused after reading the cap, not the file.
+        let d = dir_with(&[("z.txt", &"0".repeat(3 * MAX_LINE))]);
+        let err = load_file(&d.path().join("z.txt"), 0).expect_err("too long");
+        assert!(
+            matches!(err, DatasetError::LineTooLong { line: 1, .. }),
+            "{err}"
+        );
+        // Exactly at the cap with a CRLF end: read, and judged by the format's parser instead.
+        let at_cap = format!("{SUDOKU}\r\n{}\r\n", "1".repeat(MAX_LINE));
+        let d = dir_with(&[("c.txt", &at_cap)]);
+        let err = load_file(&d.path().join("c.txt"), 0).expect_err("not a puzzle");
+        assert!(matches!(err, DatasetError::Parse { line: 2, .. }), "{err}");
+    }
+
+    #[test]
+    fn grid_blocks_stream_one_block_at_a_time() {
+        // The first block comes out before the broken second one is reached.
+        let text = format!("{HITORI}\n1 2\n2 x\n");
+        let d = dir_with(&[("g.txt", &text)]);
+        let mut r = FileReader::open(&d.path().join("g.txt"), 0).expect("open");
+        let first = r.next_puzzle().expect("first block").expect("some");
+        assert_eq!((first.id.as_str(), first.line), ("demo", 2));
+        let err = r.next_puzzle().expect_err("second block is broken");
+        assert!(
+            err.to_string()
+                .contains("g.txt:9: expected a positive integer, found `x`"),
+            "{err}"
+        );
+        // A file that ends inside a block gives that block.
+        let d = dir_with(&[("h.txt", "1 2\n2 1")]);
+        let all = load_file(&d.path().join("h.txt"), 0).expect("load");
+        assert_eq!(all.len(), 1);
+    }
+
+    #[test]
+    fn sudoku_like_lines_that_are_not_sudoku_say_so() {
+        let cases = [
+            (
+                SUDOKU[..80].to_string(),
+                "(80 characters of digits and dots) but has a length other than 81",
+            ),
+            (
+                SUDOKU
+                    .chars()
+                    .map(|c| char::from_u32(c as u32 - '0' as u32 + '０' as u32).unwrap_or(c))
+                    .collect(),
+                "(81 characters of digits and dots) but has non-ASCII (e.g. full-width) digits",
+            ),
+            (
+                SUDOKU.replace('0', "_"),
+                "but has blank marks other than `.` and `0`",
+            ),
+        ];
+        for (line, want) in cases {
+            let d = dir_with(&[("s.txt", &format!("# c\n{line}\n"))]);
+            let err = load_file(&d.path().join("s.txt"), 0).expect_err("not loadable");
+            let msg = err.to_string();
+            assert!(
+                msg.contains("s.txt:2: this line looks like a Sudoku puzzle"),
+                "{msg}"
+            );
+            assert!(msg.contains(want), "{msg}");
+        }
+        // A short run of digits is still judged as a grid row.
+        let d = dir_with(&[("r.txt", "12345\n")]);
+        let err = load_file(&d.path().join("r.txt"), 0).expect_err("one number");
+        assert!(
+            err.to_string().contains("expected 2 to 64 numbers"),
+            "{err}"
+        );
     }
 
     #[test]

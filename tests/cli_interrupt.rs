@@ -56,12 +56,15 @@ fn sigint_keeps_finished_rows_and_resume_completes_the_run() {
 
     let out = dir.path().join("run.csv");
     let journal = dir.path().join("run.csv.partial");
+    // `-oFILE` and `--trace` (which `--resume` refuses) check that the printed resume command
+    // is rebuilt rather than copied from the command line.
     let mut child = Command::new(bin())
         .args(ARGS)
         .arg("--dataset")
         .arg(&data)
-        .arg("--output")
-        .arg(&out)
+        .arg(format!("-o{}", out.display()))
+        .arg("--trace")
+        .arg(dir.path().join("trace.csv"))
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
@@ -121,15 +124,13 @@ fn sigint_keeps_finished_rows_and_resume_completes_the_run() {
     assert_eq!(refused.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&refused.stderr).contains("--seed"));
 
-    let resumed = Command::new(bin())
-        .args(ARGS)
-        .arg("--dataset")
-        .arg(&data)
-        .arg("--output")
-        .arg(&out)
-        .arg("--resume")
-        .output()
-        .unwrap();
+    // The command the run printed finishes it, as printed (through a shell, quoting and all).
+    let printed = stderr
+        .lines()
+        .find_map(|l| l.strip_prefix("bench-run: to finish the run: "))
+        .unwrap_or_else(|| panic!("no resume command in {stderr}"));
+    assert!(!printed.contains("--trace"), "{printed}");
+    let resumed = Command::new("sh").arg("-c").arg(printed).output().unwrap();
     assert!(
         resumed.status.success(),
         "{}",
@@ -233,9 +234,19 @@ fn the_time_budget_holds_on_a_pathological_grid() {
         assert_eq!(r.status, Some(Status::Timeout), "{r:?}");
         // Whatever was found before the budget ran out is still verified.
         assert!(r.verified && r.counters.solutions.unwrap_or(0) > 0, "{r:?}");
+        // The budget was spent, and the solver stopped itself: enumerating 4e9 solutions takes
+        // hours, so ending within a minute proves the stop flag is polled, while the bound
+        // stays far from anything a loaded machine can reach. How closely the budget holds is
+        // a figure, measured by hand (README, "Budgets"), not asserted here.
         assert!(
-            r.wall_s >= limit && r.wall_s <= limit + f64::max(0.1 * limit, 0.05),
-            "{} ran {} s on a {limit} s budget",
+            r.wall_s >= limit,
+            "{} stopped early: {} s",
+            r.strategy,
+            r.wall_s
+        );
+        assert!(
+            r.wall_s < 60.0,
+            "{} ran {} s on a {limit} s budget: the stop flag was not polled",
             r.strategy,
             r.wall_s
         );

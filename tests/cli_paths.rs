@@ -68,7 +68,19 @@ fn outputs_that_would_clobber_are_refused() {
         &["--output", &s(&d.join("x.meta.json"))],
         "looks like a meta file",
     );
-    assert!(!out.exists());
+    // A trace in a directory that does not exist names the trace, not the results.
+    refused(
+        &sd,
+        &["--output", &s(&out), "--trace", &s(&d.join("nodir/t.csv"))],
+        "nodir/t.csv: the directory",
+    );
+    // None of the refusals left anything behind: no journal, no `running` meta to trip on.
+    let mut left: Vec<String> = std::fs::read_dir(d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    left.sort();
+    assert_eq!(left, ["data", "s.sdk"]);
 }
 
 #[test]

@@ -197,7 +197,7 @@ fn main() -> ExitCode {
     match run() {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("bench-gen: error: {e:#}");
+            eprintln!("bench-gen: error: {}", common::error_text(&e));
             ExitCode::from(2)
         }
     }

@@ -145,7 +145,7 @@ fn main() -> ExitCode {
     match run() {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("bench-report: error: {e:#}");
+            eprintln!("bench-report: error: {}", common::error_text(&e));
             ExitCode::from(2)
         }
     }

@@ -246,11 +246,13 @@ fn resume_command(outcome: &BenchOutcome) -> String {
         cmd.push(program.clone());
     }
     while let Some(a) = args.next() {
-        if a == "--output" || a == "-o" {
+        // `--trace` too: traces are not resumable (`--resume` refuses it).
+        if a == "--output" || a == "-o" || a == "--trace" {
             args.next();
             continue;
         }
         let dropped = a.starts_with("--output=")
+            || a.starts_with("--trace=")
             || (a.starts_with("-o") && a.len() > 2)
             || a == "--resume"
             || a == "--force";
@@ -300,7 +302,7 @@ fn run() -> Result<ExitCode> {
     let cfg = match config(&args) {
         Ok(c) => c,
         Err(e) => {
-            eprintln!("bench-run: error: {e:#}");
+            eprintln!("bench-run: error: {}", common::error_text(&e));
             return Ok(ExitCode::from(2));
         }
     };
@@ -368,7 +370,7 @@ fn main() -> ExitCode {
     match run() {
         Ok(code) => code,
         Err(e) => {
-            eprintln!("bench-run: error: {e:#}");
+            eprintln!("bench-run: error: {}", common::error_text(&e));
             ExitCode::from(2)
         }
     }

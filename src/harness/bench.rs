@@ -272,6 +272,17 @@ pub fn preflight(cfg: &BenchConfig) -> Result<RunPaths, BenchError> {
                 t.display()
             ));
         }
+        // The output's directory is made for it, but a trace in a directory that does not
+        // exist is most likely a typo, and it would fail only after the run had started.
+        if let Some(dir) = t.parent().filter(|d| !d.as_os_str().is_empty()) {
+            if !dir.is_dir() {
+                return usage(format!(
+                    "--trace {}: the directory {} does not exist; create it or choose another path",
+                    t.display(),
+                    dir.display()
+                ));
+            }
+        }
     }
     if output.extension().is_some_and(|e| e == "json") || output.ends_with(".meta.json") {
         return usage(format!(
@@ -499,8 +510,20 @@ fn open_output(
         move |e: std::io::Error| BenchError::Io(format!("{}: {e}", p.display()))
     };
     write_meta(&paths.journal_meta, meta).map_err(|e| BenchError::Io(e.to_string()))?;
-    ResultWriter::create(&paths.output, columns, resume, paths.trace.as_deref())
-        .map_err(io(&paths.journal))
+    ResultWriter::create(&paths.output, columns, resume, paths.trace.as_deref()).map_err(|e| {
+        // A fresh run that could not open its files has no rows: leave nothing behind that a
+        // later run would take for an interrupted one (a `running` meta, an empty journal).
+        if resume.is_none() {
+            let tmp = |p: &Path| crate::harness::output::with_suffix(p, ".tmp");
+            let mut ours = vec![paths.journal_meta.clone(), paths.journal.clone()];
+            ours.push(tmp(&paths.output));
+            ours.extend(paths.trace.as_deref().map(tmp));
+            for p in ours {
+                let _ = std::fs::remove_file(p);
+            }
+        }
+        io(&paths.journal)(e)
+    })
 }
 
 /// Steps 5 and 6.

@@ -28,7 +28,7 @@ pub use generate::generate;
 pub use grid::{GridError, HitoriPuzzle, Shading, MAX_SIDE};
 pub use parse::{
     looks_like_singles, parse_grid_blocks, parse_singles, parse_singles_line, to_grid_block,
-    to_singles_id, ParseError, ParsedHitori,
+    to_singles_id, GridBlocks, ParseError, ParsedHitori,
 };
 pub use rules::{Rules, UnknownName};
 pub use search::{solve, SearchConfig, SearchEnd, SearchResult, SearchStats, Strategy};

@@ -127,45 +127,68 @@ impl Block {
 /// and a text with no puzzle at all.
 pub fn parse_grid_blocks(text: &str) -> Result<Vec<ParsedHitori>, ParseError> {
     let mut out = Vec::new();
-    let mut block: Option<Block> = None;
-    let mut pending_name: Option<String> = None;
+    let mut blocks = GridBlocks::default();
     let mut last_line = 0;
     for (i, raw) in text.lines().enumerate() {
-        let line_no = i + 1;
-        last_line = line_no;
+        last_line = i + 1;
+        out.extend(blocks.line(raw, last_line)?);
+    }
+    out.extend(blocks.finish()?);
+    if out.is_empty() {
+        return Err(err(
+            last_line.max(1),
+            "expected at least one puzzle block, found none (no puzzle found)",
+        ));
+    }
+    Ok(out)
+}
+
+/// The grid-block parser of [`parse_grid_blocks`], fed one line at a time, so that a file of a
+/// million blocks is read in the memory of one block.
+#[derive(Default)]
+pub struct GridBlocks {
+    block: Option<Block>,
+    pending_name: Option<String>,
+}
+
+impl GridBlocks {
+    /// Takes the next line (1-based `line_no`, without its line end); returns the block that this
+    /// line ended, if any.
+    pub fn line(&mut self, raw: &str, line_no: usize) -> Result<Option<ParsedHitori>, ParseError> {
         let trimmed = raw.trim();
         if let Some(comment) = trimmed.strip_prefix('#') {
-            if let Some(name) = comment.trim().strip_prefix("name:") {
-                if let Some(b) = block.take() {
-                    out.push(b.finish()?);
-                }
-                // The name becomes the puzzle's id in the dataset; an empty one gave rows with an
-                // empty `puzzle_id`, so it is an error, not a silent "".
-                let name = name.trim();
-                if name.is_empty() {
-                    return Err(err(
-                        line_no,
-                        "expected a puzzle name after `# name:`, found nothing",
-                    ));
-                }
-                pending_name = Some(name.to_string());
+            let Some(name) = comment.trim().strip_prefix("name:") else {
+                return Ok(None);
+            };
+            let done = self.block.take().map(Block::finish).transpose()?;
+            // The name becomes the puzzle's id in the dataset; an empty one gave rows with an
+            // empty `puzzle_id`, so it is an error, not a silent "".
+            let name = name.trim();
+            if name.is_empty() {
+                return Err(err(
+                    line_no,
+                    "expected a puzzle name after `# name:`, found nothing",
+                ));
             }
-            continue;
+            self.pending_name = Some(name.to_string());
+            return Ok(done);
         }
         // Drop a trailing comment; `split` works on chars, so this is safe for any text.
         let content = raw.split('#').next().unwrap_or("");
         if content.trim().is_empty() {
-            if let Some(b) = block.take() {
-                out.push(b.finish()?);
+            self.pending_name = None;
+            return self.block.take().map(Block::finish).transpose();
+        }
+        if self.block.is_none() {
+            if let Some(message) = sudoku_like(content) {
+                return Err(err(line_no, message));
             }
-            pending_name = None;
-            continue;
         }
         let mut row = Vec::new();
         for tok in content.split_whitespace() {
             row.push(parse_number(tok, line_no)?);
         }
-        match block.as_mut() {
+        match self.block.as_mut() {
             None => {
                 if !(MIN_SIDE..=MAX_SIDE).contains(&row.len()) {
                     return Err(err(
@@ -176,9 +199,9 @@ pub fn parse_grid_blocks(text: &str) -> Result<Vec<ParsedHitori>, ParseError> {
                         ),
                     ));
                 }
-                block = Some(Block {
+                self.block = Some(Block {
                     line: line_no,
-                    name: pending_name.take(),
+                    name: self.pending_name.take(),
                     width: row.len(),
                     cells: row,
                     rows: 1,
@@ -208,17 +231,38 @@ pub fn parse_grid_blocks(text: &str) -> Result<Vec<ParsedHitori>, ParseError> {
                 b.rows += 1;
             }
         }
+        Ok(None)
     }
-    if let Some(b) = block.take() {
-        out.push(b.finish()?);
+
+    /// The end of the text: the last block, if one is open.
+    pub fn finish(&mut self) -> Result<Option<ParsedHitori>, ParseError> {
+        self.block.take().map(Block::finish).transpose()
     }
-    if out.is_empty() {
-        return Err(err(
-            last_line.max(1),
-            "expected at least one puzzle block, found none (no puzzle found)",
-        ));
+}
+
+/// When a line that starts a grid block is one long run of digits and dots, it was meant as a
+/// Sudoku line that the loader did not recognise (wrong length, full-width digits, other blank
+/// marks): say that, instead of "expected a positive integer".
+fn sudoku_like(content: &str) -> Option<String> {
+    let token = content.trim();
+    let cells = token.chars().count();
+    let is_cell = |c: char| c.is_numeric() || matches!(c, '.' | '-' | '_' | '*' | '．');
+    if cells < 17 || token.contains(char::is_whitespace) || !token.chars().all(is_cell) {
+        return None;
     }
-    Ok(out)
+    let wide = token.chars().any(|c| !c.is_ascii());
+    let what = if wide {
+        "non-ASCII (e.g. full-width) digits"
+    } else if cells != 81 {
+        "a length other than 81"
+    } else {
+        "blank marks other than `.` and `0`"
+    };
+    Some(format!(
+        "this line looks like a Sudoku puzzle ({cells} characters of digits and dots) but has {what}; \
+         a Sudoku line needs exactly 81 cells written with the ASCII digits 1-9 and `.` or `0` for \
+         blanks, and a Hitori grid row 2 to 64 numbers separated by spaces"
+    ))
 }
 
 /// Splits a Singles game ID into width text, height text and cell text when it has the shape

@@ -7,6 +7,23 @@ use std::io::Write;
 /// Write text to stdout. A closed pipe (`bench-run ... | head`) is not an error worth a
 /// panic, which `print!` would raise; other write errors are ignored for the same reason:
 /// results are in files, stdout only shows them.
+/// An error and its causes on one line, `outer: inner`, leaving out a cause whose text the
+/// message already holds (typed errors spell out their I/O cause, so `{e:#}` said it twice).
+pub fn error_text(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let part = cause.to_string();
+        if text.contains(&part) {
+            continue;
+        }
+        if !text.is_empty() {
+            text.push_str(": ");
+        }
+        text.push_str(&part);
+    }
+    text
+}
+
 pub fn print(text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
