@@ -65,7 +65,8 @@ impl Move {
         }
     }
 
-    /// The two cells the move swaps.
+    /// The two cells the move swaps (for tests: the colony reads the resolved fields).
+    #[cfg(test)]
     pub(crate) fn cells(&self) -> (usize, usize) {
         (self.a as usize, self.b as usize)
     }
