@@ -588,6 +588,17 @@ mod tests {
             (r.cycles, r.evaluations, r.scouts, &trace[..5]),
             (248, 24935, 103, &[33u32, 31, 31, 31, 29][..])
         );
+        // The generator is left where the run's last draw left it: each cycle draws from a
+        // local copy that is written back, and this value predates that copy.
+        let mut rng = Pcg64Mcg::seed_from_u64(42);
+        solve(
+            &demo_puzzle(),
+            &AbcParams::default(),
+            &mut rng,
+            &mut || false,
+            None,
+        );
+        assert_eq!(rand::RngCore::next_u64(&mut rng), 167_580_146_431_463_007);
     }
 
     #[test]
