@@ -197,8 +197,10 @@ pub struct AbcResult {
 /// best conflict count after initialisation (index 0) and after each cycle (so `cycles + 1`
 /// entries; a single 0 when presolve fills the grid, none after a presolve contradiction).
 /// The run ends inside the cycle where a source first reaches 0 conflicts. All randomness comes
-/// from `rng`, so a seeded generator gives the same run every time.
-pub fn solve<R: Rng + ?Sized>(
+/// from `rng`, so a seeded generator gives the same run every time. `R: Clone` because each
+/// cycle draws from a local copy (kept in registers) that is written back at its end: the
+/// draws, and the generator's state after the run, are exactly those of drawing through `rng`.
+pub fn solve<R: Rng + Clone>(
     puzzle: &SudokuPuzzle,
     params: &AbcParams,
     rng: &mut R,
@@ -272,7 +274,7 @@ struct Colony<'a, const CROSS: bool> {
 }
 
 impl<'a, const CROSS: bool> Colony<'a, CROSS> {
-    fn run<R: Rng + ?Sized>(
+    fn run<R: Rng + Clone>(
         grid: &SudokuPuzzle,
         params: &AbcParams,
         rng: &mut R,
@@ -379,7 +381,18 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     /// Kept out of line: inlined into the caller's large frame, its loop state spilled to the
     /// stack, the generator's included, which put a store and a reload on every draw.
     #[inline(never)]
-    fn cycle<R: Rng + ?Sized>(&mut self, limit: Limit, rng: &mut R) -> bool {
+    fn cycle<R: Rng + Clone>(&mut self, limit: Limit, rng: &mut R) -> bool {
+        // A copy on the stack that nothing else can see lives in registers; through the
+        // caller's reference, every draw stored the generator's state back to memory.
+        let mut local = rng.clone();
+        let done = self.phases(limit, &mut local);
+        *rng = local;
+        done
+    }
+
+    /// The body of [`Colony::cycle`], on the local generator.
+    #[inline(always)]
+    fn phases<R: Rng + ?Sized>(&mut self, limit: Limit, rng: &mut R) -> bool {
         let n = self.sources.len();
         let employed = self
             .sources
@@ -436,6 +449,13 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         }
         self.guide[n] = (n - 1) as u32;
         let total_f = total as f64;
+        // Slices of exactly the lengths the picks rely on, so that indices clamped below `n`
+        // need no bounds check (eight compares a pick otherwise).
+        let guide = &self.guide[..=n];
+        let cumulative = &self.cumulative[..n + PICK_WINDOW];
+        let sources = &mut self.sources[..n];
+        let conflicts = &mut self.conflicts[..n];
+        let trial = &mut self.trial[..n];
         for k in 0..n {
             // `random::<f64>()` is (53 random bits) * 2^-53, taken apart here so the bucket
             // below can use the same bits as an integer.
@@ -448,15 +468,16 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             // at most x * n, so its smallest target, floor(bucket * total / n), is at most the
             // pick's target: the answer (the first source with cum > target) is at or after
             // `guide[bucket]`, and at or before `guide[bucket + 1]`, the answer for a target
-            // no smaller.
-            let bucket = ((u128::from(bits << 11) * n as u128) >> 64) as usize;
-            let (lo, hi) = (self.guide[bucket] as usize, self.guide[bucket + 1] as usize);
+            // no smaller. (The `min`s only tell the compiler what already holds.)
+            let bucket = (((u128::from(bits << 11) * n as u128) >> 64) as usize).min(n - 1);
+            let (lo, hi) = (guide[bucket] as usize, guide[bucket + 1] as usize);
+            let lo = lo.min(n - 1);
             // Usually that range is a source or two wide, and counting the window's sums that
             // are <= target gives the answer without a branch: a scan's exit, taken after a
             // random number of steps, was mispredicted on every other pick. A wider range
             // (many light sources in one bucket) takes the scan.
             let i = if hi - lo < PICK_WINDOW {
-                let window = &self.cumulative[lo..lo + PICK_WINDOW];
+                let window = &cumulative[lo..lo + PICK_WINDOW];
                 let below = window
                     .iter()
                     .map(|&c| usize::from(c <= target))
@@ -464,16 +485,12 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
                 (lo + below).min(n - 1)
             } else {
                 let mut i = lo;
-                while i < n - 1 && self.cumulative[i] <= target {
+                while i < n - 1 && cumulative[i] <= target {
                     i += 1;
                 }
                 i
             };
-            let parts = (
-                &mut self.sources[i],
-                &mut self.conflicts[i],
-                &mut self.trial[i],
-            );
+            let parts = (&mut sources[i], &mut conflicts[i], &mut trial[i]);
             if Self::try_neighbour(&self.layout, &mut self.best, parts, rng) {
                 self.evaluations += k as u64 + 1;
                 return true;
@@ -571,6 +588,17 @@ mod tests {
             (r.cycles, r.evaluations, r.scouts, &trace[..5]),
             (248, 24935, 103, &[33u32, 31, 31, 31, 29][..])
         );
+        // The generator is left where the run's last draw left it: each cycle draws from a
+        // local copy that is written back, and this value predates that copy.
+        let mut rng = Pcg64Mcg::seed_from_u64(42);
+        solve(
+            &demo_puzzle(),
+            &AbcParams::default(),
+            &mut rng,
+            &mut || false,
+            None,
+        );
+        assert_eq!(rand::RngCore::next_u64(&mut rng), 167_580_146_431_463_007);
     }
 
     #[test]

@@ -65,7 +65,8 @@ impl Move {
         }
     }
 
-    /// The two cells the move swaps.
+    /// The two cells the move swaps (for tests: the colony reads the resolved fields).
+    #[cfg(test)]
     pub(crate) fn cells(&self) -> (usize, usize) {
         (self.a as usize, self.b as usize)
     }
@@ -83,6 +84,9 @@ struct MoveTable {
 }
 
 const MOVE_SLOTS: usize = 1024;
+/// The shuffle's scratch copy of the pools, padded to a power of two so its two indices are
+/// masked rather than bounds-checked.
+const POOL_SLOTS: usize = 128;
 const GROUP_SLOTS: usize = 32;
 
 impl MoveTable {
@@ -153,7 +157,7 @@ pub(crate) struct Layout {
     /// is two loops of fixed length instead of eighteen short ones (whose exits the branch
     /// predictor missed): `pools` holds every box's missing digits end to end, `shuffle` the
     /// Fisher–Yates steps in draw order, `free` the cell each pool position fills.
-    pools: [u8; 81],
+    pools: [u8; POOL_SLOTS],
     shuffle: [ShuffleStep; 81],
     n_shuffle: usize,
     free: [FreeCell; 81],
@@ -176,7 +180,7 @@ impl Layout {
         let mut l = Layout {
             givens,
             base_counts: [[0; 16]; 32],
-            pools: [0; 81],
+            pools: [0; POOL_SLOTS],
             shuffle: [ShuffleStep::default(); 81],
             n_shuffle: 0,
             free: [FreeCell::default(); 81],
@@ -379,8 +383,11 @@ impl Source {
     pub(crate) fn randomize<R: Rng + ?Sized>(&mut self, layout: &Layout, rng: &mut R) -> u32 {
         let mut perm = layout.pools;
         for step in &layout.shuffle[..layout.n_shuffle] {
-            let j = rng.random_range(0..=u32::from(step.k)) as usize;
-            perm.swap(usize::from(step.at), usize::from(step.base) + j);
+            // `random_range(0..=k)` draws exactly this (Canon's method on a `u32`), without the
+            // range checks and the generic path's extra moves, 60-odd times per fresh source.
+            let j = below(rng.next_u32(), u32::from(step.k) + 1, rng);
+            let (at, to) = (usize::from(step.at), usize::from(step.base) + j as usize);
+            perm.swap(at & (POOL_SLOTS - 1), to & (POOL_SLOTS - 1));
         }
         self.vals = layout.givens;
         self.counts = layout.base_counts;
@@ -428,41 +435,54 @@ impl Source {
 
     /// Swaps the move's two cells, updating counts and masks. Out of line: about one move in
     /// ten is kept, and inlined, this rare path's values crowded the scoring loop's registers.
+    /// It walks the move's resolved lines, as the delta does: a line both cells share is the
+    /// empty line in both slots, where the two exchanges cancel in the counts (wrapping through
+    /// 255 and back) and leave stray mask bits, cleared at the end; no branch on the geometry.
     #[inline(never)]
     pub(crate) fn apply<const CROSS: bool>(&mut self, mv: &Move) {
-        let (a, b) = mv.cells();
-        let (x, y) = (usize::from(self.vals[a]), usize::from(self.vals[b]));
-        self.vals.swap(a, b);
-        // The real lines here (a line both cells share gets x back for y: no net change).
-        self.exchange(ROW[a], x, y);
-        self.exchange(ROW[b], y, x);
-        self.exchange(COL_LINE + COL[a], x, y);
-        self.exchange(COL_LINE + COL[b], y, x);
+        let (a, b) = (usize::from(mv.a), usize::from(mv.b));
+        let (x, y) = (self.vals[a], self.vals[b]);
+        self.vals[a] = y;
+        self.vals[b] = x;
+        self.exchange(mv.row[0], x, y);
+        self.exchange(mv.row[1], y, x);
+        self.exchange(mv.col[0], x, y);
+        self.exchange(mv.col[1], y, x);
         if CROSS {
-            self.exchange(BOX_LINE + BOX[a], x, y);
-            self.exchange(BOX_LINE + BOX[b], y, x);
+            self.exchange(mv.boxes[0], x, y);
+            self.exchange(mv.boxes[1], y, x);
         }
+        self.masks[usize::from(EMPTY_LINE)] = 0;
     }
 
     /// Moves one `out` out of and one `inn` into a line, keeping its count and mask in step
     /// (only those two digits' bits can change; `inn` is present afterwards whatever its
     /// count).
     #[inline(always)]
-    fn exchange(&mut self, line: u8, out: usize, inn: usize) {
+    fn exchange(&mut self, line: u8, out: u8, inn: u8) {
         let counts = &mut self.counts[usize::from(line) & 31];
-        let (out, inn) = (out & 15, inn & 15);
-        counts[out] -= 1;
-        counts[inn] += 1;
+        let (out, inn) = (usize::from(out) & 15, usize::from(inn) & 15);
+        counts[out] = counts[out].wrapping_sub(1);
+        counts[inn] = counts[inn].wrapping_add(1);
         let (n_out, n_in) = (counts[out], counts[inn]);
-        let clear = 1u32 << out | 1 << (DUP as usize + out) | 1 << (DUP as usize + inn);
+        // Both digits' present and repeated bits, cleared and rewritten from their counts.
+        let both = 1u32 | 1 << DUP;
         let mask = &mut self.masks[usize::from(line)];
-        *mask = *mask & !clear
-            | 1 << inn
-            | u32::from(n_out >= 1) << out
-            | u32::from(n_out >= 2) << (DUP as usize + out)
-            | u32::from(n_in >= 2) << (DUP as usize + inn);
+        *mask = *mask & !(both << out | both << inn)
+            | COUNT_BITS[usize::from(n_out)] << out
+            | COUNT_BITS[usize::from(n_in)] << inn;
     }
 }
+
+/// The mask bits of one digit by its count, at digit 0: present from 1, repeated from 2. All
+/// 256 counts, as the empty line's counts pass through 255 (see [`Source::apply`]), and so a
+/// `u8` index needs no bounds check.
+const COUNT_BITS: [u32; 256] = {
+    let mut t = [1 | 1 << DUP; 256];
+    t[0] = 0;
+    t[1] = 1;
+    t
+};
 
 #[cfg(test)]
 mod tests {
