@@ -47,7 +47,10 @@ fn givens_gives_exactly_n_givens_deterministically() {
     assert_eq!(lines.len(), 4);
     for l in &lines {
         let (puzzle, solution) = l.split_once(' ').expect("puzzle and solution");
-        let givens = puzzle.bytes().filter(|c| c.is_ascii_digit() && *c != b'0').count();
+        let givens = puzzle
+            .bytes()
+            .filter(|c| c.is_ascii_digit() && *c != b'0')
+            .count();
         assert_eq!(givens, 28, "{l}");
         // Every given agrees with the solution written beside it.
         for (p, s) in puzzle.bytes().zip(solution.bytes()) {
@@ -58,13 +61,30 @@ fn givens_gives_exactly_n_givens_deterministically() {
     let out = d.path().join("u.csv");
     Command::cargo_bin("bench-run")
         .expect("binary built")
-        .args(["--dataset", &s(&a), "--strategy", "backtrack", "--count-solutions", "2"])
-        .args(["--threads", "1", "--quiet", "--no-summary", "--output", &s(&out)])
+        .args([
+            "--dataset",
+            &s(&a),
+            "--strategy",
+            "backtrack",
+            "--count-solutions",
+            "2",
+        ])
+        .args([
+            "--threads",
+            "1",
+            "--quiet",
+            "--no-summary",
+            "--output",
+            &s(&out),
+        ])
         .assert()
         .success();
     let csv = fs::read_to_string(&out).expect("results");
     let header: Vec<&str> = csv.lines().next().expect("header").split(',').collect();
-    let col = header.iter().position(|h| *h == "solutions").expect("solutions column");
+    let col = header
+        .iter()
+        .position(|h| *h == "solutions")
+        .expect("solutions column");
     for row in csv.lines().skip(1) {
         assert_eq!(row.split(',').nth(col), Some("1"), "{row}");
     }
