@@ -219,6 +219,11 @@ REPRO_LOAD=$load
 REPRO_DATE=$(date -u +"%Y-%m-%d %H:%M UTC")
 REPRO_REV=$(git rev-parse --short HEAD 2>/dev/null || echo unknown)
 if [ -n "$(git status --porcelain --untracked-files=no 2>/dev/null)" ]; then REPRO_REV="$REPRO_REV (+ uncommitted changes)"; fi
+if [ $report_only = 1 ]; then
+  REPRO_REV="$(cat "$OUT/rev.txt" 2>/dev/null || echo unknown) (rows); $REPRO_REV (comparisons and table, --report-only)"
+else
+  echo "$REPRO_REV" >"$OUT/rev.txt"
+fi
 REPRO_NPROC=$(nproc)
 REPRO_CPU=$(grep -m1 'model name' /proc/cpuinfo 2>/dev/null | sed 's/.*: //' || true)
 REPRO_CPU=${REPRO_CPU:-$(uname -m)}

@@ -5,7 +5,7 @@ use assert_cmd::Command;
 use predicates::prelude::*;
 use puzzlebench::results::{Columns, Record, Status};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use tempfile::TempDir;
 
 fn bench_gen() -> Command {
@@ -113,4 +113,163 @@ fn givens_below_the_reach_of_the_generator_is_refused() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("--difficulty"));
+}
+
+/// `n` Hitori jobs: mrv solves every puzzle, row all but the last.
+fn hitori_rows(n: u64) -> Vec<Record> {
+    let mut rows = Vec::new();
+    for (j, strategy) in (0..2 * n).map(|j| (j, if j % 2 == 0 { "mrv" } else { "row" })) {
+        let last = j / 2 == n - 1;
+        let status = if strategy == "row" && last {
+            Status::Timeout
+        } else {
+            Status::Solved
+        };
+        let mut r = Record::sample("h5", strategy, &format!("h5:{}", j / 2 + 1), status, 0.001);
+        r.job = j;
+        r.counters.nodes = Some(if strategy == "mrv" { 10 } else { 20 });
+        rows.push(r);
+    }
+    rows
+}
+
+fn write(path: &Path, rows: &[Record]) {
+    fs::write(
+        path,
+        puzzlebench::results::write::results_csv(rows, Columns::default()),
+    )
+    .expect("write csv");
+}
+
+#[test]
+fn summary_refuses_duplicate_jobs_naming_both_files() {
+    let d = TempDir::new().expect("tmp");
+    let dir = d.path().join("runs");
+    fs::create_dir(&dir).expect("dir");
+    // A directory holding two runs of one plan.
+    write(&dir.join("a.csv"), &hitori_rows(4));
+    write(&dir.join("b.csv"), &hitori_rows(4));
+    bench_report()
+        .args(["summary", &s(&dir)])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("b.csv"))
+        .stderr(predicate::str::contains("is also in"))
+        .stderr(predicate::str::contains("a.csv"))
+        .stderr(predicate::str::contains("--allow-duplicates"));
+    let out = bench_report()
+        .args([
+            "summary",
+            &s(&dir),
+            "--allow-duplicates",
+            "--format",
+            "json",
+        ])
+        .assert()
+        .success();
+    let j: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    assert_eq!(j["duplicate_jobs"], 8);
+    assert_eq!(j["groups"][0]["runs"], 8, "both copies counted");
+    // Other seeds of the same plan are other jobs, not duplicates.
+    let mut other = hitori_rows(4);
+    for r in &mut other {
+        r.seed = 1;
+    }
+    write(&dir.join("b.csv"), &other);
+    bench_report()
+        .args(["summary", &s(&dir)])
+        .assert()
+        .success();
+}
+
+#[test]
+fn summary_reports_a_partial_input_as_incomplete() {
+    let d = TempDir::new().expect("tmp");
+    let results = d.path().join("run.csv");
+    let journal = d.path().join("run.csv.partial");
+    write(&journal, &hitori_rows(3));
+    let meta = puzzlebench::results::meta::RunMeta {
+        jobs_total: Some(80),
+        status: Some(puzzlebench::results::meta::RunStatus::Interrupted),
+        ..Default::default()
+    };
+    puzzlebench::results::write::write_meta(
+        &puzzlebench::results::meta::meta_path(&results),
+        &meta,
+    )
+    .expect("meta");
+    let line = format!(
+        "INCOMPLETE input {} (the journal of an unfinished run, meta status interrupted): 6 rows of 80 planned",
+        s(&journal)
+    );
+    bench_report()
+        .args(["summary", &s(&journal)])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(line.clone()));
+    bench_report()
+        .args(["summary", &s(&journal), "--format", "markdown"])
+        .assert()
+        .success()
+        .stdout(predicate::str::starts_with(format!("> **{line}")));
+    let out = bench_report()
+        .args(["summary", &s(&journal), "--format", "json"])
+        .assert()
+        .success();
+    let j: serde_json::Value = serde_json::from_slice(&out.get_output().stdout).expect("json");
+    assert_eq!(j["incomplete"][0]["rows"], 6);
+    assert_eq!(j["incomplete"][0]["jobs"], 80);
+    bench_report()
+        .args(["summary", &s(&journal), "--format", "csv"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains("warning: INCOMPLETE input"));
+    // A finished file whose meta says complete is not flagged.
+    write(&results, &hitori_rows(3));
+    let done = puzzlebench::results::meta::RunMeta {
+        status: Some(puzzlebench::results::meta::RunStatus::Complete),
+        ..Default::default()
+    };
+    puzzlebench::results::write::write_meta(
+        &puzzlebench::results::meta::meta_path(&results),
+        &done,
+    )
+    .expect("meta");
+    bench_report()
+        .args(["summary", &s(&results)])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("INCOMPLETE").not());
+}
+
+#[test]
+fn summary_ratios_and_csv_compare_like_with_like() {
+    let d = TempDir::new().expect("tmp");
+    let p = d.path().join("run.csv");
+    let mut rows = hitori_rows(4);
+    // Float noise in a wall time must not reach the CSV.
+    rows[0].wall_s = 14397.000000000002;
+    write(&p, &rows);
+    bench_report()
+        .args(["summary", &s(&p)])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("ratios on the runs both solved"))
+        .stdout(predicate::str::contains(
+            "row basic / mrv basic: nodes x2.0 (mean), wall x1.0 (median) on the 3 of 4 common runs both solved",
+        ))
+        .stdout(predicate::str::contains("Wilson 95%"));
+    let out = bench_report()
+        .args(["summary", &s(&p), "--format", "csv"])
+        .assert()
+        .success();
+    let csv = String::from_utf8(out.get_output().stdout.clone()).expect("utf-8");
+    assert!(!csv.contains("NaN") && !csv.contains("000000000"), "{csv}");
+    // mrv's ERT time: (14397.000000000002 + 3 x 0.001) / 4 solved.
+    assert!(csv.contains(",nodes,10,3599.25075\n"), "{csv}");
+    assert!(csv
+        .lines()
+        .next()
+        .expect("header")
+        .ends_with("solved_lo_pct,solved_hi_pct,ert_unit,ert_effort,ert_s"));
 }

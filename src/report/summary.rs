@@ -344,9 +344,9 @@ struct GroupAcc {
     solved_wall_sum: f64,
     wall_sum: f64,
     effort: EffortAcc,
-    /// Per job (hash of puzzle id, seed, colony): its (counter, wall) when solved, so ratios
-    /// compare two groups on the jobs both solved.
-    jobs: HashMap<u64, Option<(Option<f64>, f64)>>,
+    /// Per job (hash of puzzle id, seed, colony), so ratios compare two groups on the jobs
+    /// both solved.
+    jobs: HashMap<u64, JobMark>,
     colonies: BTreeSet<u32>,
     /// ABC rows: (puzzle id hash, seed) -> fewest cycles among solving colonies.
     instances: HashMap<(u64, u64), Option<u64>>,
@@ -388,7 +388,7 @@ impl GroupAcc {
             h.finish()
         };
         self.jobs
-            .insert(job, solved.then(|| (EffortAcc::value(r), r.wall_s)));
+            .insert(job, JobMark::new(solved, EffortAcc::value(r), r.wall_s));
         self.colonies.insert(r.colony);
         if r.counters.cycles.is_some() {
             let e = self.instances.entry((puzzle, r.seed)).or_insert(None);
@@ -423,8 +423,9 @@ impl GroupAcc {
 
 /// Builds a [`Summary`] from rows fed one at a time ([`SummaryBuilder::add`]), so a results
 /// file of any size can be summarised while streaming it: per row it keeps the wall time, the
-/// effort counter and, for the like-with-like ratios, the job's hash with its solved counter
-/// and wall time (about 60 bytes a row in all), and per ABC (puzzle, seed) the portfolio's best.
+/// effort counter and, for the like-with-like ratios, the job's hash with its counter and
+/// wall time (16 bytes, about 60 bytes a row in all with the hash table's slack), and per ABC
+/// (puzzle, seed) the portfolio's best.
 #[derive(Clone, Debug, Default)]
 pub struct SummaryBuilder {
     groups: BTreeMap<GroupKey, GroupAcc>,
@@ -527,20 +528,46 @@ pub fn summarize(rows: &[Record], opts: &SummaryOptions) -> Summary {
     b.finish(opts)
 }
 
-/// The jobs two groups both ran, and of those the (a, b) values of the ones both solved.
-type SolvedPairs = (usize, Vec<((Option<f64>, f64), (Option<f64>, f64))>);
+/// What a ratio needs of one job, in 8 bytes (a million-row summary holds one per row):
+/// the counter (NaN when the row has none) and the wall time, negative when not solved.
+/// Single precision is ample for ratios printed to two digits.
+#[derive(Clone, Copy, Debug)]
+struct JobMark {
+    effort: f32,
+    wall: f32,
+}
 
-fn solved_pairs(
-    a: &HashMap<u64, Option<(Option<f64>, f64)>>,
-    b: &HashMap<u64, Option<(Option<f64>, f64)>>,
-) -> SolvedPairs {
+impl JobMark {
+    fn new(solved: bool, effort: Option<f64>, wall: f64) -> JobMark {
+        JobMark {
+            effort: effort.map_or(f32::NAN, |e| e as f32),
+            wall: if solved { wall as f32 } else { -1.0 },
+        }
+    }
+
+    /// (counter, wall) of a solved job.
+    fn solved(self) -> Option<Solved> {
+        (self.wall >= 0.0).then(|| {
+            let e = (!self.effort.is_nan()).then_some(self.effort as f64);
+            (e, self.wall as f64)
+        })
+    }
+}
+
+/// A solved job's counter (when it has one) and wall time.
+type Solved = (Option<f64>, f64);
+
+/// The jobs two groups both ran, and of those the (a, b) values of the ones both solved.
+type SolvedPairs = (usize, Vec<(Solved, Solved)>);
+
+fn solved_pairs(a: &HashMap<u64, JobMark>, b: &HashMap<u64, JobMark>) -> SolvedPairs {
     let mut common = 0;
     let mut pairs = Vec::new();
     for (job, va) in a {
         if let Some(vb) = b.get(job) {
             common += 1;
-            if let (Some(x), Some(y)) = (va, vb) {
-                pairs.push((*x, *y));
+            if let (Some(x), Some(y)) = (va.solved(), vb.solved()) {
+                pairs.push((x, y));
             }
         }
     }
@@ -550,10 +577,7 @@ fn solved_pairs(
 /// Ratios: pairs of groups in one dataset and kind that ran common jobs, over the jobs both
 /// solved (an unsolved run's effort is only its budget, so comparing it would be unlike with
 /// like).
-fn ratios(
-    groups: &[GroupSummary],
-    jobs: &[HashMap<u64, Option<(Option<f64>, f64)>>],
-) -> Vec<Ratio> {
+fn ratios(groups: &[GroupSummary], jobs: &[HashMap<u64, JobMark>]) -> Vec<Ratio> {
     let mut ratios = Vec::new();
     for i in 0..groups.len() {
         for j in i + 1..groups.len() {
@@ -569,7 +593,7 @@ fn ratios(
                 (Some(a), Some(b)) if a.metric == b.metric => Some(a.metric),
                 _ => None,
             };
-            let col = |side_a: bool, f: &dyn Fn(&(Option<f64>, f64)) -> Option<f64>| {
+            let col = |side_a: bool, f: &dyn Fn(&Solved) -> Option<f64>| {
                 let mut v: Vec<f64> = pairs
                     .iter()
                     .filter_map(|p| f(if side_a { &p.0 } else { &p.1 }))
