@@ -3,6 +3,7 @@
 
 use assert_cmd::Command;
 use predicates::prelude::*;
+use puzzlebench::results::meta::{meta_path, RunMeta, RunStatus};
 use puzzlebench::results::{Columns, Record, Status};
 use std::fs;
 use std::path::Path;
@@ -182,22 +183,23 @@ fn summary_refuses_duplicate_jobs_naming_both_files() {
         .success();
 }
 
+/// The meta sidecar of `results` with this status and plan size.
+fn write_meta(results: &Path, status: RunStatus, jobs_total: Option<u64>) {
+    let meta = RunMeta {
+        jobs_total,
+        status: Some(status),
+        ..Default::default()
+    };
+    puzzlebench::results::write::write_meta(&meta_path(results), &meta).expect("meta");
+}
+
 #[test]
 fn summary_reports_a_partial_input_as_incomplete() {
     let d = TempDir::new().expect("tmp");
     let results = d.path().join("run.csv");
     let journal = d.path().join("run.csv.partial");
     write(&journal, &hitori_rows(3));
-    let meta = puzzlebench::results::meta::RunMeta {
-        jobs_total: Some(80),
-        status: Some(puzzlebench::results::meta::RunStatus::Interrupted),
-        ..Default::default()
-    };
-    puzzlebench::results::write::write_meta(
-        &puzzlebench::results::meta::meta_path(&results),
-        &meta,
-    )
-    .expect("meta");
+    write_meta(&results, RunStatus::Interrupted, Some(80));
     let line = format!(
         "INCOMPLETE input {} (the journal of an unfinished run, meta status interrupted): 6 rows of 80 planned",
         s(&journal)
@@ -226,15 +228,7 @@ fn summary_reports_a_partial_input_as_incomplete() {
         .stderr(predicate::str::contains("warning: INCOMPLETE input"));
     // A finished file whose meta says complete is not flagged.
     write(&results, &hitori_rows(3));
-    let done = puzzlebench::results::meta::RunMeta {
-        status: Some(puzzlebench::results::meta::RunStatus::Complete),
-        ..Default::default()
-    };
-    puzzlebench::results::write::write_meta(
-        &puzzlebench::results::meta::meta_path(&results),
-        &done,
-    )
-    .expect("meta");
+    write_meta(&results, RunStatus::Complete, None);
     bench_report()
         .args(["summary", &s(&results)])
         .assert()
