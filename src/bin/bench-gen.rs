@@ -18,7 +18,8 @@ use std::process::ExitCode;
 const EXAMPLES: &str = "\
 Examples:
   bench-gen hitori --size 10 --count 40 --seed 1 --out datasets/hitori10/puzzles.txt
-  bench-gen sudoku --difficulty hard --count 50 --seed 3 --out datasets/sudoku-hard/puzzles.txt";
+  bench-gen sudoku --difficulty hard --count 50 --seed 3 --out datasets/sudoku-hard/puzzles.txt
+  bench-gen sudoku --givens 30 --count 100 --seed 1 --out results/g30.txt";
 
 /// Generate puzzle datasets with unique solutions (Sudoku graded by difficulty),
 /// deterministically from a seed.
@@ -56,11 +57,16 @@ enum Kind {
         #[arg(long)]
         force: bool,
     },
-    /// Sudoku puzzles with a unique solution, graded by the techniques a solution needs.
+    /// Sudoku puzzles with a unique solution, graded by the techniques a solution needs
+    /// (--difficulty) or with an exact number of givens (--givens).
     Sudoku {
         /// `easy` (singles only), `medium` (more than singles, no guessing) or `hard` (guessing).
-        #[arg(long)]
-        difficulty: String,
+        #[arg(long, required_unless_present = "givens", conflicts_with = "givens")]
+        difficulty: Option<String>,
+        /// Exactly N givens, any difficulty (21 to 80: random digging practically never
+        /// reaches fewer).
+        #[arg(long, value_name = "N")]
+        givens: Option<usize>,
         /// How many puzzles (1 to 10,000,000).
         #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
         count: u32,
@@ -88,6 +94,28 @@ fn check_out(out: &Path, force: bool) -> Result<()> {
             .with_context(|| format!("{}: cannot create", dir.display()))?;
     }
     Ok(())
+}
+
+/// What `bench-gen sudoku` aims at.
+#[derive(Clone, Copy)]
+enum SudokuTarget {
+    Difficulty(sudoku::generate::Difficulty),
+    Givens(usize),
+}
+
+/// Validate `--difficulty` / `--givens` before any work (clap ensures exactly one is given).
+fn sudoku_target(difficulty: Option<&str>, givens: Option<usize>) -> Result<SudokuTarget> {
+    use sudoku::generate::{GivensError, MAX_GIVENS, MIN_GIVENS};
+    match (difficulty, givens) {
+        (_, Some(g)) if !(MIN_GIVENS..=MAX_GIVENS).contains(&g) => {
+            bail!("--givens: {}", GivensError::OutOfRange(g))
+        }
+        (_, Some(g)) => Ok(SudokuTarget::Givens(g)),
+        (Some(d), None) => Ok(SudokuTarget::Difficulty(d.parse().map_err(|_| {
+            anyhow::anyhow!("--difficulty {d:?}: expected easy, medium or hard")
+        })?)),
+        (None, None) => bail!("give --difficulty or --givens"),
+    }
 }
 
 fn header() -> String {
@@ -156,26 +184,31 @@ fn run() -> Result<()> {
         }
         Kind::Sudoku {
             difficulty,
+            givens,
             count,
             seed,
             out,
             force,
         } => {
-            let d: sudoku::generate::Difficulty = difficulty.parse().map_err(|_| {
-                anyhow::anyhow!("--difficulty {difficulty:?}: expected easy, medium or hard")
-            })?;
+            let target = sudoku_target(difficulty.as_deref(), givens)?;
             if count == 0 {
                 bail!("--count must be at least 1, found 0");
             }
             check_out(&out, force)?;
-            let stream = format!("bench-gen-sudoku-{}", d.name());
+            let stream = match target {
+                SudokuTarget::Difficulty(d) => format!("bench-gen-sudoku-{}", d.name()),
+                SudokuTarget::Givens(g) => format!("bench-gen-sudoku-givens-{g}"),
+            };
             let puzzles: Vec<_> = (0..count)
                 .into_par_iter()
                 .map(|i| {
                     let mut rng = job_rng(seed, &stream, i);
-                    sudoku::generate::generate(d, &mut rng)
+                    match target {
+                        SudokuTarget::Difficulty(d) => Ok(sudoku::generate::generate(d, &mut rng)),
+                        SudokuTarget::Givens(g) => sudoku::generate::generate_givens(g, &mut rng),
+                    }
                 })
-                .collect();
+                .collect::<Result<_, _>>()?;
             let mut text = header();
             for (p, s) in &puzzles {
                 let sol: String = s.iter().map(|&v| char::from(b'0' + v)).collect();
@@ -183,9 +216,12 @@ fn run() -> Result<()> {
             }
             write_atomic(&out, text.as_bytes(), force)
                 .with_context(|| format!("{}: cannot write", out.display()))?;
+            let what = match target {
+                SudokuTarget::Difficulty(d) => d.name().to_string(),
+                SudokuTarget::Givens(g) => format!("{g}-given"),
+            };
             common::print(&format!(
-                "wrote {count} {} Sudoku puzzles to {}\n",
-                d.name(),
+                "wrote {count} {what} Sudoku puzzles to {}\n",
                 out.display()
             ));
         }

@@ -14,8 +14,10 @@ use puzzlebench::report::compare::{column_mismatch, compare, CompareOptions};
 use puzzlebench::report::export;
 use puzzlebench::report::merge::{check_complete, merge};
 use puzzlebench::report::plot;
-use puzzlebench::report::summary::{Format, SummaryBuilder, SummaryOptions};
-use puzzlebench::results::meta::meta_path;
+use puzzlebench::report::summary::{
+    DuplicateJobs, Format, Incomplete, SummaryBuilder, SummaryOptions,
+};
+use puzzlebench::results::meta::{meta_path, RunStatus};
 use puzzlebench::results::read::{
     expand_inputs, for_each_result, read_meta, read_results, read_trace,
 };
@@ -59,6 +61,10 @@ enum Cmd {
         /// Per-job time limit in seconds for PAR-2 (default: the meta's timeout_s).
         #[arg(long, value_name = "SECS")]
         time_limit: Option<f64>,
+        /// Count a job met in more than one input every time (by default the same job twice,
+        /// e.g. two runs of one plan in one directory, is refused with the files named).
+        #[arg(long)]
+        allow_duplicates: bool,
     },
     /// Compare a new run with a baseline; exit 1 on a regression.
     Compare(CompareArgs),
@@ -220,7 +226,8 @@ fn run() -> Result<ExitCode> {
             files,
             format,
             time_limit,
-        } => summary(&files, format, time_limit),
+            allow_duplicates,
+        } => summary(&files, format, time_limit, allow_duplicates),
         Cmd::Compare(args) => compare_cmd(args),
         Cmd::Ab {
             files,
@@ -287,7 +294,40 @@ fn write_output(path: &Path, bytes: &[u8], force: bool, inputs: &[PathBuf]) -> R
     Ok(())
 }
 
-fn summary(files: &[PathBuf], format: Format, time_limit: Option<f64>) -> Result<ExitCode> {
+/// Why an input holds only part of its run, if it does: a `.partial` journal (the run was
+/// interrupted or is still running), or a meta whose status is not `complete`.
+fn incompleteness(p: &Path) -> Result<Option<(String, Option<u64>)>> {
+    let name = p.to_string_lossy();
+    let (results, journal) = match name.strip_suffix(".partial") {
+        Some(stem) => (PathBuf::from(stem), true),
+        None => (p.to_path_buf(), false),
+    };
+    let meta = if results.exists() || journal {
+        read_meta(&results).ok().flatten()
+    } else {
+        None
+    };
+    let jobs = meta.as_ref().and_then(|m| m.jobs_in_shard.or(m.jobs_total));
+    let status = meta.as_ref().and_then(|m| m.status);
+    if journal {
+        let said = status.map_or(String::new(), |s| format!(", meta status {s}"));
+        return Ok(Some((
+            format!("the journal of an unfinished run{said}"),
+            jobs,
+        )));
+    }
+    Ok(match status {
+        Some(s) if s != RunStatus::Complete => Some((format!("meta status {s}"), jobs)),
+        _ => None,
+    })
+}
+
+fn summary(
+    files: &[PathBuf],
+    format: Format,
+    time_limit: Option<f64>,
+    allow_duplicates: bool,
+) -> Result<ExitCode> {
     if let Some(t) = time_limit {
         if !(t.is_finite() && t > 0.0) {
             bail!("--time-limit must be a positive number of seconds, got {t}");
@@ -295,12 +335,40 @@ fn summary(files: &[PathBuf], format: Format, time_limit: Option<f64>) -> Result
     }
     // Streamed, so summarising a million-row file needs no copy of its rows.
     let mut builder = SummaryBuilder::default();
-    for p in expand_inputs(files)? {
-        for_each_result(&p, |r| {
+    let mut dups = DuplicateJobs::default();
+    let inputs = expand_inputs(files)?;
+    for (i, p) in inputs.iter().enumerate() {
+        let (_, rows) = for_each_result(p, |r| {
+            if let Some(first) = dups.check(&r, i) {
+                if !allow_duplicates {
+                    return Err(puzzlebench::results::ReadError::Refused {
+                        path: p.clone(),
+                        detail: format!(
+                            "job {} is also in {}: the inputs repeat jobs (two runs of one plan?); pass --allow-duplicates to count both",
+                            r.key(),
+                            inputs[first].display()
+                        ),
+                    });
+                }
+            }
             builder.add(&r);
             Ok(())
         })?;
+        if let Some((reason, jobs)) = incompleteness(p)? {
+            let i = Incomplete {
+                file: p.display().to_string(),
+                rows,
+                jobs,
+                reason,
+            };
+            // CSV has no place for it: say it where a person will see it.
+            if format == Format::Csv {
+                eprintln!("bench-report: warning: {}", i.describe());
+            }
+            builder.incomplete(i);
+        }
     }
+    builder.duplicates_counted(dups.repeats);
     let (time_limit_s, time_limit_note) = match time_limit {
         Some(t) => (Some(t), None),
         None => meta_time_limit(files)?,

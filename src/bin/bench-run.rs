@@ -132,8 +132,8 @@ struct Args {
     force: bool,
 
     /// Skip the end-of-run summary (`bench-report summary FILE` gives the same table later).
-    /// The summary streams the rows back but keeps two numbers per row for its medians, about
-    /// 16 MB per million rows.
+    /// The summary streams the rows back but keeps a few numbers per row for its medians and
+    /// its like-with-like ratios, about 70 MB per million rows.
     #[arg(long)]
     no_summary: bool,
 }

@@ -1,14 +1,16 @@
-//! Per-strategy summaries of result rows, and ratios between strategies run on the same
-//! puzzles. `bench-run` prints [`Summary::render`] with [`Format::Text`] at the end of a run;
+//! Per-strategy summaries of result rows, and ratios between strategies on the runs both
+//! solved. `bench-run` prints [`Summary::render`] with [`Format::Text`] at the end of a run;
 //! `bench-report summary` renders saved files in any [`Format`].
 
 use crate::hash::StableHasher;
+use crate::report::ab::Ert;
+use crate::report::inference::wilson;
 use crate::report::stats;
 use crate::report::table::{self, Style};
 use crate::report::{fmt_secs, labels, sig3, GroupKey};
 use crate::results::{Record, Status};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// How to summarise.
 #[derive(Clone, Debug, Default)]
@@ -97,6 +99,10 @@ pub struct GroupSummary {
     pub solved: usize,
     /// `100 * solved / runs`.
     pub solved_pct: f64,
+    /// Wilson 95% interval of the success rate, in percent: lower end.
+    pub solved_lo_pct: f64,
+    /// Upper end of the same.
+    pub solved_hi_pct: f64,
     /// `unsolved` rows.
     pub unsolved: usize,
     /// `timeout` rows.
@@ -107,6 +113,10 @@ pub struct GroupSummary {
     pub wrong: usize,
     /// Nodes or cycles statistics, when the solver reports either.
     pub effort: Option<Effort>,
+    /// Expected running time: total effort (nodes or cycles, of every run, solved or not) and
+    /// total wall time, each divided by the number of solved runs; `None` parts when nothing
+    /// was solved (ERT is infinite) or no effort counter is reported.
+    pub ert: Ert,
     /// Median wall time of all runs, seconds.
     pub wall_median_s: f64,
     /// 90th percentile wall time of all runs, seconds.
@@ -118,7 +128,8 @@ pub struct GroupSummary {
     pub portfolio: Option<Portfolio>,
 }
 
-/// Two groups of one dataset and kind run on the same puzzle set, `a` the costlier.
+/// Two groups of one dataset and kind that ran common jobs (same puzzle, seed and colony),
+/// compared on the common jobs both solved only (like with like), `a` the costlier.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Ratio {
     /// Dataset.
@@ -127,17 +138,27 @@ pub struct Ratio {
     pub a: String,
     /// Label of the cheaper group (denominator).
     pub b: String,
+    /// Jobs (puzzle, seed, colony) both groups ran.
+    pub common: usize,
+    /// Of those, the jobs both solved: the ratios are over these only.
+    pub pairs: usize,
     /// `nodes` or `cycles`, when both groups report it.
     pub metric: Option<&'static str>,
-    /// mean effort of `a` / mean effort of `b`.
+    /// mean effort of `a` / mean effort of `b` over the pairs; `None` with no pair.
     pub effort_mean_ratio: Option<f64>,
-    /// median wall of `a` / median wall of `b`.
+    /// median wall of `a` / median wall of `b` over the pairs; `None` with no pair.
     pub wall_median_ratio: Option<f64>,
 }
 
 impl Ratio {
-    /// `row / mrv: nodes x3.4 (mean), wall x2.1 (median)`.
+    /// `row / mrv: nodes x3.4 (mean), wall x2.1 (median) on 40 of 40 runs both solved`.
     pub fn describe(&self) -> String {
+        if self.pairs == 0 {
+            return format!(
+                "{} / {}: no ratio, none of the {} common runs was solved by both",
+                self.a, self.b, self.common
+            );
+        }
         let mut parts = Vec::new();
         if let (Some(m), Some(r)) = (self.metric, self.effort_mean_ratio) {
             parts.push(format!("{m} x{} (mean)", sig2(r)));
@@ -145,7 +166,14 @@ impl Ratio {
         if let Some(r) = self.wall_median_ratio {
             parts.push(format!("wall x{} (median)", sig2(r)));
         }
-        format!("{} / {}: {}", self.a, self.b, parts.join(", "))
+        format!(
+            "{} / {}: {} on the {} of {} common runs both solved",
+            self.a,
+            self.b,
+            parts.join(", "),
+            self.pairs,
+            self.common
+        )
     }
 }
 
@@ -165,12 +193,76 @@ fn sig2(v: f64) -> String {
 pub struct Summary {
     /// Groups sorted by dataset, kind, strategy, rules, params.
     pub groups: Vec<GroupSummary>,
-    /// Ratios between groups run on the same puzzles.
+    /// Ratios between groups on the runs both solved.
     pub ratios: Vec<Ratio>,
+    /// Inputs that hold only part of their run: the figures cover only their rows.
+    pub incomplete: Vec<Incomplete>,
+    /// Jobs met more than once across the inputs and counted each time
+    /// (`bench-report summary --allow-duplicates`); otherwise 0.
+    pub duplicate_jobs: u64,
     /// The time limit used for PAR-2.
     pub time_limit_s: Option<f64>,
     /// Notes printed under the tables (definitions, omissions).
     pub footnotes: Vec<String>,
+}
+
+/// An input file that holds only part of its run (an interrupted or running run's journal, or a
+/// file whose meta says the run did not complete).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Incomplete {
+    /// The file as named on the command line (or found in a directory).
+    pub file: String,
+    /// Rows it holds.
+    pub rows: u64,
+    /// Jobs its run planned, when its meta says.
+    pub jobs: Option<u64>,
+    /// Why it counts as incomplete.
+    pub reason: String,
+}
+
+impl Incomplete {
+    /// `run.csv.partial: INCOMPLETE (journal of an unfinished run), 12 of 80 jobs: ...`.
+    pub fn describe(&self) -> String {
+        let of = self
+            .jobs
+            .map_or(String::new(), |j| format!(" of {j} planned"));
+        format!(
+            "INCOMPLETE input {} ({}): {} rows{of}; the figures below cover only these rows",
+            self.file, self.reason, self.rows
+        )
+    }
+}
+
+/// Finds jobs that occur more than once across the inputs of one summary (say a directory
+/// holding two runs of one plan), by a 64-bit hash of the job key per row: 16 bytes a row.
+#[derive(Clone, Debug, Default)]
+pub struct DuplicateJobs {
+    first_input: HashMap<u64, usize>,
+    /// Rows whose job was already seen.
+    pub repeats: u64,
+}
+
+impl DuplicateJobs {
+    /// Note row `r` read from input number `input`; when its job was already seen, the input
+    /// number where it was seen first.
+    pub fn check(&mut self, r: &Record, input: usize) -> Option<usize> {
+        let mut h = StableHasher::default();
+        for part in [&r.dataset, &r.puzzle_id, &r.strategy, &r.rules] {
+            h.write_str(part);
+        }
+        h.write_str(r.params.as_str());
+        h.write_str(&format!("{}:{}", r.seed, r.colony));
+        match self.first_input.entry(h.finish()) {
+            std::collections::hash_map::Entry::Occupied(e) => {
+                self.repeats += 1;
+                Some(*e.get())
+            }
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(input);
+                None
+            }
+        }
+    }
 }
 
 /// The values behind an [`Effort`], gathered a row at a time.
@@ -182,17 +274,34 @@ struct EffortAcc {
     nodes: Vec<f64>,
     /// Cycles of solved rows.
     solved_cycles: Vec<f64>,
+    /// Sum of the group's counter (cycles for ABC, else nodes) over every row, for ERT.
+    total: f64,
 }
 
 impl EffortAcc {
     fn add(&mut self, r: &Record) {
         if let Some(c) = r.counters.cycles {
             self.abc = true;
+            self.total += c as f64;
             if r.status == Some(Status::Solved) {
                 self.solved_cycles.push(c as f64);
             }
         } else if let Some(n) = r.counters.nodes {
+            self.total += n as f64;
             self.nodes.push(n as f64);
+        }
+    }
+
+    /// The metric a row contributes to a ratio: cycles for ABC rows, else nodes.
+    fn value(r: &Record) -> Option<f64> {
+        r.counters.cycles.or(r.counters.nodes).map(|v| v as f64)
+    }
+
+    fn metric(&self) -> Option<&'static str> {
+        if self.abc {
+            Some("cycles")
+        } else {
+            (!self.nodes.is_empty()).then_some("nodes")
         }
     }
 
@@ -233,9 +342,11 @@ struct GroupAcc {
     by_status: [usize; 5],
     walls: Vec<f64>,
     solved_wall_sum: f64,
+    wall_sum: f64,
     effort: EffortAcc,
-    /// Hashes of the puzzle ids seen: ratios are only drawn between groups of equal sets.
-    puzzles: HashSet<u64>,
+    /// Per job (hash of puzzle id, seed, colony), so ratios compare two groups on the jobs
+    /// both solved.
+    jobs: HashMap<u64, JobMark>,
     colonies: BTreeSet<u32>,
     /// ABC rows: (puzzle id hash, seed) -> fewest cycles among solving colonies.
     instances: HashMap<(u64, u64), Option<u64>>,
@@ -265,12 +376,19 @@ impl GroupAcc {
         }
         let solved = r.status == Some(Status::Solved);
         self.walls.push(r.wall_s);
+        self.wall_sum += r.wall_s;
         if solved {
             self.solved_wall_sum += r.wall_s;
         }
         self.effort.add(r);
         let puzzle = id_hash(&r.puzzle_id);
-        self.puzzles.insert(puzzle);
+        let job = {
+            let mut h = StableHasher::default();
+            h.write_str(&format!("{puzzle}:{}:{}", r.seed, r.colony));
+            h.finish()
+        };
+        self.jobs
+            .insert(job, JobMark::new(solved, EffortAcc::value(r), r.wall_s));
         self.colonies.insert(r.colony);
         if r.counters.cycles.is_some() {
             let e = self.instances.entry((puzzle, r.seed)).or_insert(None);
@@ -304,12 +422,15 @@ impl GroupAcc {
 }
 
 /// Builds a [`Summary`] from rows fed one at a time ([`SummaryBuilder::add`]), so a results
-/// file of any size can be summarised while streaming it: per row it keeps the wall time and
-/// the effort counter (16 bytes), per distinct puzzle an id hash, and per ABC (puzzle, seed)
-/// the portfolio's best.
+/// file of any size can be summarised while streaming it: per row it keeps the wall time, the
+/// effort counter and, for the like-with-like ratios, the job's hash with its counter and
+/// wall time (16 bytes, about 60 bytes a row in all with the hash table's slack), and per ABC
+/// (puzzle, seed) the portfolio's best.
 #[derive(Clone, Debug, Default)]
 pub struct SummaryBuilder {
     groups: BTreeMap<GroupKey, GroupAcc>,
+    incomplete: Vec<Incomplete>,
+    duplicate_jobs: u64,
 }
 
 impl SummaryBuilder {
@@ -323,13 +444,23 @@ impl SummaryBuilder {
         self.groups.entry(GroupKey::of(r)).or_default().add(r);
     }
 
+    /// Report an input as incomplete: the summary says so above its tables and in JSON.
+    pub fn incomplete(&mut self, i: Incomplete) {
+        self.incomplete.push(i);
+    }
+
+    /// Say that `n` rows repeated a job already seen and were counted anyway.
+    pub fn duplicates_counted(&mut self, n: u64) {
+        self.duplicate_jobs += n;
+    }
+
     /// The summary of every row added.
     pub fn finish(self, opts: &SummaryOptions) -> Summary {
         let keys: Vec<GroupKey> = self.groups.keys().cloned().collect();
         let names = labels(&keys);
         let limit = opts.time_limit_s.filter(|t| t.is_finite() && *t > 0.0);
         let mut groups = Vec::new();
-        let mut puzzle_sets = Vec::new();
+        let mut job_maps = Vec::new();
         for ((key, mut acc), label) in self.groups.into_iter().zip(names) {
             let count = |s: Status| acc.by_status[status_slot(s)];
             let solved = count(Status::Solved);
@@ -338,29 +469,50 @@ impl SummaryBuilder {
                 (acc.solved_wall_sum + 2.0 * t * (acc.runs - solved) as f64) / acc.runs as f64
             });
             let portfolio = acc.portfolio();
+            // Groups hold at least one row, so the interval always exists.
+            let (lo, hi) = wilson(solved as u64, acc.runs as u64).unwrap_or((0.0, 1.0));
+            let per_success = |total: f64| (solved > 0).then(|| total / solved as f64);
+            let unit = acc.effort.metric();
+            let ert = Ert {
+                unit,
+                effort: unit.and_then(|_| per_success(acc.effort.total)),
+                seconds: per_success(acc.wall_sum),
+            };
             groups.push(GroupSummary {
                 key,
                 label,
                 runs: acc.runs,
                 solved,
                 solved_pct: 100.0 * solved as f64 / acc.runs as f64,
+                solved_lo_pct: 100.0 * lo,
+                solved_hi_pct: 100.0 * hi,
                 unsolved: count(Status::Unsolved),
                 timeout: count(Status::Timeout),
                 error: count(Status::Error),
                 wrong: count(Status::Wrong),
                 effort: acc.effort.finish(),
+                ert,
                 wall_median_s: stats::percentile_sorted(&acc.walls, 0.5).unwrap_or(f64::NAN),
                 wall_p90_s: stats::percentile_sorted(&acc.walls, 0.9).unwrap_or(f64::NAN),
                 par2_s: par2,
                 portfolio,
             });
-            puzzle_sets.push(acc.puzzles);
+            job_maps.push(acc.jobs);
         }
-        let ratios = ratios(&groups, &puzzle_sets);
+        let ratios = ratios(&groups, &job_maps);
+        let mut footnotes = footnotes(&groups, limit, opts);
+        if self.duplicate_jobs > 0 {
+            footnotes.push(format!(
+                "{} rows repeat a job already read from another input (same dataset, puzzle, configuration, seed and colony) and are counted again (--allow-duplicates).",
+                self.duplicate_jobs
+            ));
+        }
         Summary {
-            footnotes: footnotes(&groups, limit, opts),
+            footnotes,
             groups,
             ratios,
+            incomplete: self.incomplete,
+            duplicate_jobs: self.duplicate_jobs,
             time_limit_s: limit,
         }
     }
@@ -376,24 +528,94 @@ pub fn summarize(rows: &[Record], opts: &SummaryOptions) -> Summary {
     b.finish(opts)
 }
 
-/// Ratios: pairs of groups in one dataset, same kind, same set of puzzles.
-fn ratios(groups: &[GroupSummary], puzzle_sets: &[HashSet<u64>]) -> Vec<Ratio> {
+/// What a ratio needs of one job, in 8 bytes (a million-row summary holds one per row):
+/// the counter (NaN when the row has none) and the wall time, negative when not solved.
+/// Single precision is ample for ratios printed to two digits.
+#[derive(Clone, Copy, Debug)]
+struct JobMark {
+    effort: f32,
+    wall: f32,
+}
+
+impl JobMark {
+    fn new(solved: bool, effort: Option<f64>, wall: f64) -> JobMark {
+        JobMark {
+            effort: effort.map_or(f32::NAN, |e| e as f32),
+            wall: if solved { wall as f32 } else { -1.0 },
+        }
+    }
+
+    /// (counter, wall) of a solved job.
+    fn solved(self) -> Option<Solved> {
+        (self.wall >= 0.0).then(|| {
+            let e = (!self.effort.is_nan()).then_some(self.effort as f64);
+            (e, self.wall as f64)
+        })
+    }
+}
+
+/// A solved job's counter (when it has one) and wall time.
+type Solved = (Option<f64>, f64);
+
+/// The jobs two groups both ran, and of those the (a, b) values of the ones both solved.
+type SolvedPairs = (usize, Vec<(Solved, Solved)>);
+
+fn solved_pairs(a: &HashMap<u64, JobMark>, b: &HashMap<u64, JobMark>) -> SolvedPairs {
+    let mut common = 0;
+    let mut pairs = Vec::new();
+    for (job, va) in a {
+        if let Some(vb) = b.get(job) {
+            common += 1;
+            if let (Some(x), Some(y)) = (va.solved(), vb.solved()) {
+                pairs.push((x, y));
+            }
+        }
+    }
+    (common, pairs)
+}
+
+/// Ratios: pairs of groups in one dataset and kind that ran common jobs, over the jobs both
+/// solved (an unsolved run's effort is only its budget, so comparing it would be unlike with
+/// like).
+fn ratios(groups: &[GroupSummary], jobs: &[HashMap<u64, JobMark>]) -> Vec<Ratio> {
     let mut ratios = Vec::new();
     for i in 0..groups.len() {
         for j in i + 1..groups.len() {
             let (gi, gj) = (&groups[i], &groups[j]);
-            if gi.key.dataset != gj.key.dataset
-                || gi.key.kind != gj.key.kind
-                || puzzle_sets[i] != puzzle_sets[j]
-            {
+            if gi.key.dataset != gj.key.dataset || gi.key.kind != gj.key.kind {
+                continue;
+            }
+            let (common, pairs) = solved_pairs(&jobs[i], &jobs[j]);
+            if common == 0 {
                 continue;
             }
             let metric = match (&gi.effort, &gj.effort) {
-                (Some(a), Some(b)) if a.metric == b.metric => Some((a.metric, a.mean, b.mean)),
+                (Some(a), Some(b)) if a.metric == b.metric => Some(a.metric),
                 _ => None,
             };
-            let eff = metric.map(|(_, a, b)| a / b).filter(|r| r.is_finite());
-            let wall = Some(gi.wall_median_s / gj.wall_median_s).filter(|r| r.is_finite());
+            let col = |side_a: bool, f: &dyn Fn(&Solved) -> Option<f64>| {
+                let mut v: Vec<f64> = pairs
+                    .iter()
+                    .filter_map(|p| f(if side_a { &p.0 } else { &p.1 }))
+                    .collect();
+                v.sort_by(f64::total_cmp);
+                v
+            };
+            let eff = metric
+                .and_then(|_| {
+                    let (a, b) = (col(true, &|v| v.0), col(false, &|v| v.0));
+                    // Only when every pair has the counter on both sides.
+                    if a.len() != pairs.len() || b.len() != pairs.len() {
+                        return None;
+                    }
+                    Some(stats::mean(&a)? / stats::mean(&b)?)
+                })
+                .filter(|r| r.is_finite());
+            let median = |side_a: bool| stats::percentile_sorted(&col(side_a, &|v| Some(v.1)), 0.5);
+            let wall = median(true)
+                .zip(median(false))
+                .map(|(a, b)| a / b)
+                .filter(|r| r.is_finite());
             // Put the costlier group first so ratios read as "x3.4", not "x0.29".
             let swap = match (eff, wall) {
                 (Some(e), _) => e < 1.0,
@@ -406,7 +628,9 @@ fn ratios(groups: &[GroupSummary], puzzle_sets: &[HashSet<u64>]) -> Vec<Ratio> {
                 dataset: gi.key.dataset.clone(),
                 a: a.label.clone(),
                 b: b.label.clone(),
-                metric: metric.map(|m| m.0),
+                common,
+                pairs: pairs.len(),
+                metric: metric.filter(|_| eff.is_some()),
                 effort_mean_ratio: inv(eff),
                 wall_median_ratio: inv(wall),
             });
@@ -442,6 +666,29 @@ fn footnotes(groups: &[GroupSummary], limit: Option<f64>, opts: &SummaryOptions)
     footnotes
 }
 
+/// ERT in the effort unit for people: `15.2 nodes`, `∞` with no success, `-` with no counter.
+fn ert_effort(e: &Ert) -> String {
+    match (e.unit, e.effort) {
+        (None, _) => "-".to_string(),
+        (Some(_), None) => "∞".to_string(),
+        (Some(u), Some(v)) => format!("{} {u}", opt_num(Some(v))),
+    }
+}
+
+/// A number for CSV: empty when absent or not finite (never `NaN` or `inf`), else the shortest
+/// text that reads back as the value rounded to 12 significant digits, so float noise such as
+/// `14397.000000000002` (a sum of walls) prints as `14397`.
+pub fn csv_num(v: Option<f64>) -> String {
+    match v.filter(|v| v.is_finite()) {
+        None => String::new(),
+        Some(v) => {
+            let rounded: f64 = format!("{v:.11e}").parse().unwrap_or(v);
+            // `-0` reads as noise too.
+            format!("{}", if rounded == 0.0 { 0.0 } else { rounded })
+        }
+    }
+}
+
 /// Left-align the first two columns (names), right-align the rest (numbers).
 /// Whole numbers (medians of counts usually are) without decimals, others to 3 digits.
 fn opt_num(v: Option<f64>) -> String {
@@ -456,8 +703,24 @@ impl Summary {
     fn main_table(&self) -> (Vec<String>, Vec<Vec<String>>) {
         let show_par2 = self.time_limit_s.is_some();
         let mut header: Vec<String> = [
-            "dataset", "strategy", "runs", "solved", "unsolved", "timeout", "error", "wrong",
-            "effort", "mean", "median", "p90", "max", "wall med", "wall p90",
+            "dataset",
+            "strategy",
+            "runs",
+            "solved",
+            "Wilson 95%",
+            "unsolved",
+            "timeout",
+            "error",
+            "wrong",
+            "effort",
+            "mean",
+            "median",
+            "p90",
+            "max",
+            "ERT",
+            "ERT time",
+            "wall med",
+            "wall p90",
         ]
         .iter()
         .map(|s| s.to_string())
@@ -475,6 +738,7 @@ impl Summary {
                     g.label.clone(),
                     g.runs.to_string(),
                     format!("{} ({:.1}%)", g.solved, g.solved_pct),
+                    format!("[{:.1}, {:.1}]", g.solved_lo_pct, g.solved_hi_pct),
                     g.unsolved.to_string(),
                     g.timeout.to_string(),
                     g.error.to_string(),
@@ -484,6 +748,8 @@ impl Summary {
                     opt_num(e.map(|e| e.median)),
                     opt_num(e.map(|e| e.p90)),
                     opt_num(e.map(|e| e.max)),
+                    ert_effort(&g.ert),
+                    g.ert.seconds.map_or_else(|| "∞".to_string(), fmt_secs),
                     fmt_secs(g.wall_median_s),
                     fmt_secs(g.wall_p90_s),
                 ];
@@ -542,6 +808,13 @@ impl Summary {
 
     fn render_text(&self, style: Style) -> String {
         let mut out = String::new();
+        for i in &self.incomplete {
+            let line = i.describe();
+            out.push_str(&match style {
+                Style::Markdown => format!("> **{line}**\n\n"),
+                _ => format!("{line}\n\n"),
+            });
+        }
         let (h, r) = self.main_table();
         out.push_str(&table::render(style, &h, &r));
         if let Some((h, r)) = self.portfolio_table() {
@@ -549,7 +822,10 @@ impl Summary {
             out.push_str(&table::render(style, &h, &r));
         }
         if !self.ratios.is_empty() {
-            out.push_str(&table::heading(style, "Ratios on the same puzzles"));
+            out.push_str(&table::heading(
+                style,
+                "Ratios on the runs both solved (same puzzle, seed and colony)",
+            ));
             for r in &self.ratios {
                 out.push_str(&table::bullet(
                     style,
@@ -567,7 +843,7 @@ impl Summary {
     fn render_csv(&self) -> String {
         let mut w = csv::Writer::from_writer(Vec::new());
         let _ = w.write_record(SUMMARY_CSV_COLUMNS);
-        let num = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
+        let num = csv_num;
         for g in &self.groups {
             let e = g.effort.as_ref();
             let p = g.portfolio.as_ref();
@@ -579,7 +855,7 @@ impl Summary {
                 g.key.params.as_str().to_string(),
                 g.runs.to_string(),
                 g.solved.to_string(),
-                g.solved_pct.to_string(),
+                num(Some(g.solved_pct)),
                 g.unsolved.to_string(),
                 g.timeout.to_string(),
                 g.error.to_string(),
@@ -590,8 +866,8 @@ impl Summary {
                 num(e.map(|e| e.median)),
                 num(e.map(|e| e.p90)),
                 num(e.map(|e| e.max)),
-                g.wall_median_s.to_string(),
-                g.wall_p90_s.to_string(),
+                num(Some(g.wall_median_s)),
+                num(Some(g.wall_p90_s)),
                 num(g.par2_s),
                 p.map(|p| p.colonies.to_string()).unwrap_or_default(),
                 p.map(|p| p.instances.to_string()).unwrap_or_default(),
@@ -599,6 +875,11 @@ impl Summary {
                 num(p.map(|p| p.solved_pct)),
                 num(p.and_then(|p| p.cycles_median)),
                 num(p.and_then(|p| p.cycles_p90)),
+                num(Some(g.solved_lo_pct)),
+                num(Some(g.solved_hi_pct)),
+                g.ert.unit.map(str::to_string).unwrap_or_default(),
+                num(g.ert.effort),
+                num(g.ert.seconds),
             ]);
         }
         String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
@@ -606,7 +887,7 @@ impl Summary {
 }
 
 /// Columns of [`Format::Csv`], in order. Stable: scripts may rely on them.
-pub const SUMMARY_CSV_COLUMNS: [&str; 27] = [
+pub const SUMMARY_CSV_COLUMNS: [&str; 32] = [
     "dataset",
     "kind",
     "strategy",
@@ -634,6 +915,11 @@ pub const SUMMARY_CSV_COLUMNS: [&str; 27] = [
     "portfolio_solved_pct",
     "portfolio_cycles_median",
     "portfolio_cycles_p90",
+    "solved_lo_pct",
+    "solved_hi_pct",
+    "ert_unit",
+    "ert_effort",
+    "ert_s",
 ];
 
 #[cfg(test)]
@@ -721,11 +1007,148 @@ pub(crate) mod tests {
         assert!((e.p90 - 88.0).abs() < 1e-9);
         // 0.5 + 0.6 + 0.7 + 2 x 1.0 for the timeout, over 4 runs.
         assert!((row.par2_s.expect("par2") - 0.95).abs() < 1e-12);
+        // Wilson 95% of 3/4 and 4/4 (scipy.stats.binomtest(k, 4).proportion_ci(method="wilson")).
+        assert!(
+            (row.solved_lo_pct - 30.0636).abs() < 1e-3,
+            "{}",
+            row.solved_lo_pct
+        );
+        assert!(
+            (row.solved_hi_pct - 95.4405).abs() < 1e-3,
+            "{}",
+            row.solved_hi_pct
+        );
+        assert!(
+            (mrv.solved_lo_pct - 51.0109).abs() < 1e-3,
+            "{}",
+            mrv.solved_lo_pct
+        );
+        assert_eq!(mrv.solved_hi_pct, 100.0);
+        // ERT: all 220 nodes (the timeout's 100 too) and all 2.6 s over the 3 successes.
+        assert_eq!(row.ert.unit, Some("nodes"));
+        assert!((row.ert.effort.expect("ert") - 220.0 / 3.0).abs() < 1e-9);
+        assert!((row.ert.seconds.expect("ert s") - 2.6 / 3.0).abs() < 1e-12);
+        // Like with like: the ratio leaves out p3, which row did not solve (8, 10, 12 against
+        // 20, 40, 60 nodes; walls 0.1-0.3 against 0.5-0.7).
         assert_eq!(s.ratios.len(), 1);
+        assert_eq!((s.ratios[0].common, s.ratios[0].pairs), (4, 3));
         assert_eq!(
             s.ratios[0].describe(),
-            "row basic / mrv basic: nodes x3.7 (mean), wall x2.6 (median)"
+            "row basic / mrv basic: nodes x4.0 (mean), wall x3.0 (median) on the 3 of 4 common runs both solved"
         );
+    }
+
+    /// The report: `abc / backtrack: wall x3501` when abc solved nothing.
+    #[test]
+    fn no_ratio_when_no_run_was_solved_by_both() {
+        let mut rows: Vec<Record> = abc_rows()
+            .into_iter()
+            .map(|mut r| {
+                r.status = Some(Status::Unsolved);
+                r
+            })
+            .collect();
+        for p in ["s1", "s2"] {
+            for seed in 0..2 {
+                let mut r = Record::sample("s", "backtrack", p, Status::Solved, 1e-5);
+                r.seed = seed;
+                r.counters.nodes = Some(3);
+                rows.push(r);
+            }
+        }
+        let s = summarize(&rows, &SummaryOptions::default());
+        assert_eq!(s.ratios.len(), 1);
+        let r = &s.ratios[0];
+        assert_eq!((r.common, r.pairs), (4, 0));
+        assert_eq!((r.effort_mean_ratio, r.wall_median_ratio), (None, None));
+        assert!(
+            r.describe()
+                .ends_with("no ratio, none of the 4 common runs was solved by both"),
+            "{}",
+            r.describe()
+        );
+        let abc = s
+            .groups
+            .iter()
+            .find(|g| g.key.strategy == "abc")
+            .expect("abc");
+        assert_eq!(
+            (abc.ert.unit, abc.ert.effort, abc.ert.seconds),
+            (Some("cycles"), None, None)
+        );
+        assert!(s.render(Format::Text).contains("∞"));
+        let csv = s.render(Format::Csv);
+        assert!(!csv.contains("NaN") && !csv.contains("inf"), "{csv}");
+    }
+
+    #[test]
+    fn csv_numbers_have_no_nan_and_no_float_noise() {
+        assert_eq!(csv_num(Some(14397.000000000002)), "14397");
+        assert_eq!(csv_num(Some(0.1 + 0.2)), "0.3");
+        assert_eq!(csv_num(Some(0.000035302649999999986)), "0.00003530265");
+        assert_eq!(csv_num(Some(-0.0)), "0");
+        assert_eq!(csv_num(Some(2.5e-9)), "0.0000000025");
+        for v in [None, Some(f64::NAN), Some(f64::INFINITY)] {
+            assert_eq!(csv_num(v), "");
+        }
+        // Through a whole summary: walls whose sums and medians carry noise.
+        let mut rows = Vec::new();
+        for (i, w) in [0.1, 0.2, 14396.900000000001].iter().enumerate() {
+            let mut r = Record::sample("h", "mrv", &format!("p{i}"), Status::Solved, *w);
+            r.counters.nodes = Some(1);
+            rows.push(r);
+        }
+        let csv = summarize(&rows, &SummaryOptions::default()).render(Format::Csv);
+        let line = csv.lines().nth(1).expect("row");
+        assert!(!line.contains("NaN") && !line.contains("0000000"), "{line}");
+        // ERT time: (0.1 + 0.2 + 14396.9) / 3 = 4799.0666...
+        assert!(line.ends_with(",nodes,1,4799.06666667"), "{line}");
+    }
+
+    #[test]
+    fn duplicate_jobs_are_found_with_their_first_input() {
+        let rows = hitori_rows();
+        let mut d = DuplicateJobs::default();
+        for r in &rows {
+            assert_eq!(d.check(r, 0), None);
+        }
+        assert_eq!(d.check(&rows[2], 1), Some(0));
+        // Another seed or colony is another job.
+        let mut other = rows[2].clone();
+        other.seed += 1;
+        assert_eq!(d.check(&other, 1), None);
+        other.colony = 1;
+        assert_eq!(d.check(&other, 1), None);
+        assert_eq!(d.repeats, 1);
+    }
+
+    #[test]
+    fn incomplete_inputs_and_counted_duplicates_are_shown() {
+        let mut b = SummaryBuilder::default();
+        for r in hitori_rows() {
+            b.add(&r);
+        }
+        b.incomplete(Incomplete {
+            file: "run.csv.partial".into(),
+            rows: 8,
+            jobs: Some(80),
+            reason: "the journal of an unfinished run".into(),
+        });
+        b.duplicates_counted(2);
+        let s = b.finish(&SummaryOptions::default());
+        let line = "INCOMPLETE input run.csv.partial (the journal of an unfinished run): 8 rows of 80 planned; the figures below cover only these rows";
+        assert!(s.render(Format::Text).starts_with(line));
+        assert!(s
+            .render(Format::Markdown)
+            .starts_with(&format!("> **{line}**")));
+        let json: serde_json::Value = serde_json::from_str(&s.render(Format::Json)).expect("json");
+        assert_eq!(json["incomplete"][0]["file"], "run.csv.partial");
+        assert_eq!(json["incomplete"][0]["jobs"], 80);
+        assert_eq!(json["duplicate_jobs"], 2);
+        assert!(s
+            .footnotes
+            .iter()
+            .any(|f| f.starts_with("2 rows repeat a job")));
     }
 
     #[test]
@@ -751,11 +1174,19 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn ratios_need_the_same_puzzle_set() {
+    fn ratios_pair_common_jobs_only() {
+        // Without row's p3 the groups share 3 jobs, all solved by both.
         let mut rows = hitori_rows();
         rows.retain(|r| !(r.strategy == "row" && r.puzzle_id == "p3"));
         let s = summarize(&rows, &SummaryOptions::default());
-        assert!(s.ratios.is_empty());
+        assert_eq!((s.ratios[0].common, s.ratios[0].pairs), (3, 3));
+        // Groups with no job in common (other puzzles) get no ratio at all.
+        for r in rows.iter_mut().filter(|r| r.strategy == "row") {
+            r.puzzle_id.push('x');
+        }
+        assert!(summarize(&rows, &SummaryOptions::default())
+            .ratios
+            .is_empty());
     }
 
     #[test]
@@ -772,10 +1203,13 @@ pub(crate) mod tests {
         let text = s.render(Format::Text);
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].starts_with("dataset  strategy"), "{text}");
+        assert!(lines[0].contains("Wilson 95%") && lines[0].contains("ERT time"));
         assert!(lines[0].ends_with("PAR-2"));
         assert!(lines[1].starts_with("h        mrv basic"), "{text}");
         assert!(text.contains("portfolio over colonies:"));
-        assert!(text.contains("h: row basic / mrv basic: nodes x3.7 (mean), wall x2.6 (median)"));
+        assert!(text.contains(
+            "h: row basic / mrv basic: nodes x4.0 (mean), wall x3.0 (median) on the 3 of 4 common runs both solved"
+        ));
         let md = s.render(Format::Markdown);
         assert!(md.starts_with("| dataset | strategy | runs |"), "{md}");
         assert!(md.contains("| --- | --- | ---: |"));
@@ -784,7 +1218,7 @@ pub(crate) mod tests {
         assert_eq!(lines.next(), Some(SUMMARY_CSV_COLUMNS.join(",").as_str()));
         assert_eq!(
             lines.next(),
-            Some("h,hitori,mrv,basic,,4,4,100,0,0,0,0,nodes,4,15,11,24.6,30,0.25,0.37,0.25,,,,,,")
+            Some("h,hitori,mrv,basic,,4,4,100,0,0,0,0,nodes,4,15,11,24.6,30,0.25,0.37,0.25,,,,,,,51.0109163545,100,nodes,15,0.25")
         );
         let json: serde_json::Value =
             serde_json::from_str(&s.render(Format::Json)).expect("json parses");
