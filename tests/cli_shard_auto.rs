@@ -142,12 +142,15 @@ fn without_auto_the_environment_is_not_read() {
     assert!(shard_of(&whole).is_none_or(|s| s == Shard::default()));
 }
 
+/// Scheduler variables of one case.
+type Vars<'a> = Vec<(&'a str, &'a str)>;
+
 #[test]
 fn bad_environments_exit_2_naming_the_variable_and_writing_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let data = write(dir.path(), "s.txt", &sudoku_lines());
     let out = dir.path().join("r.csv");
-    let cases: [(&str, Vec<(&str, &str)>, &str); 8] = [
+    let cases: [(&str, Vars, &str); 8] = [
         ("auto", vec![], "SLURM_ARRAY_TASK_ID is not set"),
         (
             "auto",
@@ -193,7 +196,7 @@ fn bad_environments_exit_2_naming_the_variable_and_writing_nothing() {
         (
             "auto/4",
             vec![("JOB_COMPLETION_INDEX", "4")],
-            "JOB_COMPLETION_INDEX=4: the task index is outside the array",
+            "JOB_COMPLETION_INDEX=4: index out of range",
         ),
     ];
     for (spec, vars, want) in cases {

@@ -133,7 +133,9 @@ const COMPLETION_INDEX: &str = "JOB_COMPLETION_INDEX";
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ShardEnvError {
     /// A variable the form needs is not set.
-    #[error("--shard {spec}: {var} is not set, so this is not {what}{hint}")]
+    #[error(
+        "--shard {spec}: {var} is not set, so this is not {what}{hint}; elsewhere give --shard K/N"
+    )]
     Unset {
         /// The `--shard` value.
         spec: ShardSpec,
@@ -163,7 +165,7 @@ pub enum ShardEnvError {
         count: u32,
     },
     /// The index lies outside the slices it should number.
-    #[error("--shard {spec}: {sources}: the task index is outside the array ({why})")]
+    #[error("--shard {spec}: {sources}: index out of range: {why}")]
     OutOfRange {
         /// The `--shard` value.
         spec: ShardSpec,
@@ -268,7 +270,7 @@ fn slurm_array<F>(spec: ShardSpec, env: &F) -> Result<ResolvedShard, ShardEnvErr
 where
     F: Fn(&str) -> Option<String>,
 {
-    const WHAT: &str = "a Slurm array task (submit with sbatch --array=1-N, or give --shard K/N)";
+    const WHAT: &str = "a Slurm array task (submitted with sbatch --array=1-N)";
     let mut r = Reader {
         spec,
         env,
@@ -313,8 +315,7 @@ fn indexed_job<F>(spec: ShardSpec, count: u32, env: &F) -> Result<ResolvedShard,
 where
     F: Fn(&str) -> Option<String>,
 {
-    const WHAT: &str =
-        "a pod of a Kubernetes Indexed Job (completionMode: Indexed), or give --shard K/N";
+    const WHAT: &str = "a pod of a Kubernetes Indexed Job (completionMode: Indexed)";
     let mut r = Reader {
         spec,
         env,
