@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # End-to-end test of scripts/slurm-array.sh on a real Slurm: a one-node cluster on this machine.
 #
-#   sudo scripts/slurm-local-test.sh          # about a minute once the packages are installed
+#   sudo scripts/slurm-local-test.sh    # about a minute once packages and release build are there
 #
 # 1. installs Debian's slurm-wlm and munge where missing (apt-get; needs root);
 # 2. brings up a private cluster: its own munged (own key and socket), slurmctld and slurmd as
@@ -43,6 +43,9 @@ if ((${#missing[@]})); then
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 say "$(slurmctld -V), $(munged -V 2>&1 | head -1)"
+
+# Before the cluster is up: a build can take minutes on a loaded machine.
+cargo build --release --quiet --bins
 
 # --- 2. the cluster ------------------------------------------------------------------------
 DIR=${SLURM_TEST_DIR:-$(mktemp -d /tmp/puzzlebench-slurm.XXXXXX)}
@@ -117,7 +120,6 @@ done
 say "one-node cluster up: $NODE, $CPUS CPUs, partition test"
 
 # --- 3. the array --------------------------------------------------------------------------
-cargo build --release --quiet --bins
 export DATASET=datasets/sudoku-easy STRATEGY=abc,backtrack SEEDS=2 COLONIES=1 BENCH_ARGS="--max-cycles 500"
 
 # Wait for array job $1 to leave the queue; fail after $2 seconds, showing why it waits.
