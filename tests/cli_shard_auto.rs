@@ -222,7 +222,6 @@ fn bad_environments_exit_2_naming_the_variable_and_writing_nothing() {
 #[test]
 fn the_resume_command_of_an_auto_task_carries_the_resolved_slice() {
     use std::process::{Command as Std, Stdio};
-    use std::time::{Duration, Instant};
     let dir = tempfile::tempdir().unwrap();
     let data = write(dir.path(), "s.txt", &sudoku_lines());
     let heavy = [
@@ -253,7 +252,7 @@ fn the_resume_command_of_an_auto_task_carries_the_resolved_slice() {
     for v in SCHEDULER_VARS {
         c.env_remove(v);
     }
-    let mut child = c
+    let child = c
         .envs(slurm_task("1", "0", "2", "3"))
         .args(heavy)
         .args(["--shard", "auto", "--dataset"])
@@ -263,25 +262,7 @@ fn the_resume_command_of_an_auto_task_carries_the_resolved_slice() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    while std::fs::read_to_string(&journal).map_or(0, |t| t.lines().count()) < 20 {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the run finished before it could be interrupted"
-        );
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "no rows after 60 s"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
-    let pid = child.id().to_string();
-    assert!(Std::new("kill")
-        .args(["-INT", &pid])
-        .status()
-        .unwrap()
-        .success());
-    let output = child.wait_with_output().unwrap();
+    let output = interrupt_after(child, &journal, 20);
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(130), "{stderr}");
     let resume = stderr

@@ -189,8 +189,8 @@ impl ShardSpec {
                 shard,
                 from: Vec::new(),
             }),
-            ShardSpec::SlurmArray => slurm_array(self, &env),
-            ShardSpec::IndexedJob { count } => indexed_job(self, count, &env),
+            ShardSpec::SlurmArray => slurm_array(Reader::new(self, &env)),
+            ShardSpec::IndexedJob { count } => indexed_job(Reader::new(self, &env), count),
         }
     }
 }
@@ -202,7 +202,23 @@ struct Reader<'a, F> {
     from: Vec<(&'static str, String)>,
 }
 
-impl<F: Fn(&str) -> Option<String>> Reader<'_, F> {
+impl<'a, F: Fn(&str) -> Option<String>> Reader<'a, F> {
+    fn new(spec: ShardSpec, env: &'a F) -> Self {
+        Reader {
+            spec,
+            env,
+            from: Vec::new(),
+        }
+    }
+
+    /// The slice, with what was read.
+    fn finish(self, shard: Shard) -> ResolvedShard {
+        ResolvedShard {
+            shard,
+            from: self.from,
+        }
+    }
+
     /// `var` as a number, `None` when unset.
     fn number(&mut self, var: &'static str) -> Result<Option<u32>, ShardEnvError> {
         let Some(value) = (self.env)(var) else {
@@ -229,7 +245,13 @@ impl<F: Fn(&str) -> Option<String>> Reader<'_, F> {
     }
 
     /// `var` as a number; unset is an error saying what we are evidently not.
-    fn required(&mut self, var: &'static str, what: &'static str) -> Result<u32, ShardEnvError> {
+    fn required(&mut self, var: &'static str) -> Result<u32, ShardEnvError> {
+        let what = match self.spec {
+            ShardSpec::IndexedJob { .. } => {
+                "a pod of a Kubernetes Indexed Job (completionMode: Indexed)"
+            }
+            _ => "a Slurm array task (submitted with sbatch --array=1-N)",
+        };
         self.number(var)?.ok_or_else(|| ShardEnvError::Unset {
             spec: self.spec,
             var,
@@ -266,19 +288,13 @@ impl<F: Fn(&str) -> Option<String>> Reader<'_, F> {
 
 /// Slurm numbers array tasks from MIN (0, 1 or anything else) to MAX; task MIN + i is slice
 /// i + 1 of COUNT, which holds only when the indices are consecutive.
-fn slurm_array<F>(spec: ShardSpec, env: &F) -> Result<ResolvedShard, ShardEnvError>
+fn slurm_array<F>(mut r: Reader<'_, F>) -> Result<ResolvedShard, ShardEnvError>
 where
     F: Fn(&str) -> Option<String>,
 {
-    const WHAT: &str = "a Slurm array task (submitted with sbatch --array=1-N)";
-    let mut r = Reader {
-        spec,
-        env,
-        from: Vec::new(),
-    };
-    let id = r.required(TASK_ID, WHAT)?;
-    let count = r.required(TASK_COUNT, WHAT)?;
-    let min = r.required(TASK_MIN, WHAT)?;
+    let id = r.required(TASK_ID)?;
+    let count = r.required(TASK_COUNT)?;
+    let min = r.required(TASK_MIN)?;
     // MAX and STEP are set by every Slurm of the last decade; when present they are checked,
     // because a gapped array (--array=1-3,7) would otherwise run with slices missing.
     let max = r.number(TASK_MAX)?;
@@ -301,39 +317,27 @@ where
     if index > u64::from(count) {
         return Err(r.out_of_range(format!("{TASK_ID} > {TASK_MIN} + {TASK_COUNT} - 1")));
     }
-    Ok(ResolvedShard {
-        shard: Shard {
-            index: index as u32,
-            count,
-        },
-        from: r.from,
-    })
+    Ok(r.finish(Shard {
+        index: index as u32,
+        count,
+    }))
 }
 
 /// Kubernetes numbers completions 0 .. N-1; completion i is slice i + 1 of N.
-fn indexed_job<F>(spec: ShardSpec, count: u32, env: &F) -> Result<ResolvedShard, ShardEnvError>
+fn indexed_job<F>(mut r: Reader<'_, F>, count: u32) -> Result<ResolvedShard, ShardEnvError>
 where
     F: Fn(&str) -> Option<String>,
 {
-    const WHAT: &str = "a pod of a Kubernetes Indexed Job (completionMode: Indexed)";
-    let mut r = Reader {
-        spec,
-        env,
-        from: Vec::new(),
-    };
-    let i = r.required(COMPLETION_INDEX, WHAT)?;
+    let i = r.required(COMPLETION_INDEX)?;
     if i >= count {
         return Err(r.out_of_range(format!(
             "{COMPLETION_INDEX} counts from 0, so it must be below N = {count}; is the Job's completions larger than the N of --shard auto/{count}?"
         )));
     }
-    Ok(ResolvedShard {
-        shard: Shard {
-            index: i + 1,
-            count,
-        },
-        from: r.from,
-    })
+    Ok(r.finish(Shard {
+        index: i + 1,
+        count,
+    }))
 }
 
 #[cfg(test)]
