@@ -10,7 +10,8 @@ use puzzlebench::harness::{bench, BenchConfig, BenchError, BenchOutcome};
 use puzzlebench::hitori::rules::Rules;
 use puzzlebench::report::summary::{Format, SummaryBuilder, SummaryOptions};
 use puzzlebench::results::read::for_each_result;
-use puzzlebench::results::{Columns, Shard, Status};
+use puzzlebench::results::shard::ShardSpec;
+use puzzlebench::results::{Columns, Status};
 use puzzlebench::solver::{RunOption, Solver};
 use puzzlebench::strategies::resolve;
 use puzzlebench::sudoku::abc::{AbcParams, Limit, Neighbourhood};
@@ -26,6 +27,7 @@ Examples:
   bench-run --dataset datasets/sudoku-hard --strategy abc,abc-hybrid --seeds 20 --colonies 4
   bench-run --dataset corpus.txt --strategy backtrack --count-solutions 2 --output results/u.csv
   bench-run --dataset datasets/hitori10 --strategy mrv --shard 2/4 --output shard-2.csv
+  bench-run --dataset datasets/hitori10 --strategy mrv --shard auto --output shard-$SLURM_ARRAY_TASK_ID.csv
 
 Exit codes: 0 every job ran and no answer was wrong; 1 a row is `wrong` or `error`, or
 writing failed; 2 bad input or options (nothing was run); 130 interrupted (resume with the
@@ -120,8 +122,12 @@ struct Args {
     trace: Option<PathBuf>,
 
     /// Run only the K-th of N slices of the plan (job j is in slice K iff j % N == K-1).
-    #[arg(long, value_name = "K/N")]
-    shard: Option<Shard>,
+    /// `auto` takes K and N from a Slurm array task (SLURM_ARRAY_TASK_ID, _COUNT, _MIN; a
+    /// stepped or gapped array is refused); `auto/N` takes K from a Kubernetes Indexed Job
+    /// (JOB_COMPLETION_INDEX + 1). The slice taken is said on stderr; the environment is read
+    /// only for these two forms.
+    #[arg(long, value_name = "K/N|auto|auto/N")]
+    shard: Option<ShardSpec>,
 
     /// Continue the interrupted run that wrote --output: run only its missing jobs.
     #[arg(long)]
@@ -170,6 +176,13 @@ fn names(s: &[&dyn Solver]) -> String {
 }
 
 fn config(args: &Args) -> Result<BenchConfig> {
+    // First, so that a task started outside its array fails before anything is loaded.
+    let shard = match args.shard {
+        Some(spec) => Some(
+            spec.resolve(|var| std::env::var_os(var).map(|v| v.to_string_lossy().into_owned()))?,
+        ),
+        None => None,
+    };
     let abc = AbcParams {
         colony_size: args.colony_size,
         limit: args.limit,
@@ -222,7 +235,18 @@ fn config(args: &Args) -> Result<BenchConfig> {
         measured: false,
     };
     cfg.trace = args.trace.clone();
-    cfg.shard = args.shard.unwrap_or_default();
+    if let Some(s) = &shard {
+        cfg.shard = s.shard;
+        if !s.from.is_empty() {
+            // In a cluster log this line is what ties the task to its slice.
+            eprintln!(
+                "bench-run: --shard {}: running slice {} (from {})",
+                args.shard.map_or(String::new(), |a| a.to_string()),
+                s.shard,
+                s.sources()
+            );
+        }
+    }
     cfg.resume = args.resume;
     cfg.force = args.force;
     cfg.progress = !args.quiet;
@@ -233,7 +257,9 @@ fn config(args: &Args) -> Result<BenchConfig> {
 
 /// The command that finishes an interrupted run: rebuilt from the parsed options (so `-oFILE`,
 /// `--output=FILE` or an earlier `--resume` give a valid command), with the output the run
-/// actually wrote and without `--force` (which would discard the rows kept).
+/// actually wrote and without `--force` (which would discard the rows kept). `--shard auto`
+/// becomes the slice it resolved to, so the command also works after the array task is gone
+/// (on a login node, or in a new task whose variables differ).
 fn resume_command(outcome: &BenchOutcome) -> String {
     let output = outcome
         .path
@@ -250,6 +276,17 @@ fn resume_command(outcome: &BenchOutcome) -> String {
         if a == "--output" || a == "-o" || a == "--trace" {
             args.next();
             continue;
+        }
+        if let Some(shard) = outcome.meta.shard {
+            if a == "--shard" {
+                args.next();
+                cmd.extend(["--shard".to_string(), shard.to_string()]);
+                continue;
+            }
+            if a.starts_with("--shard=") {
+                cmd.push(format!("--shard={shard}"));
+                continue;
+            }
         }
         let dropped = a.starts_with("--output=")
             || a.starts_with("--trace=")

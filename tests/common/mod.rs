@@ -64,3 +64,33 @@ pub fn sudoku_lines() -> String {
     }
     s
 }
+
+/// Send SIGINT to a running `bench-run` once its journal holds `rows` lines, and collect its
+/// output. Fails if the run ends first or writes nothing within 60 s.
+#[cfg(unix)]
+pub fn interrupt_after(
+    mut child: std::process::Child,
+    journal: &Path,
+    rows: usize,
+) -> std::process::Output {
+    use std::time::{Duration, Instant};
+    let start = Instant::now();
+    while std::fs::read_to_string(journal).map_or(0, |t| t.lines().count()) < rows {
+        assert!(
+            child.try_wait().expect("wait").is_none(),
+            "the run finished before it could be interrupted"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no rows after 60 s"
+        );
+        std::thread::sleep(Duration::from_millis(5));
+    }
+    let pid = child.id().to_string();
+    assert!(std::process::Command::new("kill")
+        .args(["-INT", &pid])
+        .status()
+        .expect("kill runs")
+        .success());
+    child.wait_with_output().expect("output")
+}
