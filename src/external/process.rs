@@ -112,6 +112,32 @@ pub struct Proc {
     hwm: Option<(Instant, u64)>,
 }
 
+/// On Linux, the solver is killed by the kernel when puzzlebench dies, however it dies: SIGKILL,
+/// a crash, an abort. Ctrl-C and SIGTERM are handled by puzzlebench itself, which ends its
+/// children; this covers the deaths it cannot handle. (The signal is tied to the thread that
+/// started the child; worker threads outlive their solvers, so it fires only when they cannot.)
+#[cfg(target_os = "linux")]
+fn die_with_parent(cmd: &mut Command) {
+    let parent = std::process::id();
+    // SAFETY: the closure runs in the forked child before exec and calls only async-signal-safe
+    // functions (prctl, getppid), allocating nothing.
+    unsafe {
+        cmd.pre_exec(move || {
+            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) != 0 {
+                return Err(io::Error::last_os_error());
+            }
+            // The parent died between fork and prctl: nobody would reap or stop this solver.
+            if libc::getppid() as u32 != parent {
+                return Err(io::Error::from_raw_os_error(libc::ESRCH));
+            }
+            Ok(())
+        });
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+fn die_with_parent(_cmd: &mut Command) {}
+
 impl Proc {
     /// Starts `spec`'s command with the protocol's environment, in a new process group.
     pub fn spawn(spec: &ExternalSpec, timeout: Option<Duration>) -> io::Result<Proc> {
@@ -133,6 +159,7 @@ impl Proc {
         if let Some(dir) = &spec.workdir {
             cmd.current_dir(dir);
         }
+        die_with_parent(&mut cmd);
         let mut child = cmd.spawn()?;
         let pid = child.id() as libc::pid_t;
         // std's Child neither kills nor waits on drop; from here on Proc owns the pid.

@@ -7,7 +7,7 @@
 #   ANSWER     the answer field for `ok`
 #   PIDFILE    where `hang` modes write their pid (so a test can check it was killed)
 #
-# FAULT: ok | env | wrong | unsolved | unknown | error | hang | hang-ignore-term | crash |
+# FAULT: ok | env | wrong | unsolved | unknown | error | hang | hang-exec | hang-ignore-term | crash |
 #        exit-early | exit-nonzero | garbage | other-job | long | stderr-exit |
 #        extra-output
 # Works in both modes: it answers every request line until end of input.
@@ -26,6 +26,7 @@ while IFS="$tab" read -r job seed puzzle; do
     unknown) printf '%s\tunknown\t\tnodes=4\n' "$job" ;;
     error) echo "out of patience" >&2; printf '%s\terror\t\treason=test\n' "$job" ;;
     hang) echo $$ > "$PIDFILE"; sleep 1000 ;;
+    hang-exec) echo $$ > "$PIDFILE.tmp"; mv "$PIDFILE.tmp" "$PIDFILE"; exec sleep 1000 ;;
     hang-ignore-term) echo $$ > "$PIDFILE"; trap '' TERM; sleep 1000 ;;
     crash) echo "about to crash on job $job" >&2; kill -SEGV $$ ;;
     exit-early) exit 0 ;;
