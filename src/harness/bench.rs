@@ -234,19 +234,27 @@ pub fn preflight(cfg: &BenchConfig) -> Result<RunPaths, BenchError> {
         return usage("--repeat 0: expected at least 1".into());
     }
     if cfg.repeat > 1 {
-        let refused: Vec<&str> = cfg
+        let refused: Vec<String> = cfg
             .solvers
             .iter()
-            .filter(|s| s.randomised() || !s.supports(RunOption::Repeat))
-            .map(|s| s.name())
+            .filter_map(|s| {
+                if s.randomised() {
+                    Some(format!(
+                        "{} (randomised: each solve is a different run)",
+                        s.name()
+                    ))
+                } else if !s.supports(RunOption::Repeat) {
+                    Some(format!("{} (does not support repeated solves)", s.name()))
+                } else {
+                    None
+                }
+            })
             .collect();
         if !refused.is_empty() {
             return usage(format!(
-                "--repeat {} times repeated solves of deterministic built-in strategies only; {} {} not (randomised or external solvers give a different run each time, or cannot be timed from here); drop --repeat or run {} separately",
+                "--repeat {}: applies to deterministic built-in strategies only, not to {}; drop --repeat or run those strategies separately",
                 cfg.repeat,
                 refused.join(", "),
-                if refused.len() == 1 { "is" } else { "are" },
-                if refused.len() == 1 { "it" } else { "them" },
             ));
         }
     }

@@ -375,8 +375,8 @@ impl Sink for ResultWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::Record;
     use crate::results::read::read_results;
+    use crate::results::Record;
 
     /// A batch holding one solved row for `job`.
     fn result(job: u64, message: &str) -> Batch {

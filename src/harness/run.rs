@@ -740,7 +740,10 @@ fn work(
 fn add_row(batch: &mut Batch, workers: &Workers<'_>, settings: &JobSettings) {
     let r = &workers.record;
     r.write_csv(settings.columns, &mut batch.rows);
-    if let Some(i) = r.status.and_then(|s| Status::ALL.iter().position(|x| *x == s)) {
+    if let Some(i) = r
+        .status
+        .and_then(|s| Status::ALL.iter().position(|x| *x == s))
+    {
         batch.counts[i] += 1;
     }
     if settings.trace {
@@ -814,4 +817,137 @@ fn deliver(
         }
     }
     (io_error, finished)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::FnSolver;
+    use std::sync::atomic::AtomicU32;
+
+    const DEMO: &str =
+        "000260701680070090190004500820100040004602900050003028009300074040050036703018000";
+
+    fn job() -> Job {
+        Job {
+            index: 7,
+            strategy: 0,
+            kind: crate::kind::PuzzleKind::Sudoku,
+            puzzle: 0,
+            seed: 1,
+            colony: 0,
+        }
+    }
+
+    /// Run one job of `solver` with `--repeat repeat`.
+    fn run(solver: FnSolver, repeat: u32) -> Record {
+        let solvers: Vec<Box<dyn Solver>> = vec![Box::new(solver)];
+        let mut w = Workers::new(&solvers);
+        let puzzle = Puzzle::sudoku_from_line(DEMO).expect("demo");
+        let settings = JobSettings {
+            repeat,
+            ..JobSettings::default()
+        };
+        let end = w.run_job("d", job(), &puzzle, &settings, &AtomicBool::new(false));
+        assert!(matches!(end, JobEnd::Row));
+        w.record.clone()
+    }
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(&mut [5.0]), 5.0);
+    }
+
+    #[test]
+    fn repeat_records_the_median_solve_and_how_many_ran() {
+        // The first of three solves sleeps; the median is one of the quick ones, far below
+        // the mean (a third of the sleep) or the maximum.
+        let calls = Arc::new(AtomicU32::new(0));
+        let c = Arc::clone(&calls);
+        let slept = Arc::new(Mutex::new(Duration::ZERO));
+        let s = Arc::clone(&slept);
+        let solver = FnSolver::new("slow-first", crate::kind::PuzzleKind::Sudoku, move |_| {
+            if c.fetch_add(1, Ordering::SeqCst) == 0 {
+                let t = Instant::now();
+                std::thread::sleep(Duration::from_millis(300));
+                *s.lock().expect("lock") = t.elapsed();
+            }
+            Ok(Outcome::new(End::NoSolution))
+        });
+        let r = run(solver, 3);
+        assert_eq!(calls.load(Ordering::SeqCst), 3);
+        assert_eq!(r.repeats, Some(3));
+        assert_eq!(r.status, Some(Status::Unsolved));
+        let slow = slept.lock().expect("lock").as_secs_f64();
+        assert!(
+            r.wall_s < slow / 3.0,
+            "median {} vs slow solve {slow}",
+            r.wall_s
+        );
+        // Without --repeat: one solve, no repeats cell.
+        let once = FnSolver::new("once", crate::kind::PuzzleKind::Sudoku, |_| {
+            Ok(Outcome::new(End::NoSolution))
+        });
+        assert_eq!(run(once, 1).repeats, None);
+    }
+
+    #[test]
+    fn repeats_with_different_counters_make_an_error_row() {
+        let calls = Arc::new(AtomicU32::new(0));
+        let c = Arc::clone(&calls);
+        let solver = FnSolver::new("drifting", crate::kind::PuzzleKind::Sudoku, move |_| {
+            let n = c.fetch_add(1, Ordering::SeqCst);
+            let mut counters = crate::results::counters::Counters::default();
+            counters.nodes = Some(10 + u64::from(n / 2));
+            Ok(Outcome::new(End::NoSolution).with_counters(counters))
+        });
+        let r = run(solver, 5);
+        assert_eq!(r.status, Some(Status::Error));
+        assert!(
+            r.message
+                .starts_with("solve 3 of 5 ended differently from the first"),
+            "{}",
+            r.message
+        );
+        assert_eq!(
+            calls.load(Ordering::SeqCst),
+            3,
+            "the repeats stop at the first difference"
+        );
+    }
+
+    #[test]
+    fn a_solve_that_hits_the_node_limit_ends_the_repeats() {
+        let calls = Arc::new(AtomicU32::new(0));
+        let c = Arc::clone(&calls);
+        let solver = FnSolver::new("limited", crate::kind::PuzzleKind::Sudoku, move |_| {
+            c.fetch_add(1, Ordering::SeqCst);
+            Ok(Outcome::new(End::NodeLimit))
+        });
+        let r = run(solver, 9);
+        assert_eq!(r.status, Some(Status::Timeout));
+        assert_eq!((calls.load(Ordering::SeqCst), r.repeats), (1, Some(1)));
+    }
+
+    #[test]
+    fn chunks_grow_towards_the_target_and_stay_in_bounds() {
+        assert_eq!(
+            next_chunk_size(1, Duration::from_micros(2)),
+            4,
+            "at most fourfold"
+        );
+        assert_eq!(next_chunk_size(256, Duration::from_micros(500)), MAX_CHUNK);
+        assert_eq!(
+            next_chunk_size(64, Duration::from_millis(64)),
+            1,
+            "slow jobs: one"
+        );
+        assert_eq!(
+            next_chunk_size(0, Duration::ZERO),
+            1,
+            "nothing ran: start over"
+        );
+    }
 }

@@ -424,7 +424,11 @@ impl Record {
             write_text_cell(self.stats.as_deref().unwrap_or_default(), out);
         }
         if cols.solution {
-            let _ = write!(out, ",{}", Cell(self.solution.as_deref().unwrap_or_default()));
+            let _ = write!(
+                out,
+                ",{}",
+                Cell(self.solution.as_deref().unwrap_or_default())
+            );
         }
         out.push(b'\n');
     }
@@ -546,11 +550,18 @@ mod tests {
     #[test]
     fn header_has_optional_columns_only_when_asked() {
         let base = Columns::default().header();
-        for c in ["solutions", "solution", "cpu_s", "max_rss_kib", "stats"] {
+        for c in [
+            "solutions",
+            "solution",
+            "repeats",
+            "cpu_s",
+            "max_rss_kib",
+            "stats",
+        ] {
             assert!(!base.contains(&c), "{c}");
             assert!(Columns::ALL.header().contains(&c), "{c}");
         }
-        assert_eq!(base.len(), Columns::ALL.header().len() - 5);
+        assert_eq!(base.len(), Columns::ALL.header().len() - 6);
         // The column order the files have always had.
         assert_eq!(
             base.join(","),
@@ -564,7 +575,14 @@ mod tests {
         );
         assert_eq!(
             Columns::ALL.names(),
-            ["solutions", "cpu_s", "max_rss_kib", "stats", "solution"]
+            [
+                "solutions",
+                "repeats",
+                "cpu_s",
+                "max_rss_kib",
+                "stats",
+                "solution"
+            ]
         );
     }
 
@@ -579,6 +597,7 @@ mod tests {
             max_rss_kib: Some(1024),
             stats: Some("x=1".into()),
             solution: Some("1".repeat(81)),
+            repeats: Some(9),
             ..Record::default()
         };
         r.counters.solutions = Some(1);
@@ -599,6 +618,71 @@ mod tests {
             back.set_cell("wall_s", "NaN"),
             Err("a non-negative number of seconds")
         );
+    }
+
+    #[test]
+    fn write_csv_quotes_as_the_csv_crate_does() {
+        let texts = [
+            "",
+            "plain",
+            "a,b",
+            "say \"hi\"",
+            "\"",
+            "two\nlines",
+            "cr\rhere",
+            " spaced ",
+            "#hash",
+            "ünïcode, «quoted»",
+        ];
+        for (i, t) in texts.iter().enumerate() {
+            let mut r = Record {
+                dataset: t.to_string(),
+                puzzle_id: format!("{t}:{i}"),
+                size: t.to_string(),
+                strategy: t.to_string(),
+                rules: t.to_string(),
+                params: Params::from_cell(t),
+                // Only free text from solvers has its NULs replaced.
+                message: format!("{t}\0end"),
+                stats: Some(t.to_string()),
+                solution: Some(t.to_string()),
+                status: Some(Status::ALL[i % 5]),
+                verified: i % 2 == 0,
+                wall_s: i as f64 * 1.25e-6,
+                cpu_s: (i % 3 == 0).then_some(0.5),
+                repeats: (i % 2 == 1).then_some(i as u32),
+                ..Record::default()
+            };
+            r.counters.nodes = Some(i as u64);
+            r.counters.propagated = crate::results::counters::Fraction::new(0.123456);
+            r.counters.solutions = Some(2);
+            for cols in [Columns::default(), Columns::ALL] {
+                let mut line = Vec::new();
+                r.write_csv(cols, &mut line);
+                let fields = r.fields(cols);
+                assert_eq!(fields.len(), cols.header().len(), "{t:?}");
+                // The csv crate, given the same cells, writes the same bytes.
+                let mut w = csv::Writer::from_writer(Vec::new());
+                w.write_record(&fields).expect("write");
+                assert_eq!(
+                    String::from_utf8_lossy(&w.into_inner().expect("flush")),
+                    String::from_utf8_lossy(&line),
+                    "{t:?}"
+                );
+                // And the cells are the row's values (NUL replaced).
+                let mut back = Record::default();
+                for (h, f) in cols.header().iter().zip(&fields) {
+                    back.set_cell(h, f).expect("cell");
+                }
+                assert_eq!(back.message, format!("{t}\u{fffd}end"));
+                assert_eq!(back.puzzle_id, r.puzzle_id);
+                assert_eq!(back.counters.nodes, r.counters.nodes);
+                if cols == Columns::ALL {
+                    assert_eq!(back.repeats, r.repeats);
+                    assert_eq!(back.solution, r.solution.clone().filter(|s| !s.is_empty()));
+                }
+            }
+        }
     }
 
     #[test]
