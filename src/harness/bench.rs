@@ -218,20 +218,11 @@ fn check_writable(what: &str, p: &Path) -> Result<(), BenchError> {
     }
 }
 
-/// Step 1: check the options and every path before anything is read or written.
-pub fn preflight(cfg: &BenchConfig) -> Result<RunPaths, BenchError> {
-    let usage = |m: String| Err(BenchError::Usage(m));
-    if cfg.solvers.is_empty() {
-        return usage("no strategy given".into());
-    }
-    if cfg.threads == 0 || cfg.threads > MAX_THREADS {
-        return usage(format!(
-            "--threads {}: expected 1 to {MAX_THREADS}",
-            cfg.threads
-        ));
-    }
+/// `--repeat R` needs R >= 1 and, for R > 1, deterministic solvers that support it: a
+/// randomised solver's repeats are different runs, and an external one is not timed here.
+fn check_repeat(cfg: &BenchConfig) -> Result<(), BenchError> {
     if cfg.repeat == 0 {
-        return usage("--repeat 0: expected at least 1".into());
+        return Err(BenchError::Usage("--repeat 0: expected at least 1".into()));
     }
     if cfg.repeat > 1 {
         let refused: Vec<String> = cfg
@@ -251,13 +242,29 @@ pub fn preflight(cfg: &BenchConfig) -> Result<RunPaths, BenchError> {
             })
             .collect();
         if !refused.is_empty() {
-            return usage(format!(
+            return Err(BenchError::Usage(format!(
                 "--repeat {}: applies to deterministic built-in strategies only, not to {}; drop --repeat or run those strategies separately",
                 cfg.repeat,
                 refused.join(", "),
-            ));
+            )));
         }
     }
+    Ok(())
+}
+
+/// Step 1: check the options and every path before anything is read or written.
+pub fn preflight(cfg: &BenchConfig) -> Result<RunPaths, BenchError> {
+    let usage = |m: String| Err(BenchError::Usage(m));
+    if cfg.solvers.is_empty() {
+        return usage("no strategy given".into());
+    }
+    if cfg.threads == 0 || cfg.threads > MAX_THREADS {
+        return usage(format!(
+            "--threads {}: expected 1 to {MAX_THREADS}",
+            cfg.threads
+        ));
+    }
+    check_repeat(cfg)?;
     if cfg.trace.is_some() && cfg.resume {
         return usage("--trace cannot be combined with --resume: traces of the earlier jobs were not kept; rerun without --resume".into());
     }

@@ -899,8 +899,10 @@ mod tests {
         let c = Arc::clone(&calls);
         let solver = FnSolver::new("drifting", crate::kind::PuzzleKind::Sudoku, move |_| {
             let n = c.fetch_add(1, Ordering::SeqCst);
-            let mut counters = crate::results::counters::Counters::default();
-            counters.nodes = Some(10 + u64::from(n / 2));
+            let counters = crate::results::counters::Counters {
+                nodes: Some(10 + u64::from(n / 2)),
+                ..Default::default()
+            };
             Ok(Outcome::new(End::NoSolution).with_counters(counters))
         });
         let r = run(solver, 5);
