@@ -74,30 +74,8 @@ fn repeat_adds_a_repeats_column_and_leaves_every_other_cell_unchanged() {
     assert!(meta.contains("\"repeat\": 9"), "{meta}");
 }
 
-#[test]
-fn repeat_is_refused_for_a_randomised_strategy_naming_it() {
-    let dir = tempfile::tempdir().unwrap();
-    let data = sudoku_file(dir.path());
-    bench_run()
-        .args(["--strategy", "backtrack,abc", "--repeat", "3"])
-        .arg("--dataset")
-        .arg(&data)
-        .arg("--output")
-        .arg(dir.path().join("r.csv"))
-        .assert()
-        .code(2)
-        .stderr(predicates::str::contains(
-            "--repeat 3: applies to deterministic built-in strategies only, not to abc (randomised",
-        ));
-    assert!(!dir.path().join("r.csv").exists());
-    assert!(
-        !dir.path().join("r.csv.partial").exists(),
-        "nothing was run"
-    );
-}
-
-#[test]
-fn repeat_is_refused_for_an_external_solver_naming_it() {
+/// Run `args` over the Sudoku file and expect exit 2 with `message`, and nothing written.
+fn refused(args: &[&str], message: &str) {
     let dir = tempfile::tempdir().unwrap();
     let data = sudoku_file(dir.path());
     let solver = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/solvers/fault.sh");
@@ -110,7 +88,8 @@ fn repeat_is_refused_for_an_external_solver_naming_it() {
         ),
     );
     bench_run()
-        .args(["--strategy", "ext", "--repeat", "2", "--solvers"])
+        .args(args)
+        .arg("--solvers")
         .arg(&m)
         .arg("--dataset")
         .arg(&data)
@@ -118,9 +97,28 @@ fn repeat_is_refused_for_an_external_solver_naming_it() {
         .arg(dir.path().join("r.csv"))
         .assert()
         .code(2)
-        .stderr(predicates::str::contains(
-            "not to ext (does not support repeated solves)",
-        ));
+        .stderr(predicates::str::contains(message));
+    assert!(!dir.path().join("r.csv").exists());
+    assert!(
+        !dir.path().join("r.csv.partial").exists(),
+        "nothing was run"
+    );
+}
+
+#[test]
+fn repeat_is_refused_for_a_randomised_strategy_naming_it() {
+    refused(
+        &["--strategy", "backtrack,abc", "--repeat", "3"],
+        "--repeat 3: applies to deterministic built-in strategies only, not to abc (randomised",
+    );
+}
+
+#[test]
+fn repeat_is_refused_for_an_external_solver_naming_it() {
+    refused(
+        &["--strategy", "ext", "--repeat", "2"],
+        "not to ext (does not support repeated solves)",
+    );
 }
 
 #[test]
