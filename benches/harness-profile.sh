@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.."
 bin=${1:-target/release/bench-run}
 corpora=${CORPORA:-/work/shared/corpora}
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+[ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 head -1000 "$corpora/sudoku/puzzles2_17_clue.txt" >"$tmp/c17.txt"
 head -300 "$corpora/sudoku/puzzles3_magictour_top1465.txt" >"$tmp/top.txt"
 awk 'NR % 10 == 1' "$corpora/hitori/tud-singles-5to25.tsv" >"$tmp/tud.tsv"
@@ -19,7 +19,9 @@ profile() {
     --force --threads 1 -o "$tmp/$name.csv" --dataset "$data" --strategy "$strategy" \
     --seeds 20 >/dev/null 2>"$tmp/$name.log"
   local jobs=$(($(wc -l <"$tmp/$name.csv") - 1))
-  callgrind_annotate --inclusive=yes --threshold=100 "$tmp/$name.cg" 2>/dev/null |
+  # Annotated from outside the worktree: run there, callgrind_annotate shortens the source
+  # paths it can open and splits functions' inclusive costs between the two spellings.
+  (cd "$tmp" && callgrind_annotate --inclusive=yes --threshold=100 "$name.cg" 2>/dev/null) |
     python3 -c '
 import re, sys
 name, jobs = sys.argv[1], int(sys.argv[2])
