@@ -387,7 +387,10 @@ impl Solver for SolverSpec {
     fn supports(&self, option: RunOption) -> bool {
         match self {
             SolverSpec::Hitori { .. } | SolverSpec::Backtrack { .. } => {
-                matches!(option, RunOption::NodeLimit | RunOption::CountSolutions)
+                matches!(
+                    option,
+                    RunOption::NodeLimit | RunOption::CountSolutions | RunOption::Repeat
+                )
             }
             SolverSpec::Abc { .. } => matches!(option, RunOption::Trace | RunOption::AbcParams),
         }

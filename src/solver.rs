@@ -194,6 +194,9 @@ pub enum RunOption {
     Trace,
     /// `--colony-size`, `--limit`, `--max-cycles`, `--neighbourhood`.
     AbcParams,
+    /// `--repeat`: the harness may solve a job several times and time each solve; the
+    /// solver must give the same outcome and counters every time.
+    Repeat,
 }
 
 impl RunOption {
@@ -204,6 +207,7 @@ impl RunOption {
             RunOption::CountSolutions => "--count-solutions",
             RunOption::Trace => "--trace",
             RunOption::AbcParams => "--colony-size/--limit/--max-cycles/--neighbourhood",
+            RunOption::Repeat => "--repeat",
         }
     }
 }

@@ -25,6 +25,33 @@ fn data_rows(path: &Path) -> usize {
         .unwrap_or(0)
 }
 
+/// Wait until the journal holds `n` rows while the run is still going.
+fn wait_for_rows(child: &mut std::process::Child, journal: &Path, n: usize) {
+    let start = Instant::now();
+    while data_rows(journal) < n {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run finished before it could be interrupted"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no rows after 120 s"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
+}
+
+/// The `--resume` run succeeded, removed its journal and left the reference run's rows.
+fn resumed_to_reference(resumed: &std::process::Output, out: &Path, reference: &Path) {
+    assert!(
+        resumed.status.success(),
+        "{}",
+        String::from_utf8_lossy(&resumed.stderr)
+    );
+    assert!(!out.with_extension("csv.partial").exists());
+    assert_eq!(untimed(out), untimed(reference));
+}
+
 const ARGS: [&str; 10] = [
     "--strategy",
     "abc,backtrack",
@@ -68,18 +95,7 @@ fn sigint_keeps_finished_rows_and_resume_completes_the_run() {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let start = Instant::now();
-    while data_rows(&journal) < 20 {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the run finished before it could be interrupted"
-        );
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "no rows after 60 s"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
+    wait_for_rows(&mut child, &journal, 20);
     let pid = child.id().to_string();
     assert!(Command::new("kill")
         .args(["-INT", &pid])
@@ -131,13 +147,7 @@ fn sigint_keeps_finished_rows_and_resume_completes_the_run() {
         .unwrap_or_else(|| panic!("no resume command in {stderr}"));
     assert!(!printed.contains("--trace"), "{printed}");
     let resumed = Command::new("sh").arg("-c").arg(printed).output().unwrap();
-    assert!(
-        resumed.status.success(),
-        "{}",
-        String::from_utf8_lossy(&resumed.stderr)
-    );
-    assert!(!journal.exists());
-    assert_eq!(untimed(&out), untimed(&reference));
+    resumed_to_reference(&resumed, &out, &reference);
     // The resumed rows were kept, not rerun: their timings are the first run's.
     let finished = rows(&out);
     for k in &kept {
@@ -251,4 +261,45 @@ fn the_time_budget_holds_on_a_pathological_grid() {
             r.wall_s
         );
     }
+}
+
+/// SIGKILL in the middle of a run of microsecond jobs: the batched journal holds only whole
+/// rows (a torn last line at worst), and `--resume` completes the run with exactly the rows of
+/// an uninterrupted one.
+#[test]
+fn sigkill_mid_run_then_resume_equals_an_uninterrupted_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "s.txt", &format!("{SUDOKU_DEMO}\n"));
+    // Enough microsecond jobs that the run is still going when the kill lands.
+    let args = [
+        "--quiet",
+        "--no-summary",
+        "--threads",
+        "2",
+        "--strategy",
+        "backtrack",
+        "--seeds",
+        "150000",
+    ];
+    let run = |out: &std::path::Path| {
+        let mut c = Command::new(bin());
+        c.args(args)
+            .arg("--dataset")
+            .arg(&data)
+            .arg("--output")
+            .arg(out);
+        c
+    };
+    let reference = dir.path().join("ref.csv");
+    assert!(run(&reference).status().unwrap().success());
+
+    let out = dir.path().join("run.csv");
+    let journal = dir.path().join("run.csv.partial");
+    let mut child = run(&out).spawn().unwrap();
+    wait_for_rows(&mut child, &journal, 2000);
+    child.kill().unwrap(); // SIGKILL: no handler runs, nothing is flushed on the way out
+    child.wait().unwrap();
+    assert!(!out.exists());
+    let resumed = run(&out).arg("--resume").output().unwrap();
+    resumed_to_reference(&resumed, &out, &reference);
 }

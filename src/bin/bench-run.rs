@@ -101,6 +101,12 @@ struct Args {
     #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = common::parse_secs)]
     timeout: Option<Duration>,
 
+    /// Solve each job R times and record the median wall time in `wall_s` (and R in a
+    /// `repeats` column): steadier timings for microsecond jobs. Counters must be identical
+    /// across the solves; --timeout applies to each. Deterministic built-in strategies only.
+    #[arg(long, default_value_t = 1, value_name = "R", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    repeat: u32,
+
     /// ABC colony size (food sources = half of it).
     #[arg(long, default_value_t = 100, value_name = "N")]
     colony_size: usize,
@@ -227,12 +233,13 @@ fn config(args: &Args) -> Result<BenchConfig> {
         cfg.threads = usize::from(t);
     }
     cfg.timeout = args.timeout;
+    cfg.repeat = args.repeat;
     cfg.node_limit = args.node_limit;
     cfg.output = args.output.clone();
     cfg.columns = Columns {
         solutions: args.count_solutions.is_some(),
         solution: args.record_solutions,
-        measured: false,
+        ..Columns::default()
     };
     cfg.trace = args.trace.clone();
     if let Some(s) = &shard {

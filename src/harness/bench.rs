@@ -13,13 +13,13 @@
 use super::output::{journal_path, with_suffix, JobSet, ResultWriter, Resumed};
 use super::plan::{fingerprint, Plan};
 use super::progress::Progress;
-use super::run::{execute, ExecuteError, JobFeed, JobResult, JobSettings};
+use super::run::{execute, Batch, ExecuteError, JobFeed, JobSettings};
 use crate::dataset::{self, Dataset};
 use crate::results::meta::{self, meta_path, Machine};
 use crate::results::read::read_meta_file;
 use crate::results::write::write_meta;
 use crate::results::{Columns, RunMeta, RunStatus, Shard, Status};
-use crate::solver::Solver;
+use crate::solver::{RunOption, Solver};
 use std::collections::BTreeMap;
 use std::fs::File;
 use std::io::Write;
@@ -42,8 +42,11 @@ pub struct BenchConfig {
     pub colonies: u32,
     /// Worker threads.
     pub threads: usize,
-    /// Per-job time budget.
+    /// Per-solve time budget (with `repeat` > 1 it applies to each solve).
     pub timeout: Option<Duration>,
+    /// Solves per job, `wall_s` being their median (`--repeat`); at least 1. Only for
+    /// deterministic solvers that support [`RunOption::Repeat`].
+    pub repeat: u32,
     /// Per-job node budget (recorded in the meta; the solvers carry it).
     pub node_limit: Option<u64>,
     /// Output CSV; `None` picks `results/<dataset>_<strategies>_<time>.csv`.
@@ -78,6 +81,7 @@ impl BenchConfig {
             colonies: 1,
             threads: std::thread::available_parallelism().map_or(1, |n| n.get()),
             timeout: None,
+            repeat: 1,
             node_limit: None,
             output: None,
             columns: Columns::default(),
@@ -214,6 +218,40 @@ fn check_writable(what: &str, p: &Path) -> Result<(), BenchError> {
     }
 }
 
+/// `--repeat R` needs R >= 1 and, for R > 1, deterministic solvers that support it: a
+/// randomised solver's repeats are different runs, and an external one is not timed here.
+fn check_repeat(cfg: &BenchConfig) -> Result<(), BenchError> {
+    if cfg.repeat == 0 {
+        return Err(BenchError::Usage("--repeat 0: expected at least 1".into()));
+    }
+    if cfg.repeat > 1 {
+        let refused: Vec<String> = cfg
+            .solvers
+            .iter()
+            .filter_map(|s| {
+                if s.randomised() {
+                    Some(format!(
+                        "{} (randomised: each solve is a different run)",
+                        s.name()
+                    ))
+                } else if !s.supports(RunOption::Repeat) {
+                    Some(format!("{} (does not support repeated solves)", s.name()))
+                } else {
+                    None
+                }
+            })
+            .collect();
+        if !refused.is_empty() {
+            return Err(BenchError::Usage(format!(
+                "--repeat {}: applies to deterministic built-in strategies only, not to {}; drop --repeat or run those strategies separately",
+                cfg.repeat,
+                refused.join(", "),
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Step 1: check the options and every path before anything is read or written.
 pub fn preflight(cfg: &BenchConfig) -> Result<RunPaths, BenchError> {
     let usage = |m: String| Err(BenchError::Usage(m));
@@ -226,6 +264,7 @@ pub fn preflight(cfg: &BenchConfig) -> Result<RunPaths, BenchError> {
             cfg.threads
         ));
     }
+    check_repeat(cfg)?;
     if cfg.trace.is_some() && cfg.resume {
         return usage("--trace cannot be combined with --resume: traces of the earlier jobs were not kept; rerun without --resume".into());
     }
@@ -319,7 +358,8 @@ fn check_resumable(old: &RunMeta, new: &RunMeta) -> Result<(), String> {
     fn show<T: std::fmt::Display>(v: &Option<T>) -> String {
         v.as_ref().map_or("none".into(), T::to_string)
     }
-    let diffs: [(&str, String, String); 9] = [
+    let repeat = |m: &RunMeta| m.extra.get("repeat").map_or("1".into(), |v| v.to_string());
+    let diffs: [(&str, String, String); 10] = [
         (
             "--solvers manifest contents",
             show(&old.solvers_manifest_hash),
@@ -335,6 +375,7 @@ fn check_resumable(old: &RunMeta, new: &RunMeta) -> Result<(), String> {
         ("--seeds", show(&old.seeds), show(&new.seeds)),
         ("--colonies", show(&old.colonies), show(&new.colonies)),
         ("--timeout", show(&old.timeout_s), show(&new.timeout_s)),
+        ("--repeat", repeat(old), repeat(new)),
         ("--shard", show(&old.shard), show(&new.shard)),
         (
             "optional columns",
@@ -400,7 +441,11 @@ fn run_meta(cfg: &BenchConfig, dataset: &Dataset, plan: &Plan, columns: Columns)
         jobs_done: Some(0),
         status_counts: BTreeMap::new(),
         machine: serde_json::to_value(Machine::current()).unwrap_or_default(),
-        extra: serde_json::Map::new(),
+        // `repeat` has no field of its own in the meta; absent means 1.
+        extra: (cfg.repeat > 1)
+            .then(|| ("repeat".to_string(), serde_json::Value::from(cfg.repeat)))
+            .into_iter()
+            .collect(),
     }
 }
 
@@ -454,6 +499,7 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
     let plan = Plan::new(&dataset, &cfg.solvers, cfg.seed, cfg.seeds, cfg.colonies)?;
     let columns = Columns {
         measured: cfg.columns.measured || cfg.solvers.iter().any(|s| s.measures()),
+        repeats: cfg.columns.repeats || cfg.repeat > 1,
         ..cfg.columns
     };
     let mut meta = run_meta(&cfg, &dataset, &plan, columns);
@@ -548,8 +594,15 @@ fn execute_and_finish(
     let settings = JobSettings {
         timeout: cfg.timeout,
         trace: cfg.trace.is_some(),
+        repeat: cfg.repeat,
+        columns: writer.columns(),
     };
-    let feed = JobFeed::new(dataset, plan, pending_jobs(plan, cfg.shard, done_before));
+    let feed = JobFeed::new(
+        dataset,
+        plan,
+        pending_jobs(plan, cfg.shard, done_before),
+        jobs - already,
+    );
     let executed = execute(
         &dataset.name,
         &cfg.solvers,
@@ -558,11 +611,13 @@ fn execute_and_finish(
         cfg.threads,
         interrupt,
         &mut writer,
-        |r: &JobResult| {
-            if let Some(s) = r.record.status {
-                *counts.entry(s).or_default() += 1;
-                progress.finished(s);
+        |b: &Batch| {
+            for (s, n) in Status::ALL.iter().zip(b.counts) {
+                if n > 0 {
+                    *counts.entry(*s).or_default() += n;
+                }
             }
+            progress.finished(&b.counts);
         },
     );
     progress.clear();

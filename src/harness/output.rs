@@ -1,8 +1,8 @@
 //! Result files. Nothing is lost and nothing partial passes for complete:
 //!
-//! * `FILE.partial` — the journal: every row appended the moment its job finishes, one
-//!   `write` per row, so a killed run leaves whole rows (a torn last line is dropped on
-//!   resume). It is what `--resume` reads.
+//! * `FILE.partial` — the journal: rows appended as workers hand them over, one `write` per
+//!   batch of whole rows (see `run` for when a batch is handed over), so a killed run leaves
+//!   whole rows (a torn last line is dropped on resume). It is what `--resume` reads.
 //! * `FILE.tmp` — the same rows in plan order, written as the order allows. A resumed run
 //!   instead sorts its journal (the earlier runs' rows and its own) into `FILE.tmp` at the end,
 //!   in passes over bounded slices of the job range, so no run holds all its rows in memory.
@@ -11,11 +11,11 @@
 //!
 //! The trace file (`--trace`) follows the same temporary-then-rename rule.
 
-use super::run::{JobResult, Sink};
+use super::run::{Batch, Sink};
 use crate::results::read::for_each_result;
 use crate::results::trace::TRACE_COLUMNS;
 use crate::results::write::csv_line;
-use crate::results::{Columns, ReadError, Record, Shard, Status};
+use crate::results::{Columns, ReadError, Shard, Status};
 use std::collections::BTreeMap;
 use std::fs::{File, OpenOptions};
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
@@ -204,6 +204,11 @@ impl ResultWriter {
         })
     }
 
+    /// The columns rows are written with.
+    pub fn columns(&self) -> Columns {
+        self.columns
+    }
+
     /// Read what an interrupted run left in `path`'s journal, one row at a time: which jobs
     /// have rows and how they ended. A torn last line (the process died mid-write) is cut off
     /// the journal first. Every row must be a job of this plan (`plan_len` jobs) and `shard`,
@@ -250,14 +255,6 @@ impl ResultWriter {
             Err(ReadError::NoRows { .. } | ReadError::Empty { .. }) => Ok(resumed),
             Err(e) => Err(e.to_string()),
         }
-    }
-
-    fn write_ordered(&mut self, r: &Record) -> std::io::Result<()> {
-        if let Some(w) = self.ordered.as_mut() {
-            let line = csv_line(r.fields(self.columns))?;
-            w.write_all(&line)?;
-        }
-        Ok(())
     }
 
     /// Sort the journal by job into `FILE.tmp`: one pass per slice of the job range, each
@@ -357,29 +354,19 @@ impl ResultWriter {
 }
 
 impl Sink for ResultWriter {
-    fn finished(&mut self, result: &JobResult) -> std::io::Result<()> {
-        // One write per row: a process killed between writes leaves only whole rows.
-        let line = csv_line(result.record.fields(self.columns))?;
-        self.journal.write_all(&line)
+    fn finished(&mut self, batch: &Batch) -> std::io::Result<()> {
+        // One write per batch of whole rows: a process killed between writes leaves only
+        // whole rows, and one killed inside a write at worst a torn last line, which
+        // `resume_scan` cuts off.
+        self.journal.write_all(&batch.rows)
     }
 
-    fn in_order(&mut self, result: JobResult) -> std::io::Result<()> {
-        self.write_ordered(&result.record)?;
-        if let (Some((_, w)), Some(trace)) = (self.trace.as_mut(), &result.trace) {
-            let r = &result.record;
-            for (cycle, bc) in trace.iter().enumerate() {
-                let line = csv_line([
-                    r.dataset.as_str(),
-                    r.puzzle_id.as_str(),
-                    r.strategy.as_str(),
-                    r.params.as_str(),
-                    &r.seed.to_string(),
-                    &r.colony.to_string(),
-                    &cycle.to_string(),
-                    &bc.to_string(),
-                ])?;
-                w.write_all(&line)?;
-            }
+    fn in_order(&mut self, batch: &Batch) -> std::io::Result<()> {
+        if let Some(w) = self.ordered.as_mut() {
+            w.write_all(&batch.rows)?;
+        }
+        if let Some((_, w)) = self.trace.as_mut() {
+            w.write_all(&batch.trace)?;
         }
         Ok(())
     }
@@ -389,22 +376,25 @@ impl Sink for ResultWriter {
 mod tests {
     use super::*;
     use crate::results::read::read_results;
+    use crate::results::Record;
 
-    fn result(job: u64, message: &str) -> JobResult {
-        JobResult {
-            record: Record {
-                dataset: "d".into(),
-                puzzle_id: format!("p:{job}"),
-                kind: crate::kind::PuzzleKind::Sudoku,
-                size: "9x9".into(),
-                strategy: "backtrack".into(),
-                job,
-                status: Some(Status::Solved),
-                message: message.into(),
-                ..Record::default()
-            },
-            trace: None,
-        }
+    /// A batch holding one solved row for `job`.
+    fn result(job: u64, message: &str) -> Batch {
+        let record = Record {
+            dataset: "d".into(),
+            puzzle_id: format!("p:{job}"),
+            kind: crate::kind::PuzzleKind::Sudoku,
+            size: "9x9".into(),
+            strategy: "backtrack".into(),
+            job,
+            status: Some(Status::Solved),
+            message: message.into(),
+            ..Record::default()
+        };
+        let mut b = Batch::default();
+        record.write_csv(Columns::default(), &mut b.rows);
+        b.counts[0] = 1;
+        b
     }
 
     #[test]

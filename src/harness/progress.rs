@@ -56,14 +56,20 @@ impl Progress {
         }
     }
 
-    /// One more job finished.
-    pub(crate) fn finished(&self, status: Status) {
-        let solved = if status == Status::Solved {
-            self.solved.fetch_add(1, Ordering::Relaxed) + 1
-        } else {
-            self.solved.load(Ordering::Relaxed)
-        };
-        self.bar.inc(1);
+    /// More jobs finished: `counts` rows per status, in [`Status::ALL`] order. Called once
+    /// per batch, not per job: the bar is redrawn a few times a second at most anyway.
+    pub(crate) fn finished(&self, counts: &[u64; Status::ALL.len()]) {
+        if self.bar.is_hidden() {
+            return;
+        }
+        let solved_now = Status::ALL
+            .iter()
+            .zip(counts)
+            .filter(|(s, _)| **s == Status::Solved)
+            .map(|(_, n)| *n)
+            .sum::<u64>();
+        let solved = self.solved.fetch_add(solved_now, Ordering::Relaxed) + solved_now;
+        self.bar.inc(counts.iter().sum());
         self.bar.set_message(format!("solved {solved}"));
     }
 

@@ -1,16 +1,29 @@
-//! Running jobs: one job to one [`Record`] (timed, budgeted, verified, panic-isolated), and a
-//! rayon pool that runs many, handing each result to a [`Sink`] twice: at once in completion
-//! order (for the crash-safe journal) and again in plan order (for the sorted result file).
+//! Running jobs: one job to one row (timed, budgeted, verified, panic-isolated), and a rayon
+//! pool that runs many.
+//!
+//! The executor is built so that jobs of a microsecond or two are not slowed by the harness:
+//!
+//! - the feed hands out jobs in chunks (one lock per chunk, not per job), sized by each worker
+//!   so that a chunk takes about [`CHUNK_TARGET`] and never exceeds [`MAX_CHUNK`] jobs, and
+//!   shrinking towards the end of the plan so the last jobs are spread over the threads;
+//! - each worker fills one reused [`Record`] per job and formats its CSV line itself into a
+//!   [`Batch`] buffer taken from a pool, so a job allocates nothing in the harness;
+//! - a batch goes to the delivering thread when its chunk is done, or earlier once it holds
+//!   [`MAX_CHUNK`] rows or its first row is [`FLUSH_AFTER`] old, so slow jobs are never held
+//!   back. The delivering thread appends each batch to the journal with one write (whole rows
+//!   only) and then, reordered by position, to the plan-ordered file.
 //!
 //! Memory stays bounded whatever the plan or dataset size: puzzles are streamed from the
-//! dataset as jobs are handed out ([`JobFeed`]), and workers never run more than [`WINDOW`] jobs
-//! ahead of the first unfinished one, so the reorder buffer holds at most that many rows.
+//! dataset as jobs are handed out ([`JobFeed`]), and workers never start a chunk more than
+//! [`WINDOW`] jobs ahead of the first undelivered one, so the reorder buffer holds at most that
+//! many rows.
 
 use super::plan::{Job, Plan};
 use super::seed::job_seed;
 use crate::dataset::{Dataset, DatasetError, Puzzle, Puzzles};
-use crate::results::{Record, Status};
-use crate::solver::{End, Rng, Solver, Stop, Task, Worker};
+use crate::results::write::csv_line;
+use crate::results::{Columns, Record, Status};
+use crate::solver::{End, Outcome, Rng, Solver, SolverError, Stop, Task, Worker};
 use crate::verify::check_answer;
 use rand::SeedableRng;
 use std::collections::BTreeMap;
@@ -19,25 +32,72 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{mpsc, Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-/// How far ahead of the first unfinished job workers may go.
+/// How far ahead of the first undelivered job workers may start a chunk.
 pub(crate) const WINDOW: u64 = 1 << 14;
 
+/// The most jobs in a chunk, and the most rows in a batch.
+pub(crate) const MAX_CHUNK: usize = 256;
+
+/// What a worker aims a chunk's run time at: long enough that one lock of the feed and one
+/// batch per chunk cost nothing next to the jobs, short enough to keep batches flowing.
+const CHUNK_TARGET: Duration = Duration::from_millis(1);
+
+/// A batch is handed over at the latest once its first row is this old (slow jobs).
+pub(crate) const FLUSH_AFTER: Duration = Duration::from_millis(100);
+
 /// Per-run settings that shape every job.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct JobSettings {
-    /// Wall-clock budget of one job.
+    /// Wall-clock budget of one solve.
     pub timeout: Option<Duration>,
     /// Record ABC's best conflicts per cycle.
     pub trace: bool,
+    /// Solves per job (`--repeat`); `wall_s` is their median. At least 1.
+    pub repeat: u32,
+    /// The columns rows are written with.
+    pub columns: Columns,
 }
 
-/// A finished job.
-#[derive(Clone, Debug, PartialEq)]
-pub(crate) struct JobResult {
-    /// Its row.
-    pub record: Record,
-    /// Best conflicts after initialisation and after each cycle (with `--trace`, ABC only).
-    pub trace: Option<Vec<u32>>,
+impl Default for JobSettings {
+    fn default() -> JobSettings {
+        JobSettings {
+            timeout: None,
+            trace: false,
+            repeat: 1,
+            columns: Columns::default(),
+        }
+    }
+}
+
+/// Consecutive positions of the job list, run by one worker: their rows as CSV lines, ready
+/// to append. Positions whose job was cut short by an interrupt have no row.
+#[derive(Debug, Default)]
+pub(crate) struct Batch {
+    /// Position of the first job.
+    pub start: usize,
+    /// One past the position of the last job.
+    pub end: usize,
+    /// The rows, whole CSV lines.
+    pub rows: Vec<u8>,
+    /// Trace lines of those jobs (`--trace`).
+    pub trace: Vec<u8>,
+    /// Rows per status, in [`Status::ALL`] order.
+    pub counts: [u64; Status::ALL.len()],
+}
+
+impl Batch {
+    /// Number of rows.
+    pub fn len(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    fn clear(&mut self, start: usize) {
+        self.start = start;
+        self.end = start;
+        self.rows.clear();
+        self.trace.clear();
+        self.counts = [0; Status::ALL.len()];
+    }
 }
 
 /// Text of a panic payload.
@@ -51,24 +111,97 @@ fn panic_message(payload: &(dyn std::any::Any + Send)) -> String {
     }
 }
 
+/// `dst` set to `src`, reusing its buffer.
+fn set_str(dst: &mut String, src: &str) {
+    dst.clear();
+    dst.push_str(src);
+}
+
+/// The median of `v` (sorted in place): the middle value, or the mean of the two middle ones.
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_unstable_by(f64::total_cmp);
+    match v.len() {
+        0 => 0.0,
+        n if n % 2 == 1 => v[n / 2],
+        n => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// How a job ended, for the worker loop.
+pub(crate) enum JobEnd {
+    /// The row is in [`Workers::record`].
+    Row,
+    /// The interrupt flag stopped it before it finished: no row; `--resume` runs it again.
+    Interrupted,
+}
+
 /// A worker thread's workers, one slot per solver, started on first use. A worker that
 /// panicked is dropped and started afresh for the next job; one that could not start is
 /// retried on the next job (its jobs are `error` rows meanwhile).
 pub(crate) struct Workers<'s> {
     solvers: &'s [Box<dyn Solver>],
     slots: Vec<Option<Box<dyn Worker + 's>>>,
+    /// Each solver's `params`, computed once.
+    params: Vec<crate::results::Params>,
+    /// The row of the last job, reused from job to job.
+    pub record: Record,
+    /// The trace of the last job (`--trace`).
+    pub trace: Vec<u32>,
+    /// Which strategy and puzzle (its ordinal) the record's fixed cells were last filled for.
+    filled_for: Option<(usize, u64)>,
+    /// Wall times of the repeats of one job.
+    walls: Vec<f64>,
 }
+
+/// Why a job's row is an `error` row.
+struct JobError(String);
 
 impl<'s> Workers<'s> {
     pub(crate) fn new(solvers: &'s [Box<dyn Solver>]) -> Workers<'s> {
         Workers {
             solvers,
             slots: solvers.iter().map(|_| None).collect(),
+            params: solvers.iter().map(|s| s.params()).collect(),
+            record: Record::default(),
+            trace: Vec::new(),
+            filled_for: None,
+            walls: Vec::new(),
         }
     }
 
-    /// Run one job. Returns `None` when the interrupt flag stopped it before it finished: such
-    /// a job has no row and is run again by `--resume`.
+    /// Reset the record for `job`, reusing its buffers: the strategy's and the puzzle's cells
+    /// are only rewritten when they change (consecutive jobs share them).
+    fn reset_record(&mut self, dataset: &str, job: Job, puzzle: &Puzzle) {
+        let r = &mut self.record;
+        let key = (job.strategy, job.puzzle);
+        if self.filled_for != Some(key) {
+            let solver = &self.solvers[job.strategy];
+            set_str(&mut r.dataset, dataset);
+            set_str(&mut r.puzzle_id, &puzzle.id);
+            r.kind = puzzle.kind();
+            r.size = puzzle.size();
+            set_str(&mut r.strategy, solver.name());
+            set_str(&mut r.rules, solver.rules());
+            r.params.clone_from(&self.params[job.strategy]);
+            self.filled_for = Some(key);
+        }
+        r.seed = job.seed;
+        r.colony = job.colony;
+        r.job = job.index;
+        r.status = None;
+        r.verified = false;
+        r.counters = Default::default();
+        r.wall_s = 0.0;
+        r.repeats = None;
+        r.cpu_s = None;
+        r.max_rss_kib = None;
+        r.message.clear();
+        r.stats = None;
+        r.solution = None;
+        self.trace.clear();
+    }
+
+    /// Run one job into [`Workers::record`] (and [`Workers::trace`]).
     pub(crate) fn run_job(
         &mut self,
         dataset: &str,
@@ -76,90 +209,127 @@ impl<'s> Workers<'s> {
         puzzle: &Puzzle,
         settings: &JobSettings,
         interrupt: &AtomicBool,
-    ) -> Option<JobResult> {
+    ) -> JobEnd {
+        self.reset_record(dataset, job, puzzle);
+        match self.solve(job, puzzle, settings, interrupt) {
+            Err(JobError(message)) => {
+                self.record.status = Some(Status::Error);
+                self.record.message = message;
+                JobEnd::Row
+            }
+            Ok((outcome, over_budget)) => {
+                self.record.counters = outcome.counters;
+                self.record.cpu_s = outcome.measured.cpu_s;
+                self.record.max_rss_kib = outcome.measured.max_rss_kib;
+                self.record.stats = outcome.measured.stats;
+                let interrupted = interrupt.load(Ordering::Relaxed);
+                let Some(status) = job_status(
+                    &mut self.record,
+                    puzzle,
+                    &outcome.end,
+                    outcome.count_cut_short.as_ref(),
+                    over_budget,
+                    interrupted,
+                    settings.columns.solution,
+                ) else {
+                    return JobEnd::Interrupted;
+                };
+                if let Some(m) = outcome.message {
+                    self.record.message = m;
+                }
+                self.record.status = Some(status);
+                JobEnd::Row
+            }
+        }
+    }
+
+    /// Start the strategy's worker if needed, then solve the job `settings.repeat` times
+    /// (fewer when a solve ends early: budget, interrupt, node limit). Sets `wall_s` (the
+    /// median) and `repeats`; returns the outcome and, when a solve ended after the budget,
+    /// the budget.
+    fn solve(
+        &mut self,
+        job: Job,
+        puzzle: &Puzzle,
+        settings: &JobSettings,
+        interrupt: &AtomicBool,
+    ) -> Result<(Outcome, Option<Duration>), JobError> {
         let solver = &self.solvers[job.strategy];
-        let mut record = Record {
-            dataset: dataset.to_string(),
-            puzzle_id: puzzle.id.clone(),
-            kind: puzzle.kind(),
-            size: puzzle.size(),
-            strategy: solver.name().to_string(),
-            rules: solver.rules().to_string(),
-            params: solver.params(),
-            seed: job.seed,
-            colony: job.colony,
-            job: job.index,
-            ..Record::default()
-        };
-        let error = |mut record: Record, message: String| {
-            record.status = Some(Status::Error);
-            record.message = message;
-            Some(JobResult {
-                record,
-                trace: None,
-            })
-        };
         let slot = &mut self.slots[job.strategy];
         if slot.is_none() {
             match catch_unwind(AssertUnwindSafe(|| solver.start())) {
                 Ok(Ok(w)) => *slot = Some(w),
-                Ok(Err(e)) => return error(record, format!("solver could not start: {e}")),
+                Ok(Err(e)) => return Err(JobError(format!("solver could not start: {e}"))),
                 Err(p) => {
-                    return error(
-                        record,
-                        format!(
-                            "solver panicked while starting: {}",
-                            panic_message(p.as_ref())
-                        ),
-                    )
+                    return Err(JobError(format!(
+                        "solver panicked while starting: {}",
+                        panic_message(p.as_ref())
+                    )))
                 }
             }
         }
-        let worker = slot.as_mut()?;
+        let Some(worker) = slot.as_mut() else {
+            return Err(JobError("solver could not start".into()));
+        };
         let seed = job_seed(job.seed, &puzzle.id, job.colony);
-        let mut rng = Rng::seed_from_u64(seed);
-        let mut trace = settings.trace.then(Vec::new);
-        let start = Instant::now();
-        let mut task = Task {
-            puzzle,
-            job: job.index,
-            seed,
-            rng: &mut rng,
-            stop: Stop::new(interrupt, settings.timeout),
-            trace: trace.as_mut(),
-        };
-        let result = catch_unwind(AssertUnwindSafe(|| worker.solve(&mut task)));
-        record.wall_s = start.elapsed().as_secs_f64();
-        let outcome = match result {
-            Ok(Ok(o)) => o,
-            Ok(Err(e)) => return error(record, e.to_string()),
-            Err(payload) => {
-                *slot = None;
-                return error(
-                    record,
-                    format!("solver panicked: {}", panic_message(payload.as_ref())),
-                );
+        let repeat = settings.repeat.max(1);
+        self.walls.clear();
+        let mut first: Option<Outcome> = None;
+        for i in 0..repeat {
+            // Every repeat is the same job: same seed, same budget counted from its own start.
+            let mut rng = Rng::seed_from_u64(seed);
+            let mut task = Task {
+                puzzle,
+                job: job.index,
+                seed,
+                rng: &mut rng,
+                stop: Stop::new(interrupt, settings.timeout),
+                trace: (settings.trace && i == 0).then_some(&mut self.trace),
+            };
+            let start = Instant::now();
+            let result = catch_unwind(AssertUnwindSafe(|| worker.solve(&mut task)));
+            let wall = start.elapsed();
+            self.walls.push(wall.as_secs_f64());
+            self.record.wall_s = median(&mut self.walls);
+            let outcome = match result {
+                Ok(Ok(o)) => o,
+                Ok(Err(SolverError(e))) => return Err(JobError(e)),
+                Err(payload) => {
+                    *slot = None;
+                    return Err(JobError(format!(
+                        "solver panicked: {}",
+                        panic_message(payload.as_ref())
+                    )));
+                }
+            };
+            let over_budget = settings.timeout.filter(|t| wall > *t);
+            let clean = matches!(outcome.end, End::Found(_) | End::NoSolution | End::GaveUp)
+                && outcome.count_cut_short.is_none()
+                && over_budget.is_none();
+            if !clean {
+                // The budget applies to each solve: the one that ran into it (or into the
+                // interrupt, or the node limit) decides the row, and the repeats stop.
+                self.record.repeats = (repeat > 1).then_some(i + 1);
+                return Ok((outcome, over_budget));
             }
-        };
-        let over_budget = settings.timeout.filter(|t| record.wall_s > t.as_secs_f64());
-        record.counters = outcome.counters;
-        record.cpu_s = outcome.measured.cpu_s;
-        record.max_rss_kib = outcome.measured.max_rss_kib;
-        record.stats = outcome.measured.stats;
-        let interrupted = interrupt.load(Ordering::Relaxed);
-        let status = job_status(
-            &mut record,
-            puzzle,
-            &outcome.end,
-            outcome.count_cut_short.as_ref(),
-            over_budget,
-            interrupted,
-        )?;
-        if let Some(m) = outcome.message {
-            record.message = m;
+            match &first {
+                None => first = Some(outcome),
+                Some(f) if f.end == outcome.end && f.counters == outcome.counters => {}
+                Some(f) => {
+                    return Err(JobError(format!(
+                        "solve {} of {repeat} ended differently from the first (counters {:?}, first {:?}); --repeat needs a deterministic solver",
+                        i + 1,
+                        outcome.counters,
+                        f.counters
+                    )))
+                }
+            }
         }
-        record.status = Some(status);
-        Some(JobResult { record, trace })
+        self.record.repeats = (repeat > 1).then_some(repeat);
+        match first {
+            Some(o) => Ok((o, None)),
+            None => Err(JobError("no solve ran".into())),
+        }
     }
 }
 
@@ -172,10 +342,13 @@ fn job_status(
     count_cut_short: Option<&End>,
     over_budget: Option<Duration>,
     interrupted: bool,
+    record_solution: bool,
 ) -> Option<Status> {
     let status = match end {
         End::Found(answer) => {
-            record.solution = Some(answer.to_cell_string());
+            if record_solution {
+                record.solution = Some(answer.to_cell_string());
+            }
             match check_answer(&puzzle.data, answer) {
                 Ok(()) => {
                     record.verified = true;
@@ -225,12 +398,12 @@ fn job_status(
     Some(status)
 }
 
-/// Where finished jobs go.
+/// Where finished batches go.
 pub(crate) trait Sink {
-    /// Called as soon as a job finishes (completion order).
-    fn finished(&mut self, result: &JobResult) -> std::io::Result<()>;
-    /// Called in plan order (ascending position in the job list).
-    fn in_order(&mut self, result: JobResult) -> std::io::Result<()>;
+    /// Called as soon as a batch is handed over (completion order).
+    fn finished(&mut self, batch: &Batch) -> std::io::Result<()>;
+    /// Called in plan order (ascending positions, each batch once).
+    fn in_order(&mut self, batch: &Batch) -> std::io::Result<()>;
 }
 
 /// Hands out jobs in plan order, each with its puzzle, streaming the dataset: one pass over
@@ -242,6 +415,8 @@ pub(crate) struct JobFeed<'a> {
     jobs: Box<dyn Iterator<Item = u64> + Send + 'a>,
     /// Position of the next job in the job list.
     pos: usize,
+    /// Jobs not handed out yet.
+    left: u64,
     /// The stream for the current strategy, and the puzzle it is on (with its ordinal).
     cursor: Option<Cursor<'a>>,
 }
@@ -253,19 +428,40 @@ struct Cursor<'a> {
 }
 
 impl<'a> JobFeed<'a> {
-    /// Feed `jobs` (job indices of `plan`, ascending) with puzzles from `dataset`.
+    /// Feed `jobs` (`len` job indices of `plan`, ascending) with puzzles from `dataset`.
     pub fn new(
         dataset: &'a Dataset,
         plan: &'a Plan,
         jobs: impl Iterator<Item = u64> + Send + 'a,
+        len: u64,
     ) -> JobFeed<'a> {
         JobFeed {
             dataset,
             plan,
             jobs: Box::new(jobs),
             pos: 0,
+            left: len,
             cursor: None,
         }
+    }
+
+    /// Append up to `want` next jobs to `out` (nothing once the feed is dry). Near the end of
+    /// the plan chunks shrink, so that the last jobs are spread over the `threads` workers.
+    pub fn next_chunk(
+        &mut self,
+        want: usize,
+        threads: usize,
+        out: &mut Vec<(usize, Job, Arc<Puzzle>)>,
+    ) -> Result<(), DatasetError> {
+        let spread = (self.left / (4 * threads.max(1) as u64)).max(1);
+        for _ in 0..(want as u64).min(spread) {
+            match self.next_job() {
+                None => break,
+                Some(Ok(item)) => out.push(item),
+                Some(Err(e)) => return Err(e),
+            }
+        }
+        Ok(())
     }
 
     /// The next job: its position in the job list, the job and its puzzle.
@@ -283,6 +479,7 @@ impl<'a> JobFeed<'a> {
         let job = self.plan.job(index);
         let pos = self.pos;
         self.pos += 1;
+        self.left = self.left.saturating_sub(1);
         let restart = match &self.cursor {
             None => true,
             Some(c) => {
@@ -353,7 +550,7 @@ pub(crate) struct ExecuteSummary {
 
 /// Run the jobs of `feed` on a rayon pool of `threads` workers. Stops taking new jobs once
 /// `interrupt` is set. A sink I/O error or a dataset that cannot be read again stops the run
-/// and is returned.
+/// and is returned. `progress` sees every batch once, in completion order.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn execute(
     dataset_name: &str,
@@ -363,10 +560,11 @@ pub(crate) fn execute(
     threads: usize,
     interrupt: &AtomicBool,
     sink: &mut dyn Sink,
-    mut progress: impl FnMut(&JobResult),
+    mut progress: impl FnMut(&Batch),
 ) -> Result<ExecuteSummary, (ExecuteError, u64)> {
+    let threads = threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads.max(1))
+        .num_threads(threads)
         .build()
         .map_err(|e| {
             (
@@ -379,10 +577,14 @@ pub(crate) fn execute(
         feed_error: Mutex::new(None),
         delivered: AtomicU64::new(0),
         abort: AtomicBool::new(false),
+        pool: Mutex::new(Vec::new()),
+        threads,
     };
-    let (tx, rx) = mpsc::channel::<(usize, Option<JobResult>)>();
+    // Bounded, so that rows handed over but not yet written stay few (the SIGKILL bound in
+    // the README) and a slow disk holds the workers back instead of filling memory.
+    let (tx, rx) = mpsc::sync_channel::<Batch>(threads);
     let (io_error, finished) = pool.in_place_scope(|scope| {
-        for _ in 0..threads.max(1) {
+        for _ in 0..threads {
             let tx = tx.clone();
             let shared = &shared;
             scope.spawn(move |_| {
@@ -412,111 +614,342 @@ pub(crate) fn execute(
 struct Shared<'a> {
     feed: Mutex<JobFeed<'a>>,
     feed_error: Mutex<Option<DatasetError>>,
-    /// How many positions have been handed to `Sink::in_order`: bounds how far ahead workers go.
+    /// Positions before this one have been handed to `Sink::in_order`: bounds how far ahead
+    /// workers go.
     delivered: AtomicU64,
     /// Set when the feed or the sink failed, so workers stop taking jobs.
     abort: AtomicBool,
+    /// Written batches, cleared and handed back to the workers to fill again.
+    pool: Mutex<Vec<Batch>>,
+    /// Worker threads.
+    threads: usize,
 }
 
-/// One worker thread: takes jobs from the feed until it runs dry, the run is interrupted or
-/// aborted, or the delivering side hung up.
+impl Shared<'_> {
+    fn stopping(&self, interrupt: &AtomicBool) -> bool {
+        interrupt.load(Ordering::Relaxed) || self.abort.load(Ordering::Relaxed)
+    }
+
+    /// A batch to fill, starting at position `start`.
+    fn batch(&self, start: usize) -> Batch {
+        let mut b = self
+            .pool
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop()
+            .unwrap_or_default();
+        b.clear(start);
+        b
+    }
+
+    fn recycle(&self, b: Batch) {
+        self.pool
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(b);
+    }
+}
+
+/// The next chunk size of a worker whose last chunk ran `jobs` jobs in `took`: about
+/// [`CHUNK_TARGET`] of work, growing at most fourfold per chunk, within 1..=[`MAX_CHUNK`].
+fn next_chunk_size(jobs: usize, took: Duration) -> usize {
+    let per_job = took.as_secs_f64() / jobs.max(1) as f64;
+    let fit = if per_job > 0.0 {
+        (CHUNK_TARGET.as_secs_f64() / per_job) as usize
+    } else {
+        MAX_CHUNK
+    };
+    fit.clamp(1, (jobs * 4).clamp(1, MAX_CHUNK))
+}
+
+/// One worker thread: takes chunks from the feed until it runs dry, the run is interrupted or
+/// aborted, or the delivering side hung up; hands its rows over in batches.
 fn work(
     dataset_name: &str,
     solvers: &[Box<dyn Solver>],
     shared: &Shared<'_>,
     settings: &JobSettings,
     interrupt: &AtomicBool,
-    tx: &mpsc::Sender<(usize, Option<JobResult>)>,
+    tx: &mpsc::SyncSender<Batch>,
 ) {
     let mut workers = Workers::new(solvers);
+    let mut chunk: Vec<(usize, Job, Arc<Puzzle>)> = Vec::with_capacity(MAX_CHUNK);
+    // Start with one job: nothing is known yet of how long a job takes.
+    let mut want = 1;
     loop {
-        if interrupt.load(Ordering::Relaxed) || shared.abort.load(Ordering::Relaxed) {
-            break;
+        if shared.stopping(interrupt) {
+            return;
         }
-        // The feed only parses the next puzzle line when a job moves to a new puzzle:
-        // little work under the lock next to a solve.
-        let next = shared
+        chunk.clear();
+        // The feed parses a puzzle line only when a job moves to a new puzzle: little work
+        // under the lock, taken once per chunk.
+        let fed = shared
             .feed
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .next_job();
-        let (pos, job, puzzle) = match next {
-            None => break,
-            Some(Ok(item)) => item,
-            Some(Err(e)) => {
-                *shared
-                    .feed_error
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner) = Some(e);
-                shared.abort.store(true, Ordering::Relaxed);
-                break;
-            }
+            .next_chunk(want, shared.threads, &mut chunk);
+        if let Err(e) = fed {
+            *shared
+                .feed_error
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner) = Some(e);
+            shared.abort.store(true, Ordering::Relaxed);
+            return;
+        }
+        let Some(&(first, _, _)) = chunk.first() else {
+            return;
         };
-        while pos as u64 >= shared.delivered.load(Ordering::Acquire) + WINDOW {
-            if shared.abort.load(Ordering::Relaxed) {
+        while first as u64 >= shared.delivered.load(Ordering::Acquire) + WINDOW {
+            if shared.stopping(interrupt) {
                 return;
             }
             std::thread::sleep(Duration::from_millis(1));
         }
-        let r = workers.run_job(dataset_name, job, &puzzle, settings, interrupt);
-        drop(puzzle);
-        if tx.send((pos, r)).is_err() {
-            break;
+        let started = Instant::now();
+        let mut batch = shared.batch(first);
+        let mut batch_started = started;
+        let mut ran = 0;
+        for (pos, job, puzzle) in chunk.drain(..) {
+            if shared.stopping(interrupt) {
+                break;
+            }
+            let end = workers.run_job(dataset_name, job, &puzzle, settings, interrupt);
+            batch.end = pos + 1;
+            ran += 1;
+            if let JobEnd::Row = end {
+                add_row(&mut batch, &workers, settings);
+            }
+            let now = Instant::now();
+            let full = batch.len() as usize >= MAX_CHUNK;
+            if full || now.duration_since(batch_started) >= FLUSH_AFTER {
+                let next = shared.batch(pos + 1);
+                if tx.send(std::mem::replace(&mut batch, next)).is_err() {
+                    return;
+                }
+                batch_started = now;
+            }
+        }
+        if batch.end > batch.start && tx.send(batch).is_err() {
+            return;
+        }
+        want = next_chunk_size(ran, started.elapsed());
+    }
+}
+
+/// Append the worker's last row (and trace) to `batch`.
+fn add_row(batch: &mut Batch, workers: &Workers<'_>, settings: &JobSettings) {
+    let r = &workers.record;
+    r.write_csv(settings.columns, &mut batch.rows);
+    if let Some(i) = r
+        .status
+        .and_then(|s| Status::ALL.iter().position(|x| *x == s))
+    {
+        batch.counts[i] += 1;
+    }
+    if settings.trace {
+        // Only ABC traces, and its jobs are long: the lines may allocate.
+        for (cycle, bc) in workers.trace.iter().enumerate() {
+            let line = csv_line([
+                r.dataset.as_str(),
+                r.puzzle_id.as_str(),
+                r.strategy.as_str(),
+                r.params.as_str(),
+                &r.seed.to_string(),
+                &r.colony.to_string(),
+                &cycle.to_string(),
+                &bc.to_string(),
+            ]);
+            if let Ok(line) = line {
+                batch.trace.extend_from_slice(&line);
+            }
         }
     }
 }
 
-/// The delivering side: hands each result to the sink at once, and again in plan order
-/// through a reorder buffer. Returns the first write error and how many jobs finished.
+/// The delivering side: hands each batch to the sink at once, and again in plan order
+/// through a reorder buffer. Returns the first write error and how many rows were delivered.
 fn deliver(
-    rx: &mpsc::Receiver<(usize, Option<JobResult>)>,
+    rx: &mpsc::Receiver<Batch>,
     shared: &Shared<'_>,
     sink: &mut dyn Sink,
-    progress: &mut impl FnMut(&JobResult),
+    progress: &mut impl FnMut(&Batch),
 ) -> (Option<std::io::Error>, u64) {
     let mut io_error: Option<std::io::Error> = None;
     let mut finished = 0u64;
-    // The reorder buffer: results waiting for an earlier position to finish.
-    let mut pending: BTreeMap<usize, Option<JobResult>> = BTreeMap::new();
+    // The reorder buffer: batches waiting for an earlier position, by their first position.
+    let mut pending: BTreeMap<usize, Batch> = BTreeMap::new();
     let mut next_out = 0usize;
-    for (pos, r) in rx.iter() {
+    let fail = |e: std::io::Error, io_error: &mut Option<std::io::Error>| {
+        *io_error = Some(e);
+        shared.abort.store(true, Ordering::Relaxed);
+    };
+    for batch in rx.iter() {
         if io_error.is_some() {
             continue;
         }
-        if let Some(res) = &r {
-            if let Err(e) = sink.finished(res) {
-                io_error = Some(e);
-                shared.abort.store(true, Ordering::Relaxed);
-                continue;
-            }
-            finished += 1;
-            progress(res);
+        if let Err(e) = sink.finished(&batch) {
+            fail(e, &mut io_error);
+            continue;
         }
-        pending.insert(pos, r);
-        while let Some(r) = pending.remove(&next_out) {
+        finished += batch.len();
+        progress(&batch);
+        pending.insert(batch.start, batch);
+        while let Some(b) = pending.remove(&next_out) {
             // A job cut short by the interrupt has no row; everything after it in plan
             // order is still delivered, so the journal and the ordered file agree.
-            if let Some(res) = r {
-                if let Err(e) = sink.in_order(res) {
-                    io_error = Some(e);
-                    shared.abort.store(true, Ordering::Relaxed);
-                    break;
-                }
+            let written = sink.in_order(&b);
+            next_out = b.end;
+            shared.recycle(b);
+            if let Err(e) = written {
+                fail(e, &mut io_error);
+                break;
             }
-            next_out += 1;
             shared.delivered.store(next_out as u64, Ordering::Release);
         }
     }
-    // After an interrupt some positions were never taken; deliver what is left in order.
+    // After an interrupt some positions were never run; deliver what is left in order.
     if io_error.is_none() {
-        for (_, r) in pending {
-            if let Some(res) = r {
-                if let Err(e) = sink.in_order(res) {
-                    io_error = Some(e);
-                    break;
-                }
+        for (_, b) in pending {
+            if let Err(e) = sink.in_order(&b) {
+                io_error = Some(e);
+                break;
             }
         }
     }
     (io_error, finished)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::FnSolver;
+    use std::sync::atomic::AtomicU32;
+
+    const DEMO: &str =
+        "000260701680070090190004500820100040004602900050003028009300074040050036703018000";
+
+    fn job() -> Job {
+        Job {
+            index: 7,
+            strategy: 0,
+            kind: crate::kind::PuzzleKind::Sudoku,
+            puzzle: 0,
+            seed: 1,
+            colony: 0,
+        }
+    }
+
+    /// Run one job of `solver` with `--repeat repeat`.
+    fn run(solver: FnSolver, repeat: u32) -> Record {
+        let solvers: Vec<Box<dyn Solver>> = vec![Box::new(solver)];
+        let mut w = Workers::new(&solvers);
+        let puzzle = Puzzle::sudoku_from_line(DEMO).expect("demo");
+        let settings = JobSettings {
+            repeat,
+            ..JobSettings::default()
+        };
+        let end = w.run_job("d", job(), &puzzle, &settings, &AtomicBool::new(false));
+        assert!(matches!(end, JobEnd::Row));
+        w.record.clone()
+    }
+
+    #[test]
+    fn median_of_odd_and_even_counts() {
+        assert_eq!(median(&mut [3.0, 1.0, 2.0]), 2.0);
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(&mut [5.0]), 5.0);
+    }
+
+    #[test]
+    fn repeat_records_the_median_solve_and_how_many_ran() {
+        // The first of three solves sleeps; the median is one of the quick ones, far below
+        // the mean (a third of the sleep) or the maximum.
+        let calls = Arc::new(AtomicU32::new(0));
+        let c = Arc::clone(&calls);
+        let slept = Arc::new(Mutex::new(Duration::ZERO));
+        let s = Arc::clone(&slept);
+        let solver = FnSolver::new("slow-first", crate::kind::PuzzleKind::Sudoku, move |_| {
+            if c.fetch_add(1, Ordering::SeqCst) == 0 {
+                let t = Instant::now();
+                std::thread::sleep(Duration::from_millis(300));
+                *s.lock().expect("lock") = t.elapsed();
+            }
+            Ok(Outcome::new(End::NoSolution))
+        });
+        let r = run(solver, 3);
+        assert_eq!(calls.load(Ordering::SeqCst), 3);
+        assert_eq!(r.repeats, Some(3));
+        assert_eq!(r.status, Some(Status::Unsolved));
+        let slow = slept.lock().expect("lock").as_secs_f64();
+        assert!(
+            r.wall_s < slow / 3.0,
+            "median {} vs slow solve {slow}",
+            r.wall_s
+        );
+        // Without --repeat: one solve, no repeats cell.
+        let once = FnSolver::new("once", crate::kind::PuzzleKind::Sudoku, |_| {
+            Ok(Outcome::new(End::NoSolution))
+        });
+        assert_eq!(run(once, 1).repeats, None);
+    }
+
+    #[test]
+    fn repeats_with_different_counters_make_an_error_row() {
+        let calls = Arc::new(AtomicU32::new(0));
+        let c = Arc::clone(&calls);
+        let solver = FnSolver::new("drifting", crate::kind::PuzzleKind::Sudoku, move |_| {
+            let n = c.fetch_add(1, Ordering::SeqCst);
+            let counters = crate::results::counters::Counters {
+                nodes: Some(10 + u64::from(n / 2)),
+                ..Default::default()
+            };
+            Ok(Outcome::new(End::NoSolution).with_counters(counters))
+        });
+        let r = run(solver, 5);
+        assert_eq!(r.status, Some(Status::Error));
+        assert!(
+            r.message
+                .starts_with("solve 3 of 5 ended differently from the first"),
+            "{}",
+            r.message
+        );
+        assert_eq!(
+            calls.load(Ordering::SeqCst),
+            3,
+            "the repeats stop at the first difference"
+        );
+    }
+
+    #[test]
+    fn a_solve_that_hits_the_node_limit_ends_the_repeats() {
+        let calls = Arc::new(AtomicU32::new(0));
+        let c = Arc::clone(&calls);
+        let solver = FnSolver::new("limited", crate::kind::PuzzleKind::Sudoku, move |_| {
+            c.fetch_add(1, Ordering::SeqCst);
+            Ok(Outcome::new(End::NodeLimit))
+        });
+        let r = run(solver, 9);
+        assert_eq!(r.status, Some(Status::Timeout));
+        assert_eq!((calls.load(Ordering::SeqCst), r.repeats), (1, Some(1)));
+    }
+
+    #[test]
+    fn chunks_grow_towards_the_target_and_stay_in_bounds() {
+        assert_eq!(
+            next_chunk_size(1, Duration::from_micros(2)),
+            4,
+            "at most fourfold"
+        );
+        assert_eq!(next_chunk_size(256, Duration::from_micros(500)), MAX_CHUNK);
+        assert_eq!(
+            next_chunk_size(64, Duration::from_millis(64)),
+            1,
+            "slow jobs: one"
+        );
+        assert_eq!(
+            next_chunk_size(0, Duration::ZERO),
+            1,
+            "nothing ran: start over"
+        );
+    }
 }

@@ -556,7 +556,8 @@ pub fn column_mismatch(baseline: Columns, new: Columns) -> Option<String> {
     let (b, n) = (baseline.names(), new.names());
     let only = |a: &[&str], other: &[&str]| -> Vec<String> {
         a.iter()
-            .filter(|c| !other.contains(c) && **c != "solution")
+            // `repeats` only says how `wall_s` was measured: a timing, not a result.
+            .filter(|c| !other.contains(c) && !matches!(**c, "solution" | "repeats"))
             .map(|c| c.to_string())
             .collect()
     };

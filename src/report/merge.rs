@@ -252,6 +252,7 @@ pub fn merge(inputs: Vec<(PathBuf, Vec<Record>, Option<RunMeta>)>) -> Result<Mer
             .any(|r| r.cpu_s.is_some() || r.max_rss_kib.is_some() || r.stats.is_some()),
         solutions: rows.iter().any(|r| r.counters.solutions.is_some()),
         solution: rows.iter().any(|r| r.solution.is_some()),
+        repeats: rows.iter().any(|r| r.repeats.is_some()),
     };
 
     let mut meta = metas.first().map(|(_, m)| (*m).clone()).unwrap_or_default();

@@ -7,11 +7,14 @@
 //! line here; records, CSV files, resume, compare and the docs table follow.
 
 use std::fmt;
+use std::io::Write;
 
 /// A counter's value type: whole numbers, or fractions (`propagated`).
 pub trait CounterValue: Copy + PartialEq + fmt::Debug {
     /// The CSV cell.
     fn cell(self) -> String;
+    /// The CSV cell, appended to `out` without allocating (the harness's hot path).
+    fn write_cell(self, out: &mut Vec<u8>);
     /// Parse a CSV cell (never empty here: empty means "does not apply").
     fn parse_cell(s: &str) -> Option<Self>;
     /// As a number for statistics.
@@ -23,6 +26,10 @@ pub trait CounterValue: Copy + PartialEq + fmt::Debug {
 impl CounterValue for u64 {
     fn cell(self) -> String {
         self.to_string()
+    }
+    fn write_cell(self, out: &mut Vec<u8>) {
+        // Writing into a Vec cannot fail.
+        let _ = write!(out, "{self}");
     }
     fn parse_cell(s: &str) -> Option<u64> {
         s.parse().ok()
@@ -55,6 +62,9 @@ impl Fraction {
 impl CounterValue for Fraction {
     fn cell(self) -> String {
         format!("{:.4}", self.0)
+    }
+    fn write_cell(self, out: &mut Vec<u8>) {
+        let _ = write!(out, "{:.4}", self.0);
     }
     fn parse_cell(s: &str) -> Option<Fraction> {
         s.parse::<f64>().ok().and_then(Fraction::new)
@@ -128,6 +138,19 @@ macro_rules! counters {
             /// The cell of each counter, in [`COUNTERS`] order.
             pub fn cells(&self) -> [String; COUNTERS.len()] {
                 [ $( self.$name.map(CounterValue::cell).unwrap_or_default(), )* ]
+            }
+
+            /// Append `,cell` for each counter in [`COUNTERS`] order (the optional ones only
+            /// with `optional`): the same text as [`Counters::cells`], without allocating.
+            pub fn write_cells(&self, optional: bool, out: &mut Vec<u8>) {
+                $(
+                    if optional || !$optional {
+                        out.push(b',');
+                        if let Some(v) = self.$name {
+                            CounterValue::write_cell(v, out);
+                        }
+                    }
+                )*
             }
 
             /// Each counter as a number, in [`COUNTERS`] order.

@@ -3,8 +3,8 @@
 //! Columns are fixed and named; numbers are raw (no units in the cells, the unit is in the
 //! name: `wall_s` is seconds). A counter that does not apply to a row's solver is an empty
 //! cell, never a zero. Optional columns appear only when a run asks for them: `solutions`
-//! (`--count-solutions`), `cpu_s`, `max_rss_kib` and `stats` (a run with an external solver),
-//! `solution` (`--record-solutions`). Readers find columns by header name, so a file with or
+//! (`--count-solutions`), `repeats` (`--repeat R` with R > 1), `cpu_s`, `max_rss_kib` and
+//! `stats` (a run with an external solver), `solution` (`--record-solutions`). Readers find columns by header name, so a file with or
 //! without the optional columns reads the same way.
 
 use super::counters::{Counters, COUNTERS};
@@ -200,8 +200,11 @@ pub struct Record {
     pub verified: bool,
     /// The solver's counters.
     pub counters: Counters,
-    /// Wall time of the solve in seconds.
+    /// Wall time of the solve in seconds; with `--repeat R`, the median of the R solves.
     pub wall_s: f64,
+    /// Solves timed for `wall_s` (`--repeat R`, optional column): R, or fewer when a solve ran
+    /// into the budget and the repeats stopped there.
+    pub repeats: Option<u32>,
     /// CPU time of an external solver for this job, in seconds (optional column).
     pub cpu_s: Option<f64>,
     /// Peak resident memory of an external solver, KiB (optional column).
@@ -224,6 +227,9 @@ pub struct Columns {
     /// Include `cpu_s`, `max_rss_kib` and `stats` (runs with an external solver).
     #[serde(default)]
     pub measured: bool,
+    /// Include `repeats` (`--repeat R` with R > 1).
+    #[serde(default)]
+    pub repeats: bool,
 }
 
 /// The columns before the counters.
@@ -243,8 +249,8 @@ const HEAD: [&str; 12] = [
 ];
 
 /// Columns whose values may differ between two runs of the same plan: never part of a join
-/// key or an exact-match check.
-pub const TIMING_COLUMNS: [&str; 3] = ["wall_s", "cpu_s", "max_rss_kib"];
+/// key or an exact-match check. `repeats` says how `wall_s` was measured, so it goes with it.
+pub const TIMING_COLUMNS: [&str; 4] = ["wall_s", "repeats", "cpu_s", "max_rss_kib"];
 
 impl Columns {
     /// Every optional column on.
@@ -252,6 +258,7 @@ impl Columns {
         solutions: true,
         solution: true,
         measured: true,
+        repeats: true,
     };
 
     /// The header for this selection of optional columns.
@@ -264,6 +271,9 @@ impl Columns {
                 .map(|c| c.name),
         );
         h.push("wall_s");
+        if self.repeats {
+            h.push("repeats");
+        }
         if self.measured {
             h.extend(["cpu_s", "max_rss_kib"]);
         }
@@ -284,6 +294,7 @@ impl Columns {
             match h {
                 "solutions" => c.solutions = true,
                 "solution" => c.solution = true,
+                "repeats" => c.repeats = true,
                 "cpu_s" | "max_rss_kib" | "stats" => c.measured = true,
                 _ => {}
             }
@@ -302,14 +313,36 @@ impl Columns {
     }
 }
 
-/// Free text from a solver (a panic message, an external solver's stderr or statistics) with
-/// NUL bytes replaced: the readers refuse NULs as corruption.
-fn clean(text: &str) -> String {
-    text.replace('\0', "\u{fffd}")
+/// A CSV cell as the `csv` crate writes it by default: quoted when it holds a comma, a quote
+/// or a line break, with quotes doubled.
+struct Cell<'a>(&'a str);
+
+impl fmt::Display for Cell<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let s = self.0;
+        if !s.bytes().any(|b| matches!(b, b',' | b'"' | b'\n' | b'\r')) {
+            return f.write_str(s);
+        }
+        f.write_str("\"")?;
+        for (i, part) in s.split('"').enumerate() {
+            if i > 0 {
+                f.write_str("\"\"")?;
+            }
+            f.write_str(part)?;
+        }
+        f.write_str("\"")
+    }
 }
 
-fn opt<T: ToString>(v: &Option<T>) -> String {
-    v.as_ref().map(T::to_string).unwrap_or_default()
+/// Free text from a solver (a panic message, an external solver's stderr or statistics) as a
+/// cell, with NUL bytes replaced: the readers refuse NULs as corruption.
+fn write_text_cell(text: &str, out: &mut Vec<u8>) {
+    use std::io::Write;
+    let _ = if text.contains('\0') {
+        write!(out, "{}", Cell(&text.replace('\0', "\u{fffd}")))
+    } else {
+        write!(out, "{}", Cell(text))
+    };
 }
 
 impl Record {
@@ -326,41 +359,78 @@ impl Record {
         }
     }
 
-    /// The cells of this row for the given column selection, in header order.
+    /// The cells of this row for the given column selection, in header order (the cells
+    /// of [`Record::write_csv`]'s line, unquoted).
     pub fn fields(&self, cols: Columns) -> Vec<String> {
-        let mut out = Vec::with_capacity(32);
-        out.extend([
-            self.dataset.clone(),
-            self.puzzle_id.clone(),
-            self.kind.name().to_string(),
-            self.size.clone(),
-            self.strategy.clone(),
-            self.rules.clone(),
-            self.params.as_str().to_string(),
-            self.seed.to_string(),
-            self.colony.to_string(),
-            self.job.to_string(),
-            opt(&self.status),
-            self.verified.to_string(),
-        ]);
-        for (info, cell) in COUNTERS.iter().zip(self.counters.cells()) {
-            if !info.optional || cols.solutions {
-                out.push(cell);
+        let mut line = Vec::with_capacity(256);
+        self.write_csv(cols, &mut line);
+        let mut rdr = csv::ReaderBuilder::new()
+            .has_headers(false)
+            .from_reader(line.as_slice());
+        let mut rec = csv::StringRecord::new();
+        // The line was written just above from UTF-8 cells: it always reads back.
+        match rdr.read_record(&mut rec) {
+            Ok(true) => rec.iter().map(str::to_string).collect(),
+            _ => Vec::new(),
+        }
+    }
+
+    /// Append this row as one CSV line (with its newline) for the given column selection,
+    /// quoted as the `csv` crate quotes. Allocates nothing (unless a message holds a NUL):
+    /// workers format their rows with it into a reused buffer.
+    pub fn write_csv(&self, cols: Columns, out: &mut Vec<u8>) {
+        use std::io::Write;
+        // Writing into a Vec cannot fail, so the results of `write!` are ignored.
+        let _ = write!(
+            out,
+            "{},{},{},{},{},{},{},{},{},{},",
+            Cell(&self.dataset),
+            Cell(&self.puzzle_id),
+            self.kind.name(),
+            Cell(&self.size),
+            Cell(&self.strategy),
+            Cell(&self.rules),
+            Cell(self.params.as_str()),
+            self.seed,
+            self.colony,
+            self.job,
+        );
+        if let Some(s) = self.status {
+            out.extend_from_slice(s.as_str().as_bytes());
+        }
+        out.extend_from_slice(if self.verified { b",true" } else { b",false" });
+        self.counters.write_cells(cols.solutions, out);
+        let _ = write!(out, ",{:.9}", self.wall_s);
+        if cols.repeats {
+            out.push(b',');
+            if let Some(n) = self.repeats {
+                let _ = write!(out, "{n}");
             }
         }
-        out.push(format!("{:.9}", self.wall_s));
         if cols.measured {
-            out.push(self.cpu_s.map(|c| format!("{c:.6}")).unwrap_or_default());
-            out.push(opt(&self.max_rss_kib));
+            out.push(b',');
+            if let Some(c) = self.cpu_s {
+                let _ = write!(out, "{c:.6}");
+            }
+            out.push(b',');
+            if let Some(m) = self.max_rss_kib {
+                let _ = write!(out, "{m}");
+            }
         }
-        out.push(clean(&self.message));
+        out.push(b',');
+        write_text_cell(&self.message, out);
         if cols.measured {
-            out.push(clean(self.stats.as_deref().unwrap_or_default()));
+            out.push(b',');
+            write_text_cell(self.stats.as_deref().unwrap_or_default(), out);
         }
         if cols.solution {
-            out.push(self.solution.clone().unwrap_or_default());
+            let _ = write!(
+                out,
+                ",{}",
+                Cell(self.solution.as_deref().unwrap_or_default())
+            );
         }
-        out
+        out.push(b'\n');
     }
 
     /// A well-formed row for tests and examples: `strategy` on `puzzle` of `dataset`, with
@@ -406,6 +476,7 @@ impl Record {
     pub fn without_timing(&self) -> Record {
         Record {
             wall_s: 0.0,
+            repeats: None,
             cpu_s: None,
             max_rss_kib: None,
             ..self.clone()
@@ -460,6 +531,7 @@ impl Record {
                 self.cpu_s = v;
             }
             "max_rss_kib" => self.max_rss_kib = opt_num(cell, UINT)?,
+            "repeats" => self.repeats = opt_num(cell, "an unsigned 32-bit integer")?,
             "message" => self.message = cell.to_string(),
             "stats" => self.stats = (!cell.is_empty()).then(|| cell.to_string()),
             "solution" => self.solution = (!cell.is_empty()).then(|| cell.to_string()),
@@ -478,11 +550,18 @@ mod tests {
     #[test]
     fn header_has_optional_columns_only_when_asked() {
         let base = Columns::default().header();
-        for c in ["solutions", "solution", "cpu_s", "max_rss_kib", "stats"] {
+        for c in [
+            "solutions",
+            "solution",
+            "repeats",
+            "cpu_s",
+            "max_rss_kib",
+            "stats",
+        ] {
             assert!(!base.contains(&c), "{c}");
             assert!(Columns::ALL.header().contains(&c), "{c}");
         }
-        assert_eq!(base.len(), Columns::ALL.header().len() - 5);
+        assert_eq!(base.len(), Columns::ALL.header().len() - 6);
         // The column order the files have always had.
         assert_eq!(
             base.join(","),
@@ -496,7 +575,14 @@ mod tests {
         );
         assert_eq!(
             Columns::ALL.names(),
-            ["solutions", "cpu_s", "max_rss_kib", "stats", "solution"]
+            [
+                "solutions",
+                "repeats",
+                "cpu_s",
+                "max_rss_kib",
+                "stats",
+                "solution"
+            ]
         );
     }
 
@@ -511,6 +597,7 @@ mod tests {
             max_rss_kib: Some(1024),
             stats: Some("x=1".into()),
             solution: Some("1".repeat(81)),
+            repeats: Some(9),
             ..Record::default()
         };
         r.counters.solutions = Some(1);
@@ -531,6 +618,71 @@ mod tests {
             back.set_cell("wall_s", "NaN"),
             Err("a non-negative number of seconds")
         );
+    }
+
+    #[test]
+    fn write_csv_quotes_as_the_csv_crate_does() {
+        let texts = [
+            "",
+            "plain",
+            "a,b",
+            "say \"hi\"",
+            "\"",
+            "two\nlines",
+            "cr\rhere",
+            " spaced ",
+            "#hash",
+            "ünïcode, «quoted»",
+        ];
+        for (i, t) in texts.iter().enumerate() {
+            let mut r = Record {
+                dataset: t.to_string(),
+                puzzle_id: format!("{t}:{i}"),
+                size: t.to_string(),
+                strategy: t.to_string(),
+                rules: t.to_string(),
+                params: Params::from_cell(t),
+                // Only free text from solvers has its NULs replaced.
+                message: format!("{t}\0end"),
+                stats: Some(t.to_string()),
+                solution: Some(t.to_string()),
+                status: Some(Status::ALL[i % 5]),
+                verified: i % 2 == 0,
+                wall_s: i as f64 * 1.25e-6,
+                cpu_s: (i % 3 == 0).then_some(0.5),
+                repeats: (i % 2 == 1).then_some(i as u32),
+                ..Record::default()
+            };
+            r.counters.nodes = Some(i as u64);
+            r.counters.propagated = crate::results::counters::Fraction::new(0.123456);
+            r.counters.solutions = Some(2);
+            for cols in [Columns::default(), Columns::ALL] {
+                let mut line = Vec::new();
+                r.write_csv(cols, &mut line);
+                let fields = r.fields(cols);
+                assert_eq!(fields.len(), cols.header().len(), "{t:?}");
+                // The csv crate, given the same cells, writes the same bytes.
+                let mut w = csv::Writer::from_writer(Vec::new());
+                w.write_record(&fields).expect("write");
+                assert_eq!(
+                    String::from_utf8_lossy(&w.into_inner().expect("flush")),
+                    String::from_utf8_lossy(&line),
+                    "{t:?}"
+                );
+                // And the cells are the row's values (NUL replaced).
+                let mut back = Record::default();
+                for (h, f) in cols.header().iter().zip(&fields) {
+                    back.set_cell(h, f).expect("cell");
+                }
+                assert_eq!(back.message, format!("{t}\u{fffd}end"));
+                assert_eq!(back.puzzle_id, r.puzzle_id);
+                assert_eq!(back.counters.nodes, r.counters.nodes);
+                if cols == Columns::ALL {
+                    assert_eq!(back.repeats, r.repeats);
+                    assert_eq!(back.solution, r.solution.clone().filter(|s| !s.is_empty()));
+                }
+            }
+        }
     }
 
     #[test]
