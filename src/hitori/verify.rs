@@ -4,11 +4,9 @@
 //! `is_black`, `width` and `height`, plain loops and its own breadth-first search, so a bug in
 //! the solver's bitboards or propagation cannot hide itself here.
 
-use std::collections::VecDeque;
-
 use thiserror::Error;
 
-use super::grid::{HitoriPuzzle, Shading};
+use super::grid::{HitoriPuzzle, Shading, MAX_SIDE};
 
 /// A broken rule, saying where. Rows and columns in fields and messages are 1-based, as a
 /// person counts them; cells are written `(row,col)`.
@@ -85,39 +83,29 @@ pub fn verify(puzzle: &HitoriPuzzle, shading: &Shading) -> Result<(), Violation>
             puzzle_height: h,
         });
     }
-    // Rule 1: duplicates, by pairwise comparison (quadratic per line, but obviously right).
+    // Rule 1: duplicates. Each line's unshaded (value, position) pairs are sorted, so equal
+    // values sit side by side; the reported pair is the one a top-left scan meets first.
+    let mut line = [(0u32, 0usize); MAX_SIDE];
     for r in 0..h {
-        for c1 in 0..w {
-            for c2 in c1 + 1..w {
-                if !shading.is_black(r, c1)
-                    && !shading.is_black(r, c2)
-                    && puzzle.value(r, c1) == puzzle.value(r, c2)
-                {
-                    return Err(Violation::RowDuplicate {
-                        row: r + 1,
-                        value: puzzle.value(r, c1),
-                        col1: c1 + 1,
-                        col2: c2 + 1,
-                    });
-                }
-            }
+        let cells = (0..w).map(|c| (!shading.is_black(r, c)).then(|| (puzzle.value(r, c), c)));
+        if let Some((value, col1, col2)) = first_duplicate(&mut line, cells) {
+            return Err(Violation::RowDuplicate {
+                row: r + 1,
+                value,
+                col1: col1 + 1,
+                col2: col2 + 1,
+            });
         }
     }
     for c in 0..w {
-        for r1 in 0..h {
-            for r2 in r1 + 1..h {
-                if !shading.is_black(r1, c)
-                    && !shading.is_black(r2, c)
-                    && puzzle.value(r1, c) == puzzle.value(r2, c)
-                {
-                    return Err(Violation::ColumnDuplicate {
-                        col: c + 1,
-                        value: puzzle.value(r1, c),
-                        row1: r1 + 1,
-                        row2: r2 + 1,
-                    });
-                }
-            }
+        let cells = (0..h).map(|r| (!shading.is_black(r, c)).then(|| (puzzle.value(r, c), r)));
+        if let Some((value, row1, row2)) = first_duplicate(&mut line, cells) {
+            return Err(Violation::ColumnDuplicate {
+                col: c + 1,
+                value,
+                row1: row1 + 1,
+                row2: row2 + 1,
+            });
         }
     }
     // Rule 2: each shaded cell against its right and lower neighbour.
@@ -144,10 +132,11 @@ pub fn verify(puzzle: &HitoriPuzzle, shading: &Shading) -> Result<(), Violation>
             }
         }
     }
-    // Rule 3: count the unshaded regions with a BFS from each unvisited unshaded cell.
-    let mut seen = vec![vec![false; w]; h];
+    // Rule 3: count the unshaded regions with a BFS from each unvisited unshaded cell. The
+    // marks and the queue live on the stack (a side is at most 64), so nothing is allocated.
+    let mut seen = [[false; MAX_SIDE]; MAX_SIDE];
+    let mut queue = [(0u8, 0u8); MAX_SIDE * MAX_SIDE];
     let mut regions = 0;
-    let mut queue = VecDeque::new();
     for r0 in 0..h {
         for c0 in 0..w {
             if shading.is_black(r0, c0) || seen[r0][c0] {
@@ -155,8 +144,12 @@ pub fn verify(puzzle: &HitoriPuzzle, shading: &Shading) -> Result<(), Violation>
             }
             regions += 1;
             seen[r0][c0] = true;
-            queue.push_back((r0, c0));
-            while let Some((r, c)) = queue.pop_front() {
+            // Each cell is queued at most once, so `tail` stays within the array.
+            let (mut head, mut tail) = (0, 1);
+            queue[0] = (r0 as u8, c0 as u8);
+            while head < tail {
+                let (r, c) = (usize::from(queue[head].0), usize::from(queue[head].1));
+                head += 1;
                 let next = [
                     (r > 0).then(|| (r.wrapping_sub(1), c)),
                     (r + 1 < h).then_some((r + 1, c)),
@@ -166,7 +159,8 @@ pub fn verify(puzzle: &HitoriPuzzle, shading: &Shading) -> Result<(), Violation>
                 for (nr, nc) in next.into_iter().flatten() {
                     if !shading.is_black(nr, nc) && !seen[nr][nc] {
                         seen[nr][nc] = true;
-                        queue.push_back((nr, nc));
+                        queue[tail] = (nr as u8, nc as u8);
+                        tail += 1;
                     }
                 }
             }
@@ -176,6 +170,30 @@ pub fn verify(puzzle: &HitoriPuzzle, shading: &Shading) -> Result<(), Violation>
         return Err(Violation::Disconnected { regions });
     }
     Ok(())
+}
+
+/// The first two unshaded cells of a line holding the same value, as `(value, first, second)`
+/// positions, where "first" means the pair with the smallest first position (then the smallest
+/// second), as a pairwise scan in position order would find it. `buf` holds the line's cells.
+fn first_duplicate(
+    buf: &mut [(u32, usize); MAX_SIDE],
+    cells: impl Iterator<Item = Option<(u32, usize)>>,
+) -> Option<(u32, usize, usize)> {
+    let mut n = 0;
+    for cell in cells.flatten() {
+        buf[n] = cell;
+        n += 1;
+    }
+    let line = &mut buf[..n];
+    line.sort_unstable();
+    // For each value, its first two positions; keep the pair whose first position is smallest.
+    line.windows(2)
+        .filter(|p| p[0].0 == p[1].0)
+        .map(|p| (p[0].0, p[0].1, p[1].1))
+        .fold(None, |best: Option<(u32, usize, usize)>, d| match best {
+            Some(b) if b.1 <= d.1 => Some(b),
+            _ => Some(d),
+        })
 }
 
 #[cfg(test)]
@@ -238,5 +256,30 @@ mod tests {
     fn rejects_size_mismatch() {
         let e = verify(&demo(), &mask(5, 4, &".".repeat(20))).unwrap_err();
         assert_eq!(e.to_string(), "shading is 5x4 but puzzle is 5x5");
+    }
+
+    /// The first duplicate by plain pairwise comparison, as a person would scan for it.
+    fn pairwise(line: &[(u32, bool)]) -> Option<(u32, usize, usize)> {
+        (0..line.len()).find_map(|i| {
+            (i + 1..line.len())
+                .find(|&j| !line[i].1 && !line[j].1 && line[i].0 == line[j].0)
+                .map(|j| (line[i].0, i, j))
+        })
+    }
+
+    #[test]
+    fn the_sorted_duplicate_scan_reports_what_a_pairwise_scan_finds_first() {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(7);
+        let mut buf = [(0, 0); MAX_SIDE];
+        for _ in 0..20_000 {
+            let n = rng.random_range(1..=MAX_SIDE);
+            let max = rng.random_range(1..=n as u32 + 2);
+            let line: Vec<(u32, bool)> = (0..n)
+                .map(|_| (rng.random_range(1..=max), rng.random_bool(0.3)))
+                .collect();
+            let cells = line.iter().enumerate().map(|(i, &(v, b))| (!b).then_some((v, i)));
+            assert_eq!(first_duplicate(&mut buf, cells), pairwise(&line), "{line:?}");
+        }
     }
 }
