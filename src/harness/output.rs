@@ -366,20 +366,7 @@ impl Sink for ResultWriter {
     fn in_order(&mut self, result: JobResult) -> std::io::Result<()> {
         self.write_ordered(&result.record)?;
         if let (Some((_, w)), Some(trace)) = (self.trace.as_mut(), &result.trace) {
-            let r = &result.record;
-            for (cycle, bc) in trace.iter().enumerate() {
-                let line = csv_line([
-                    r.dataset.as_str(),
-                    r.puzzle_id.as_str(),
-                    r.strategy.as_str(),
-                    r.params.as_str(),
-                    &r.seed.to_string(),
-                    &r.colony.to_string(),
-                    &cycle.to_string(),
-                    &bc.to_string(),
-                ])?;
-                w.write_all(&line)?;
-            }
+            crate::results::trace::write_job(w, &result.record, trace)?;
         }
         Ok(())
     }
