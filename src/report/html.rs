@@ -36,8 +36,8 @@ pub enum HtmlError {
     Ab {
         /// The pair as given.
         pair: String,
-        /// Why.
-        source: ab::AbError,
+        /// Why (boxed: the error is large and rare).
+        source: Box<ab::AbError>,
     },
     /// A plot failed.
     #[error(transparent)]
@@ -211,7 +211,7 @@ figure{margin:0;flex:1 1 860px;max-width:980px}
 figure svg{width:100%;height:auto;border:1px solid #eee}
 .filter{margin:6px 0;padding:4px 8px;width:280px}
 .scroll{overflow-x:auto}
-#meta td{white-space:normal;max-width:520px}
+td.wrap{white-space:normal;min-width:260px;max-width:560px}
 code{background:#f0f0f0;padding:0 3px;border-radius:3px}
 ";
 
@@ -262,7 +262,16 @@ fn meta_table(metas: &[(PathBuf, Option<RunMeta>)]) -> String {
          <th>version</th><th>revision</th></tr></thead><tbody>\n",
     );
     for (p, m) in metas {
-        let _ = write!(out, "<tr><td>{}</td>", esc(&p.display().to_string()));
+        // The file name, with the whole path on hover: paths would crowd out the columns.
+        let _ = write!(
+            out,
+            "<tr><td title=\"{}\">{}</td>",
+            esc(&p.display().to_string()),
+            esc(&p.file_name().map_or_else(
+                || p.display().to_string(),
+                |n| n.to_string_lossy().into_owned()
+            ))
+        );
         let Some(m) = m else {
             out.push_str("<td colspan=\"13\">no .meta.json beside the file</td></tr>\n");
             continue;
@@ -286,8 +295,10 @@ fn meta_table(metas: &[(PathBuf, Option<RunMeta>)]) -> String {
             esc(&m.version),
             opt(m.git_revision.clone()),
         ];
-        for c in cells {
-            let _ = write!(out, "<td>{c}</td>");
+        for (i, c) in cells.into_iter().enumerate() {
+            // The strategies cell holds long parameter strings: let it wrap.
+            let cls = if i == 1 { " class=\"wrap\"" } else { "" };
+            let _ = write!(out, "<td{cls}>{c}</td>");
         }
         out.push_str("</tr>\n");
     }
@@ -465,27 +476,26 @@ fn ab_block(
     Ok(())
 }
 
-/// Build the page. Reads the inputs through [`crate::results::read`]; the caller writes the
-/// returned HTML.
-pub fn report(opts: &HtmlOptions) -> Result<String, HtmlError> {
-    let files = io::expand_inputs(&opts.files)?;
-    let mut metas = Vec::new();
-    for p in &files {
-        metas.push((p.clone(), io::read_meta(p)?));
-    }
-    // One streamed pass for the summary, the plots and the configurations per dataset.
-    let mut summary = SummaryBuilder::default();
-    let mut plots = PlotData::default();
-    let mut configs: BTreeMap<String, BTreeSet<(String, String, String)>> = BTreeMap::new();
-    let mut runs = 0u64;
-    let mut solved = 0u64;
-    for p in &files {
+/// What one streamed pass over the results gathers.
+#[derive(Default)]
+struct Pass {
+    summary: SummaryBuilder,
+    plots: PlotData,
+    /// (strategy, rules, params) run on each dataset.
+    configs: BTreeMap<String, BTreeSet<(String, String, String)>>,
+    runs: u64,
+    solved: u64,
+}
+
+fn read_pass(files: &[PathBuf]) -> Result<Pass, HtmlError> {
+    let mut pass = Pass::default();
+    for p in files {
         io::for_each_result(p, |r| {
-            summary.add(&r);
-            plots.add(&r);
-            runs += 1;
-            solved += u64::from(r.status == Some(crate::results::Status::Solved));
-            let set = configs.entry(r.dataset.clone()).or_default();
+            pass.summary.add(&r);
+            pass.plots.add(&r);
+            pass.runs += 1;
+            pass.solved += u64::from(r.status == Some(crate::results::Status::Solved));
+            let set = pass.configs.entry(r.dataset.clone()).or_default();
             if !set
                 .iter()
                 .any(|c| c.0 == r.strategy && c.1 == r.rules && c.2 == r.params.as_str())
@@ -495,69 +505,57 @@ pub fn report(opts: &HtmlOptions) -> Result<String, HtmlError> {
             Ok(())
         })?;
     }
-    let known: Vec<&RunMeta> = metas.iter().filter_map(|(_, m)| m.as_ref()).collect();
-    let budget = Budget::agreed(&known);
-    let time_limit = budget.timeout_s;
-    plots.set_budget(budget);
-    let summary = summary.finish(&SummaryOptions {
-        time_limit_s: time_limit,
-        time_limit_note: Some(
-            "no single time limit in the metas (none, or they differ)".to_string(),
-        ),
-    });
+    Ok(pass)
+}
 
-    let mut page = String::new();
-    let mut cards = String::new();
-    let _ = write!(
-        cards,
-        "<div class=\"card\"><strong>{runs} runs, {solved} solved</strong> ({}) in {} files, {} datasets</div>",
-        if runs > 0 {
-            format!("{:.1}%", 100.0 * solved as f64 / runs as f64)
-        } else {
-            "-".into()
-        },
-        files.len(),
-        configs.len()
-    );
-
-    // Baseline comparison first (it gives the headline), rendered later in page order.
-    let mut baseline_html = String::new();
-    if let Some(b) = &opts.baseline {
-        let (base_rows, base_cols) = read_rows(std::slice::from_ref(b))?;
-        let (new_rows, new_cols) = read_rows(&opts.files)?;
-        if let Some(m) = column_mismatch(base_cols, new_cols) {
-            return Err(HtmlError::Refused(m));
-        }
-        let c = compare(
-            &base_rows,
-            &new_rows,
-            &CompareOptions {
-                baseline_label: b.display().to_string(),
-                new_label: opts
-                    .files
-                    .iter()
-                    .map(|f| f.display().to_string())
-                    .collect::<Vec<_>>()
-                    .join(" "),
-                // The page reports; the exit code of `compare` is the gate. Slowdowns are
-                // shown but judged only on a machine like the baseline's.
-                time_regressions: false,
-                ..CompareOptions::default()
-            },
-        );
-        let _ = write!(
-            cards,
-            "<div class=\"card {}\"><strong>Baseline:</strong> {}</div>",
-            if c.is_regression() { "bad" } else { "good" },
-            esc(&c.headline())
-        );
-        baseline_html = markdown_to_html(&export::markdown(&c), 1);
-    } else {
-        baseline_html.push_str("<p>No baseline given (<code>--baseline DIR</code>).</p>\n");
+/// The baseline section and its headline card.
+fn baseline_section(opts: &HtmlOptions) -> Result<(String, String), HtmlError> {
+    let Some(b) = &opts.baseline else {
+        return Ok((
+            String::new(),
+            "<p>No baseline given (<code>--baseline DIR</code>).</p>\n".into(),
+        ));
+    };
+    let (base_rows, base_cols) = read_rows(std::slice::from_ref(b))?;
+    let (new_rows, new_cols) = read_rows(&opts.files)?;
+    if let Some(m) = column_mismatch(base_cols, new_cols) {
+        return Err(HtmlError::Refused(m));
     }
+    let c = compare(
+        &base_rows,
+        &new_rows,
+        &CompareOptions {
+            baseline_label: b.display().to_string(),
+            new_label: joined(&opts.files, " "),
+            // The page reports; the exit code of `compare` is the gate. Slowdowns are shown
+            // but judged only on a machine like the baseline's.
+            time_regressions: false,
+            ..CompareOptions::default()
+        },
+    );
+    let card = format!(
+        "<div class=\"card {}\"><strong>Baseline:</strong> {}</div>",
+        if c.is_regression() { "bad" } else { "good" },
+        esc(&c.headline())
+    );
+    Ok((card, markdown_to_html(&export::markdown(&c), 1)))
+}
 
-    // A/B pairs: the ones asked for, else the default pairs (whose failures are noted, not
-    // fatal: they were not asked for).
+fn joined(paths: &[PathBuf], sep: &str) -> String {
+    paths
+        .iter()
+        .map(|f| f.display().to_string())
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// The A/B section: the pairs asked for, else the default pairs (whose failures are noted,
+/// not fatal: they were not asked for).
+fn ab_section(
+    opts: &HtmlOptions,
+    configs: &BTreeMap<String, BTreeSet<(String, String, String)>>,
+    time_limit: Option<f64>,
+) -> Result<String, HtmlError> {
     let explicit = !opts.ab.is_empty();
     let pairs: Vec<(String, Selector, Selector)> = if explicit {
         opts.ab
@@ -565,80 +563,84 @@ pub fn report(opts: &HtmlOptions) -> Result<String, HtmlError> {
             .map(|(a, b)| (format!("{a}:{b}"), a.clone(), b.clone()))
             .collect()
     } else {
-        default_pairs(&configs)
+        default_pairs(configs)
             .into_iter()
             .filter_map(|p| parse_pair(&p).ok().map(|(a, b)| (p, a, b)))
             .collect()
     };
-    let mut ab_html = String::new();
     if pairs.is_empty() {
-        ab_html.push_str(
+        return Ok(
             "<p>No two strategies were run with the same rules on one dataset; pass \
-             <code>--ab A:B</code> to compare configurations.</p>\n",
+                   <code>--ab A:B</code> to compare configurations.</p>\n"
+                .into(),
         );
-    } else {
-        let rows = ab::load_rows(&opts.files).map_err(|e| HtmlError::Refused(e.to_string()))?;
-        if !explicit {
-            ab_html.push_str(
-                "<p class=\"note\">Default pairs: every two strategies run with the same rules \
-                 on a dataset (choose with <code>--ab A:B</code>).</p>\n",
-            );
-        }
-        let _ = writeln!(ab_html, "<ul>");
-        let mut blocks = String::new();
-        for (n, (label, a, b)) in pairs.into_iter().enumerate() {
-            match ab::ab(&rows, &AbOptions::new(a, b)) {
-                Ok(rep) => {
-                    let _ = writeln!(
-                        ab_html,
-                        "<li><a href=\"#ab-{n}\">{} vs {}</a>: {}</li>",
-                        esc(&side_names(&rep).0),
-                        esc(&side_names(&rep).1),
-                        esc(&rep.overall.verdict)
-                    );
-                    ab_block(&mut blocks, &rows, &rep, time_limit, n)?;
-                }
-                Err(source) if explicit => {
-                    return Err(HtmlError::Ab {
-                        pair: label,
-                        source,
-                    })
-                }
-                Err(e) => {
-                    let _ = writeln!(
-                        ab_html,
-                        "<li><code>{}</code>: not compared: {}</li>",
-                        esc(&label),
-                        esc(&e.to_string())
-                    );
-                }
-            }
-        }
-        ab_html.push_str("</ul>\n");
-        ab_html.push_str(&blocks);
     }
-
-    let mut conv_html = String::new();
-    match &opts.trace {
-        Some(t) => match plot::render_convergence(&io::read_trace(t)?)? {
-            Some(svg) => {
+    let rows = ab::load_rows(&opts.files).map_err(|e| HtmlError::Refused(e.to_string()))?;
+    let mut out = String::new();
+    if !explicit {
+        out.push_str(
+            "<p class=\"note\">Default pairs: every two strategies run with the same rules \
+             on a dataset (choose with <code>--ab A:B</code>).</p>\n",
+        );
+    }
+    out.push_str("<ul>\n");
+    let mut blocks = String::new();
+    for (n, (label, a, b)) in pairs.into_iter().enumerate() {
+        match ab::ab(&rows, &AbOptions::new(a, b)) {
+            Ok(rep) => {
+                let (na, nb) = side_names(&rep);
                 let _ = writeln!(
-                    conv_html,
-                    "<p class=\"note\">From <code>{}</code>.</p><div class=\"plots\">",
-                    esc(&t.display().to_string())
+                    out,
+                    "<li><a href=\"#ab-{n}\">{} vs {}</a>: {}</li>",
+                    esc(&na),
+                    esc(&nb),
+                    esc(&rep.overall.verdict)
                 );
-                figure(&mut conv_html, &svg);
-                conv_html.push_str("</div>\n");
+                ab_block(&mut blocks, &rows, &rep, time_limit, n)?;
             }
-            None => conv_html.push_str("<p>The trace holds no runs.</p>\n"),
-        },
-        None => conv_html.push_str(
-            "<p>No trace given (<code>bench-run --trace FILE</code>, then \
-             <code>--trace FILE</code> here).</p>\n",
-        ),
+            Err(source) if explicit => {
+                return Err(HtmlError::Ab {
+                    pair: label,
+                    source: Box::new(source),
+                })
+            }
+            Err(e) => {
+                let _ = writeln!(
+                    out,
+                    "<li><code>{}</code>: not compared: {}</li>",
+                    esc(&label),
+                    esc(&e.to_string())
+                );
+            }
+        }
     }
+    out.push_str("</ul>\n");
+    out.push_str(&blocks);
+    Ok(out)
+}
 
-    let mut plots_html = String::new();
+fn convergence_section(trace: Option<&std::path::Path>) -> Result<String, HtmlError> {
+    let Some(t) = trace else {
+        return Ok(
+            "<p>No trace given (<code>bench-run --trace FILE</code>, then \
+                   <code>--trace FILE</code> here).</p>\n"
+                .into(),
+        );
+    };
+    let Some(svg) = plot::render_convergence(&io::read_trace(t)?)? else {
+        return Ok("<p>The trace holds no runs.</p>\n".into());
+    };
+    let mut out = format!(
+        "<p class=\"note\">From <code>{}</code>.</p><div class=\"plots\">\n",
+        esc(&t.display().to_string())
+    );
+    figure(&mut out, &svg);
+    out.push_str("</div>\n");
+    Ok(out)
+}
+
+/// Cactus and run-length plots, grouped under a heading per dataset.
+fn plots_section(plots: &PlotData) -> Result<String, HtmlError> {
     let mut svgs = plots.cactus()?;
     svgs.extend(plots.distributions()?);
     svgs.sort_by(|a, b| a.name.cmp(&b.name));
@@ -647,31 +649,26 @@ pub fn report(opts: &HtmlOptions) -> Result<String, HtmlError> {
         let ds = s.title.split(':').next().unwrap_or("").to_string();
         by_ds.entry(ds).or_default().push(s);
     }
+    let mut out = String::new();
     for (ds, ss) in by_ds {
-        let _ = writeln!(plots_html, "<h3>{}</h3><div class=\"plots\">", esc(&ds));
+        let _ = writeln!(out, "<h3>{}</h3><div class=\"plots\">", esc(&ds));
         for s in ss {
-            figure(&mut plots_html, s);
+            figure(&mut out, s);
         }
-        plots_html.push_str("</div>\n");
+        out.push_str("</div>\n");
     }
+    Ok(out)
+}
 
-    let title = if opts.title.is_empty() {
-        "puzzlebench report"
-    } else {
-        &opts.title
-    };
-    let _ = write!(
-        page,
+/// The page around the sections: head with the inline CSS, header, navigation, the headline
+/// cards, one `<section>` per [`SECTION_IDS`] entry, the inline script.
+fn page(title: &str, subtitle: &str, cards: &str, bodies: [String; 6]) -> String {
+    let mut page = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
          <title>{t}</title>\n<style>\n{CSS}</style>\n</head>\n<body>\n<header><h1>{t}</h1>\
          <p>{}</p></header>\n<nav>",
-        esc(&opts
-            .files
-            .iter()
-            .map(|f| f.display().to_string())
-            .collect::<Vec<_>>()
-            .join(", ")),
+        esc(subtitle),
         t = esc(title)
     );
     let names = ["Runs", "Summary", "Plots", "A/B", "Convergence", "Baseline"];
@@ -682,14 +679,6 @@ pub fn report(opts: &HtmlOptions) -> Result<String, HtmlError> {
         page,
         "</nav>\n<main>\n<div class=\"verdicts\">{cards}</div>\n"
     );
-    let bodies = [
-        meta_table(&metas),
-        markdown_to_html(&summary.render(Format::Markdown), 1),
-        plots_html,
-        ab_html,
-        conv_html,
-        baseline_html,
-    ];
     let headings = [
         "Runs",
         "Summary",
@@ -705,7 +694,57 @@ pub fn report(opts: &HtmlOptions) -> Result<String, HtmlError> {
         );
     }
     let _ = write!(page, "</main>\n<script>\n{JS}</script>\n</body>\n</html>\n");
-    Ok(page)
+    page
+}
+
+/// Build the page. Reads the inputs through [`crate::results::read`]; the caller writes the
+/// returned HTML.
+pub fn report(opts: &HtmlOptions) -> Result<String, HtmlError> {
+    let files = io::expand_inputs(&opts.files)?;
+    let mut metas = Vec::new();
+    for p in &files {
+        metas.push((p.clone(), io::read_meta(p)?));
+    }
+    // One streamed pass for the summary, the plots and the configurations per dataset.
+    let mut pass = read_pass(&files)?;
+    let known: Vec<&RunMeta> = metas.iter().filter_map(|(_, m)| m.as_ref()).collect();
+    let budget = Budget::agreed(&known);
+    let time_limit = budget.timeout_s;
+    pass.plots.set_budget(budget);
+    let summary = pass.summary.finish(&SummaryOptions {
+        time_limit_s: time_limit,
+        time_limit_note: Some(
+            "no single time limit in the metas (none, or they differ)".to_string(),
+        ),
+    });
+    let (baseline_card, baseline_html) = baseline_section(opts)?;
+    let cards = format!(
+        "<div class=\"card\"><strong>{} runs, {} solved</strong> ({}) in {} files, {} \
+         datasets</div>{baseline_card}",
+        pass.runs,
+        pass.solved,
+        if pass.runs > 0 {
+            format!("{:.1}%", 100.0 * pass.solved as f64 / pass.runs as f64)
+        } else {
+            "-".into()
+        },
+        files.len(),
+        pass.configs.len()
+    );
+    let bodies = [
+        meta_table(&metas),
+        markdown_to_html(&summary.render(Format::Markdown), 1),
+        plots_section(&pass.plots)?,
+        ab_section(opts, &pass.configs, time_limit)?,
+        convergence_section(opts.trace.as_deref())?,
+        baseline_html,
+    ];
+    let title = if opts.title.is_empty() {
+        "puzzlebench report"
+    } else {
+        &opts.title
+    };
+    Ok(page(title, &joined(&opts.files, ", "), &cards, bodies))
 }
 
 /// Rows and optional columns of results files, for `compare`.

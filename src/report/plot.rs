@@ -606,7 +606,7 @@ fn draw(c: Chart) -> Result<Svg, PlotError> {
                             pts,
                             on as i32,
                             off as i32,
-                            col.stroke_width(2).into(),
+                            col.stroke_width(2),
                         ))
                         .map(|_| ()),
                 }
@@ -936,36 +936,18 @@ impl PlotData {
                     .enumerate()
                     .map(|(si, &gi)| {
                         let v = vals(gi);
-                        let runs = gs[gi].1.runs.max(1) as f64;
-                        let mut pts = vec![(x.map(x.lo), 0.0)];
-                        let mut prev = 0.0;
-                        for (k, val) in v.ranked() {
-                            let xv = x.map(val);
-                            pts.push((xv, prev));
-                            prev = k as f64 / runs;
-                            pts.push((xv, prev));
-                        }
-                        pts.push((x.map(x.hi), prev));
-                        Series {
-                            label: format!("{} ({}/{} solved)", names[gi], v.len(), gs[gi].1.runs),
-                            style: si,
-                            points: pts,
-                            draw: Draw::Steps,
-                            band: None,
-                        }
+                        let label = format!("{} ({}/{} solved)", names[gi], v.len(), gs[gi].1.runs);
+                        ecdf_series(&x, v, gs[gi].1.runs, label, si)
                     })
                     .collect();
+                let what = if metric == "cycles" {
+                    "max_cycles"
+                } else {
+                    "node limit"
+                };
                 let guides = budget
                     .map(|b| Guide {
-                        label: format!(
-                            "{} {}",
-                            if metric == "cycles" {
-                                "max_cycles"
-                            } else {
-                                "node limit"
-                            },
-                            fmt_count(b)
-                        ),
+                        label: format!("{what} {}", fmt_count(b)),
                         points: vec![(x.map(b), 0.0), (x.map(b), 1.0)],
                         dashed: true,
                         label_at: (x.map(b), 1.0),
@@ -990,6 +972,27 @@ impl PlotData {
             }
         }
         Ok(out)
+    }
+}
+
+/// The run-length step line of one group: the fraction of all `runs` solved within x.
+fn ecdf_series(x: &Axis, v: &Values, runs: u64, label: String, style: usize) -> Series {
+    let runs = runs.max(1) as f64;
+    let mut pts = vec![(x.map(x.lo), 0.0)];
+    let mut prev = 0.0;
+    for (k, val) in v.ranked() {
+        let xv = x.map(val);
+        pts.push((xv, prev));
+        prev = k as f64 / runs;
+        pts.push((xv, prev));
+    }
+    pts.push((x.map(x.hi), prev));
+    Series {
+        label,
+        style,
+        points: pts,
+        draw: Draw::Steps,
+        band: None,
     }
 }
 
@@ -1089,49 +1092,11 @@ pub fn render_scatter(spec: &ScatterSpec, pairs: &[Pair]) -> Result<Svg, PlotErr
             failed.push(pt);
         }
     }
-    let (ml, mh) = (axis.map(lo), axis.map(hi));
-    let mut guides = vec![Guide {
-        label: "1×".into(),
-        points: vec![(ml, ml), (mh, mh)],
-        dashed: false,
-        label_at: (mh, mh),
-        anchor: (HPos::Right, VPos::Top),
-    }];
-    for f in [2f64, 10.0] {
-        let d = f.log10();
-        // Above the diagonal B needs f× what A needs; below, A needs f× B.
-        guides.push(Guide {
-            label: format!("B {}×", f),
-            points: vec![(ml, ml + d), (mh - d, mh)],
-            dashed: true,
-            label_at: (mh - d, mh),
-            anchor: (HPos::Right, VPos::Top),
-        });
-        guides.push(Guide {
-            label: format!("A {}×", f),
-            points: vec![(ml + d, ml), (mh, mh - d)],
-            dashed: true,
-            label_at: (mh, mh - d),
-            anchor: (HPos::Right, VPos::Top),
-        });
-    }
-    if any_failed {
-        let e = axis.map(edge);
-        guides.push(Guide {
-            label: "not solved".into(),
-            points: vec![(e, ml), (e, mh)],
-            dashed: true,
-            label_at: (e, ml),
-            anchor: (HPos::Right, VPos::Bottom),
-        });
-        guides.push(Guide {
-            label: "not solved".into(),
-            points: vec![(ml, e), (mh, e)],
-            dashed: true,
-            label_at: (ml, e),
-            anchor: (HPos::Left, VPos::Bottom),
-        });
-    }
+    let guides = ratio_guides(
+        axis.map(lo),
+        axis.map(hi),
+        any_failed.then(|| axis.map(edge)),
+    );
     let n_both = both.len();
     let mut series = vec![Series {
         label: format!("{n_both} puzzles both solved"),
@@ -1169,6 +1134,54 @@ pub fn render_scatter(spec: &ScatterSpec, pairs: &[Pair]) -> Result<Svg, PlotErr
         series,
         guides,
     })
+}
+
+/// The scatter's reference lines in mapped (log10) space from `ml` to `mh`: the 1× diagonal,
+/// 2× and 10× either side, and the "not solved" lines at `edge` when some puzzle is drawn
+/// there.
+fn ratio_guides(ml: f64, mh: f64, edge: Option<f64>) -> Vec<Guide> {
+    let mut guides = vec![Guide {
+        label: "1×".into(),
+        points: vec![(ml, ml), (mh, mh)],
+        dashed: false,
+        label_at: (mh, mh),
+        anchor: (HPos::Right, VPos::Top),
+    }];
+    for f in [2f64, 10.0] {
+        let d = f.log10();
+        // Above the diagonal B needs f× what A needs; below, A needs f× B.
+        guides.push(Guide {
+            label: format!("B {}×", f),
+            points: vec![(ml, ml + d), (mh - d, mh)],
+            dashed: true,
+            label_at: (mh - d, mh),
+            anchor: (HPos::Right, VPos::Top),
+        });
+        guides.push(Guide {
+            label: format!("A {}×", f),
+            points: vec![(ml + d, ml), (mh, mh - d)],
+            dashed: true,
+            label_at: (mh, mh - d),
+            anchor: (HPos::Right, VPos::Top),
+        });
+    }
+    if let Some(e) = edge {
+        guides.push(Guide {
+            label: "not solved".into(),
+            points: vec![(e, ml), (e, mh)],
+            dashed: true,
+            label_at: (e, ml),
+            anchor: (HPos::Right, VPos::Bottom),
+        });
+        guides.push(Guide {
+            label: "not solved".into(),
+            points: vec![(ml, e), (mh, e)],
+            dashed: true,
+            label_at: (ml, e),
+            anchor: (HPos::Left, VPos::Bottom),
+        });
+    }
+    guides
 }
 
 /// Per-cycle p10, median and p90 of best conflicts over a group's runs. A run's value
