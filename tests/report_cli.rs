@@ -406,6 +406,32 @@ fn assert_well_formed(xml: &str) {
     assert!(stack.is_empty(), "unclosed tags: {stack:?}");
 }
 
+/// A trace of three seeds each of abc and abc-hybrid on one puzzle, as bench-run writes it.
+fn write_abc_trace(path: &Path) {
+    // Through the library's own writer.
+    let mut t = puzzlebench::results::write::csv_line(puzzlebench::results::trace::TRACE_COLUMNS)
+        .expect("header");
+    for (job, (strategy, slope, seed)) in [("abc", 1, 0), ("abc", 1, 1), ("abc", 1, 2)]
+        .into_iter()
+        .chain([
+            ("abc-hybrid", 2, 0),
+            ("abc-hybrid", 2, 1),
+            ("abc-hybrid", 2, 2),
+        ])
+        .enumerate()
+    {
+        let mut r = Record::sample("sudoku & co", strategy, "s:1", Status::Solved, 0.01);
+        r.params = puzzlebench::results::Params::from_cell("limit=50");
+        r.seed = seed;
+        r.job = job as u64;
+        let best: Vec<u32> = (0..20u32)
+            .map(|cycle| 20u32.saturating_sub(cycle * slope + seed as u32))
+            .collect();
+        puzzlebench::results::trace::write_job(&mut t, &r, &best).expect("trace rows");
+    }
+    fs::write(path, t).expect("trace");
+}
+
 #[test]
 fn plot_writes_well_formed_svgs_with_one_series_per_strategy() {
     let d = TempDir::new().expect("tmp");
@@ -433,28 +459,7 @@ fn plot_writes_well_formed_svgs_with_one_series_per_strategy() {
     }
     let csv = file(&d, "x.csv", &rows);
     let trace = d.path().join("trace.csv");
-    // The trace as bench-run writes it, through the library's own writer.
-    let mut t = puzzlebench::results::write::csv_line(puzzlebench::results::trace::TRACE_COLUMNS)
-        .expect("header");
-    for (job, (strategy, slope, seed)) in [("abc", 1, 0), ("abc", 1, 1), ("abc", 1, 2)]
-        .into_iter()
-        .chain([
-            ("abc-hybrid", 2, 0),
-            ("abc-hybrid", 2, 1),
-            ("abc-hybrid", 2, 2),
-        ])
-        .enumerate()
-    {
-        let mut r = Record::sample("sudoku & co", strategy, "s:1", Status::Solved, 0.01);
-        r.params = puzzlebench::results::Params::from_cell("limit=50");
-        r.seed = seed;
-        r.job = job as u64;
-        let best: Vec<u32> = (0..20u32)
-            .map(|cycle| 20u32.saturating_sub(cycle * slope + seed as u32))
-            .collect();
-        puzzlebench::results::trace::write_job(&mut t, &r, &best).expect("trace rows");
-    }
-    fs::write(&trace, t).expect("trace");
+    write_abc_trace(&trace);
     let out = d.path().join("plots");
     let assert = bench_report()
         .arg("plot")
