@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Nightly regression check: build, run the fixed suite, compare with results/baseline/,
-# write a markdown report. Exit 1 on a regression (a counter or status got worse, rows went
-# missing, or — with NIGHTLY_TIMES=fail, for a runner like the one that made the baseline — a
-# slowdown whose whole confidence interval clears the noise band).
+# write a markdown report and an HTML one (results/nightly/html/index.html). Exit 1 on a
+# regression (a counter or status got worse, rows went missing, or — with NIGHTLY_TIMES=fail,
+# for a runner like the one that made the baseline — a slowdown whose whole confidence
+# interval clears the noise band).
 #   scripts/nightly.sh                 # report in results/nightly/report.md
 #   NIGHTLY_OUT=/tmp/n scripts/nightly.sh
 set -euo pipefail
@@ -23,8 +24,23 @@ target/release/bench-report compare results/baseline "$out" "${times_flag[@]}" \
   --bmf-out "$out/bmf.json" >/dev/null
 code=$?
 set -e
+# The HTML report: a traced ABC run for the convergence plot (in a subdirectory, so that
+# compare never sees it), then one page. A failure here is reported but does not hide the
+# regression verdict above.
+html_ok=1
+target/release/bench-run --quiet --force --dataset datasets/sudoku-demo --strategy abc \
+  --seeds 20 --output "$out/trace/sudoku-demo.csv" --trace "$out/trace/sudoku-demo-trace.csv" \
+  >/dev/null &&
+target/release/bench-report html "$out" --baseline results/baseline \
+  --trace "$out/trace/sudoku-demo-trace.csv" --title "puzzlebench nightly" \
+  --out "$out/html" --force >/dev/null || html_ok=0
 {
   echo
+  if [ $html_ok = 1 ]; then
+    echo "HTML report: $out/html/index.html"
+  else
+    echo "HTML report: FAILED (see the log)"
+  fi
   echo "Suite wall time: $(( $(date +%s) - start )) s on $(nproc) CPUs."
 } >>"$out/report.md"
 cat "$out/report.md"

@@ -218,8 +218,20 @@ fn sudoku_rows_carry_abc_counters_and_colonies() {
         && r.counters.nodes.is_some()
         && r.counters.cycles.is_none()));
     let t = std::fs::read_to_string(&trace).unwrap();
-    assert!(t.starts_with("dataset,puzzle_id,strategy,params,seed,colony,cycle,best_conflicts\n"));
-    assert!(t.lines().count() > 6, "one line per cycle per ABC job");
+    assert!(
+        t.starts_with("job,cycle,best_conflicts,dataset,puzzle_id,strategy,params,seed,colony\n")
+    );
+    // One traced run per ABC job, ending at the job's last cycle.
+    let runs = puzzlebench::results::read::read_trace(&trace).unwrap();
+    assert_eq!(runs.len(), 6);
+    for run in &runs {
+        let row = abc
+            .iter()
+            .find(|r| r.job == run.job)
+            .expect("a row per traced job");
+        assert_eq!((run.seed, run.colony), (row.seed, row.colony));
+        assert_eq!(run.points.last().map(|p| p.0), row.counters.cycles);
+    }
 }
 
 #[test]

@@ -406,6 +406,32 @@ fn assert_well_formed(xml: &str) {
     assert!(stack.is_empty(), "unclosed tags: {stack:?}");
 }
 
+/// A trace of three seeds each of abc and abc-hybrid on one puzzle, as bench-run writes it.
+fn write_abc_trace(path: &Path) {
+    // Through the library's own writer.
+    let mut t = puzzlebench::results::write::csv_line(puzzlebench::results::trace::TRACE_COLUMNS)
+        .expect("header");
+    for (job, (strategy, slope, seed)) in [("abc", 1, 0), ("abc", 1, 1), ("abc", 1, 2)]
+        .into_iter()
+        .chain([
+            ("abc-hybrid", 2, 0),
+            ("abc-hybrid", 2, 1),
+            ("abc-hybrid", 2, 2),
+        ])
+        .enumerate()
+    {
+        let mut r = Record::sample("sudoku & co", strategy, "s:1", Status::Solved, 0.01);
+        r.params = puzzlebench::results::Params::from_cell("limit=50");
+        r.seed = seed;
+        r.job = job as u64;
+        let best: Vec<u32> = (0..20u32)
+            .map(|cycle| 20u32.saturating_sub(cycle * slope + seed as u32))
+            .collect();
+        puzzlebench::results::trace::write_job(&mut t, &r, &best).expect("trace rows");
+    }
+    fs::write(path, t).expect("trace");
+}
+
 #[test]
 fn plot_writes_well_formed_svgs_with_one_series_per_strategy() {
     let d = TempDir::new().expect("tmp");
@@ -433,19 +459,7 @@ fn plot_writes_well_formed_svgs_with_one_series_per_strategy() {
     }
     let csv = file(&d, "x.csv", &rows);
     let trace = d.path().join("trace.csv");
-    let mut t =
-        String::from("dataset,puzzle_id,strategy,params,seed,colony,cycle,best_conflicts\n");
-    for (strategy, slope) in [("abc", 1), ("abc-hybrid", 2)] {
-        for seed in 0..3 {
-            for cycle in 0..20u64 {
-                let bc = 20u64.saturating_sub(cycle * slope + seed);
-                t.push_str(&format!(
-                    "sudoku & co,s:1,{strategy},limit=50,{seed},0,{cycle},{bc}\n"
-                ));
-            }
-        }
-    }
-    fs::write(&trace, t).expect("trace");
+    write_abc_trace(&trace);
     let out = d.path().join("plots");
     let assert = bench_report()
         .arg("plot")
@@ -487,12 +501,12 @@ fn plot_writes_well_formed_svgs_with_one_series_per_strategy() {
                 "{name}: legend {l}"
             );
         }
-        // Data lines are drawn 2 px wide, legend samples 3 px: one data line per series.
-        assert_eq!(
-            svg.matches("stroke-width=\"2\"").count(),
-            labels.len(),
-            "{name}"
-        );
+        // Each series is drawn in its own palette colour, and no further colour is used.
+        let palette = ["#1F77B4", "#FF7F0E", "#2CA02C", "#D62728"];
+        for (i, col) in palette.iter().enumerate() {
+            let drawn = svg.contains(&format!("stroke=\"{col}\""));
+            assert_eq!(drawn, i < labels.len(), "{name}: colour {col}");
+        }
     };
     expect_series(
         "hitori5-cactus.svg",
@@ -602,7 +616,8 @@ fn bad_inputs_exit_2_naming_file_and_line() {
     let bad_trace = d.path().join("trace.csv");
     fs::write(
         &bad_trace,
-        "dataset,puzzle_id,strategy,params,seed,colony,cycle,best_conflicts\nd,p,abc,,0,0,x,3\n",
+        "job,cycle,best_conflicts,dataset,puzzle_id,strategy,params,seed,colony\n\
+         0,x,3,d,p,abc,,0,0\n",
     )
     .expect("trace");
     let empty_dir = d.path().join("emptydir");

@@ -12,6 +12,7 @@ use clap::{Args, Parser, Subcommand};
 use puzzlebench::report::ab::{self, AbFormat, AbOptions, Selector};
 use puzzlebench::report::compare::{column_mismatch, compare, CompareOptions};
 use puzzlebench::report::export;
+use puzzlebench::report::html::{self, HtmlOptions};
 use puzzlebench::report::merge::{check_complete, merge};
 use puzzlebench::report::plot;
 use puzzlebench::report::summary::{
@@ -32,6 +33,8 @@ Examples:
   bench-report ab results/run.csv --a strategy=mrv --b strategy=row
   bench-report compare results/baseline results/nightly --times warn --markdown-out report.md
   bench-report plot results/run.csv --out plots/
+  bench-report html results/nightly --baseline results/baseline --out report/
+  bench-report html results/run.csv --ab strategy=mrv:strategy=row --out report/
   bench-report merge shard-*.csv --output all.csv
 
 Exit codes: 0 success; 1 `compare` found a regression; 2 bad input or usage.";
@@ -101,6 +104,8 @@ enum Cmd {
         #[arg(long)]
         force: bool,
     },
+    /// One self-contained HTML page: metadata, summary, plots, A/B, convergence, baseline.
+    Html(HtmlArgs),
     /// Merge shard CSVs into one run, refusing duplicates and mixed plans.
     Merge {
         /// Shard CSVs (each with its .meta.json).
@@ -116,6 +121,33 @@ enum Cmd {
         #[arg(long)]
         force: bool,
     },
+}
+
+/// `bench-report html` options.
+#[derive(Args)]
+struct HtmlArgs {
+    /// Results CSVs (or directories of them).
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Directory for index.html (created if missing).
+    #[arg(long, value_name = "DIR")]
+    out: PathBuf,
+    /// Baseline CSV or directory for the comparison section.
+    #[arg(long, value_name = "DIR")]
+    baseline: Option<PathBuf>,
+    /// A/B pair `A:B`, each a selector as in `ab` (e.g. strategy=mrv:strategy=row);
+    /// repeatable. Default: every two strategies run with the same rules on a dataset.
+    #[arg(long, value_name = "A:B", value_parser = html::parse_pair)]
+    ab: Vec<(Selector, Selector)>,
+    /// ABC trace CSV (bench-run --trace) for the convergence plot.
+    #[arg(long, value_name = "FILE")]
+    trace: Option<PathBuf>,
+    /// Page title.
+    #[arg(long, default_value = "puzzlebench report")]
+    title: String,
+    /// Replace an existing DIR/index.html.
+    #[arg(long)]
+    force: bool,
 }
 
 /// `bench-report compare` options.
@@ -170,15 +202,6 @@ fn read_all_with_columns(paths: &[PathBuf]) -> Result<(Vec<Record>, Columns)> {
         rows.extend(f.rows);
     }
     Ok((rows, cols))
-}
-
-/// Read every results file named (directories expanded), concatenated.
-fn read_all(paths: &[PathBuf]) -> Result<Vec<Record>> {
-    let mut rows = Vec::new();
-    for p in expand_inputs(paths)? {
-        rows.extend(read_results(&p)?.rows);
-    }
-    Ok(rows)
 }
 
 /// The time limit for PAR-2 from the metas, or why there is none.
@@ -250,6 +273,7 @@ fn run() -> Result<ExitCode> {
             trace,
             force,
         } => plot_cmd(&files, &out, trace.as_deref(), force),
+        Cmd::Html(args) => html_cmd(args),
         Cmd::Merge {
             files,
             output,
@@ -442,10 +466,20 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
 
 fn plot_cmd(files: &[PathBuf], out: &Path, trace: Option<&Path>, force: bool) -> Result<ExitCode> {
     // Read and render everything before writing anything: a bad input leaves no partial output.
-    let rows = read_all(files)?;
+    // Rows are streamed: the plots keep only the values they draw.
+    let mut data = plot::PlotData::default();
+    let mut metas = Vec::new();
+    for p in expand_inputs(files)? {
+        for_each_result(&p, |r| {
+            data.add(&r);
+            Ok(())
+        })?;
+        metas.extend(read_meta(&p)?);
+    }
+    data.set_budget(plot::Budget::agreed(&metas.iter().collect::<Vec<_>>()));
     let trace_rows = trace.map(read_trace).transpose()?;
-    let mut svgs = plot::render_cactus(&rows)?;
-    svgs.extend(plot::render_distribution(&rows)?);
+    let mut svgs = data.cactus()?;
+    svgs.extend(data.distributions()?);
     if let Some(t) = trace_rows {
         svgs.extend(plot::render_convergence(&t)?);
     }
@@ -467,6 +501,40 @@ fn plot_cmd(files: &[PathBuf], out: &Path, trace: Option<&Path>, force: bool) ->
         write_output(&p, s.svg.as_bytes(), force, &inputs)?;
         common::print(&format!("{}\n", p.display()));
     }
+    Ok(ExitCode::SUCCESS)
+}
+
+fn html_cmd(a: HtmlArgs) -> Result<ExitCode> {
+    let index = a.out.join("index.html");
+    let mut inputs = inputs_of(&a.files)?;
+    if let Some(b) = &a.baseline {
+        inputs.extend(inputs_of(std::slice::from_ref(b))?);
+    }
+    inputs.extend(a.trace.as_deref().map(resolved));
+    // Refuse before the (possibly long) report is built.
+    if inputs.contains(&resolved(&index)) {
+        bail!(
+            "{}: is one of the inputs; choose another --out",
+            index.display()
+        );
+    }
+    if index.exists() && !a.force {
+        bail!(
+            "{}: already exists (pass --force to overwrite)",
+            index.display()
+        );
+    }
+    let page = html::report(&HtmlOptions {
+        files: a.files,
+        baseline: a.baseline,
+        ab: a.ab,
+        trace: a.trace,
+        title: a.title,
+    })?;
+    std::fs::create_dir_all(&a.out)
+        .with_context(|| format!("{}: cannot create directory", a.out.display()))?;
+    write_output(&index, page.as_bytes(), a.force, &inputs)?;
+    common::print(&format!("{}\n", index.display()));
     Ok(ExitCode::SUCCESS)
 }
 

@@ -21,7 +21,6 @@
 use super::plan::{Job, Plan};
 use super::seed::job_seed;
 use crate::dataset::{Dataset, DatasetError, Puzzle, Puzzles};
-use crate::results::write::csv_line;
 use crate::results::{Columns, Record, Status};
 use crate::solver::{End, Outcome, Rng, Solver, SolverError, Stop, Task, Worker};
 use crate::verify::check_answer;
@@ -747,22 +746,9 @@ fn add_row(batch: &mut Batch, workers: &Workers<'_>, settings: &JobSettings) {
         batch.counts[i] += 1;
     }
     if settings.trace {
-        // Only ABC traces, and its jobs are long: the lines may allocate.
-        for (cycle, bc) in workers.trace.iter().enumerate() {
-            let line = csv_line([
-                r.dataset.as_str(),
-                r.puzzle_id.as_str(),
-                r.strategy.as_str(),
-                r.params.as_str(),
-                &r.seed.to_string(),
-                &r.colony.to_string(),
-                &cycle.to_string(),
-                &bc.to_string(),
-            ]);
-            if let Ok(line) = line {
-                batch.trace.extend_from_slice(&line);
-            }
-        }
+        // Writing into a Vec cannot fail. Only ABC traces, and its jobs are long: the lines
+        // may allocate.
+        let _ = crate::results::trace::write_job(&mut batch.trace, r, &workers.trace);
     }
 }
 

@@ -13,11 +13,13 @@
 //! - [`export`]: a comparison as markdown and as CI benchmark JSON (github-action-benchmark,
 //!   Bencher BMF).
 //! - [`plot`]: SVG cactus, effort distribution and ABC convergence plots.
+//! - [`html`]: one self-contained HTML page: metadata, summary, plots, A/B, baseline.
 //! - [`merge`]: shard files back into one run, refusing duplicates and other plans.
 
 pub mod ab;
 pub mod compare;
 pub mod export;
+pub mod html;
 pub mod inference;
 pub mod merge;
 pub mod plot;

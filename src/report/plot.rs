@@ -1,11 +1,23 @@
 //! SVG plots with plotters' SVG backend (no system libraries, no fonts needed: the SVG holds
 //! `<text>` elements the viewer renders).
 //!
-//! - cactus: per dataset, x = runs solved, y = wall time of the k-th fastest solved run.
+//! - cactus: per dataset, x = runs solved, y = wall time of the k-th fastest solved run, with
+//!   the time limit drawn when the run had one.
 //! - distribution: per dataset, the run-length distribution of nodes (Hitori, Sudoku
 //!   backtrack) or cycles (ABC): y = fraction of all runs solved within x. It is an ECDF of the
-//!   solved runs' effort scaled by the success rate, so curves end at the solved fraction.
+//!   solved runs' effort scaled by the success rate, so curves end at the solved fraction; the
+//!   x axis ends at the budget (node limit, or ABC's `max_cycles`) when it is known.
+//! - scatter: one configuration against another per puzzle, log-log, with 1×, 2× and 10× lines.
 //! - convergence: ABC best conflicts per cycle, median with a p10–p90 band, per strategy.
+//!
+//! Readability rules every plot follows: the legend sits below the plot area and never covers
+//! data; time axes read `10 µs`, `1 ms`, `2 s`; count axes have integer ticks (`10k`, `1M`);
+//! each series has its own colour, dash pattern and marker shape, so overlapping curves stay
+//! apart in grey print too; titles name the dataset.
+//!
+//! Plots keep only what they draw: [`PlotData`] takes rows one at a time and keeps, per
+//! series, the solved runs' values (one number each, up to [`EXACT_CAP`], then a log-binned
+//! histogram), never the rows.
 //!
 //! An axis switches to log scale when its data spans more than two decades. Log and linear
 //! axes share one code path: values are mapped (log10 or identity) onto a linear axis with
@@ -13,11 +25,12 @@
 
 use crate::report::stats;
 use crate::report::{labels, GroupKey};
-use crate::results::TraceRow;
+use crate::results::TraceRun;
 use crate::results::{Record, Status};
 use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 use std::collections::BTreeMap;
 use std::ops::Range;
 
@@ -39,12 +52,26 @@ pub enum PlotError {
 pub struct Svg {
     /// File name, e.g. `hitori5-cactus.svg`.
     pub name: String,
+    /// The plot's title, for a caption or a heading.
+    pub title: String,
     /// The document.
     pub svg: String,
 }
 
-const SIZE: (u32, u32) = (960, 600);
+/// Width and height of the plot area's canvas; the legend strip is added below it.
+const SIZE: (u32, u32) = (960, 560);
 const FONT: &str = "sans-serif";
+/// Legend rows are this many pixels apart.
+const LEGEND_ROW: u32 = 24;
+/// Points drawn per series at most: more would only thicken the line and the file.
+const MAX_DRAWN: usize = 1500;
+/// Markers per series on a long line (every point gets one when there are fewer).
+const MARKERS: usize = 10;
+/// Values kept exactly per series; beyond this a log-binned histogram takes over, so memory
+/// stays bounded however many rows are plotted.
+pub const EXACT_CAP: usize = 50_000;
+/// Histogram resolution once binned: 2.3% per bin, below what a plot can show.
+const BINS_PER_DECADE: f64 = 100.0;
 
 /// Tableau 10: distinct, colour-blind-friendlier than plotters' primaries.
 const PALETTE: [RGBColor; 10] = [
@@ -64,8 +91,30 @@ fn color(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
 
+/// Dash (length, gap) in pixels per series; `None` is a solid line. Cycles out of step with
+/// the palette so that series 0 and 10 still differ.
+const DASHES: [Option<(u32, u32)>; 4] = [None, Some((10, 5)), Some((3, 4)), Some((16, 5))];
+
+/// Marker shapes, cycled per series.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Shape {
+    Circle,
+    Triangle,
+    Square,
+    Cross,
+    Diamond,
+}
+
+const SHAPES: [Shape; 5] = [
+    Shape::Circle,
+    Shape::Triangle,
+    Shape::Square,
+    Shape::Cross,
+    Shape::Diamond,
+];
+
 /// A file-name-safe form of a dataset name.
-fn slug(s: &str) -> String {
+pub(crate) fn slug(s: &str) -> String {
     let t: String = s
         .chars()
         .map(|c| {
@@ -83,29 +132,74 @@ fn slug(s: &str) -> String {
     }
 }
 
-/// Number for a tick label: short, no float noise.
-fn fmt_tick(x: f64) -> String {
-    if x == 0.0 {
+/// Up to three significant digits, trailing zeros dropped (`2.5`, `10`, `0.12`).
+fn short(v: f64) -> String {
+    let s = crate::report::sig3(v);
+    if s.contains('.') {
+        s.trim_end_matches('0').trim_end_matches('.').to_string()
+    } else {
+        s
+    }
+}
+
+/// What an axis measures: decides tick positions and labels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unit {
+    /// Seconds, labelled `10 µs`, `1 ms`, `2 s`.
+    Seconds,
+    /// A count (nodes, cycles, runs, conflicts): integer ticks, `10k`, `1M`.
+    Count,
+    /// A fraction in [0, 1], labelled as a percentage.
+    Fraction,
+}
+
+impl Unit {
+    fn label(self, v: f64) -> String {
+        match self {
+            Unit::Seconds => fmt_time(v),
+            Unit::Count => fmt_count(v),
+            Unit::Fraction => format!("{}%", short(v * 100.0)),
+        }
+    }
+}
+
+/// A time tick label with a unit chosen by magnitude.
+fn fmt_time(s: f64) -> String {
+    if s == 0.0 {
         return "0".to_string();
     }
-    let a = x.abs();
-    if !(1e-3..1e6).contains(&a) {
-        let e = a.log10().floor() as i32;
-        let m = x / 10f64.powi(e);
-        return if (m - m.round()).abs() < 1e-9 {
-            format!("{}e{e}", m.round())
-        } else {
-            format!("{m:.1}e{e}")
-        };
-    }
-    let s = format!("{x:.4}");
-    let s = s.trim_end_matches('0').trim_end_matches('.');
-    s.to_string()
+    let a = s.abs();
+    let (v, unit) = if a < 1e-6 {
+        (s * 1e9, "ns")
+    } else if a < 1e-3 {
+        (s * 1e6, "µs")
+    } else if a < 1.0 {
+        (s * 1e3, "ms")
+    } else {
+        (s, "s")
+    };
+    format!("{} {unit}", short(v))
+}
+
+/// A count tick label: an integer, with k/M/G above ten thousand.
+fn fmt_count(v: f64) -> String {
+    let a = v.abs();
+    let (x, suffix) = if a >= 1e9 {
+        (v / 1e9, "G")
+    } else if a >= 1e6 {
+        (v / 1e6, "M")
+    } else if a >= 1e4 {
+        (v / 1e3, "k")
+    } else {
+        (v.round(), "")
+    };
+    format!("{}{suffix}", short(x))
 }
 
 /// One axis: data range, scale, ticks.
 #[derive(Clone, Debug)]
 struct Axis {
+    unit: Unit,
     log: bool,
     lo: f64,
     hi: f64,
@@ -113,25 +207,47 @@ struct Axis {
 
 impl Axis {
     /// Fit values; log when positive values span more than two decades. `from_zero` anchors
-    /// a linear axis at 0 (counts, conflicts).
-    fn fit(vals: &[f64], from_zero: bool, allow_log: bool) -> Axis {
-        let finite: Vec<f64> = vals.iter().copied().filter(|v| v.is_finite()).collect();
-        let pos: Vec<f64> = finite.iter().copied().filter(|v| *v > 0.0).collect();
-        let (pmin, pmax) = (
-            pos.iter().copied().fold(f64::INFINITY, f64::min),
-            pos.iter().copied().fold(0.0, f64::max),
-        );
-        if allow_log && !pos.is_empty() && pmax / pmin > 100.0 {
+    /// a linear axis at 0. `end` (a budget) fixes the upper end when it is not below the data.
+    fn fit(unit: Unit, vals: &[f64], from_zero: bool, allow_log: bool, end: Option<f64>) -> Axis {
+        let finite = || vals.iter().copied().filter(|v| v.is_finite());
+        let pos = || finite().filter(|v| *v > 0.0);
+        let pmin = pos().fold(f64::INFINITY, f64::min);
+        let pmax = pos().fold(0.0, f64::max);
+        let end = end.filter(|e| e.is_finite() && *e > 0.0 && *e >= pmax);
+        let top = end.unwrap_or(pmax);
+        if allow_log && pmax > 0.0 && top / pmin > 100.0 {
             let lo = 10f64.powf(pmin.log10().floor());
-            let hi = 10f64.powf(pmax.log10().ceil());
-            return Axis { log: true, lo, hi };
+            let hi = end.unwrap_or_else(|| 10f64.powf(pmax.log10().ceil()));
+            return Axis {
+                unit,
+                log: true,
+                lo,
+                hi,
+            };
         }
-        let max = finite.iter().copied().fold(0.0, f64::max);
-        let min = finite.iter().copied().fold(max, f64::min);
+        let max = finite().fold(0.0, f64::max);
+        let min = finite().fold(max, f64::min);
         let lo = if from_zero { min.min(0.0) } else { min };
-        let mut hi = if max > lo { max } else { lo + 1.0 };
-        hi += (hi - lo) * 0.04; // headroom so the top point is not on the frame
-        Axis { log: false, lo, hi }
+        let hi = match end {
+            Some(e) => e,
+            None => {
+                let hi = if max > lo { max } else { lo + 1.0 };
+                // Headroom so the top point is not on the frame; a whole step for small
+                // counts, so a curve that jumps at the largest count is not on the edge.
+                let room = (hi - lo) * 0.04;
+                hi + if unit == Unit::Count {
+                    room.max(1.0)
+                } else {
+                    room
+                }
+            }
+        };
+        Axis {
+            unit,
+            log: false,
+            lo,
+            hi,
+        }
     }
 
     fn map(&self, v: f64) -> f64 {
@@ -146,26 +262,32 @@ impl Axis {
         self.map(self.lo)..self.map(self.hi)
     }
 
-    /// Tick positions in mapped space: decades on a log axis, 1/2/5 steps on a linear one.
+    /// Tick positions in mapped space: decades on a log axis (and its end, when that is a
+    /// budget off the decades), 1/2/5 steps on a linear one, never fractional for counts.
     fn ticks(&self) -> Vec<f64> {
         if self.log {
-            let (a, b) = (
-                self.map(self.lo).round() as i32,
-                self.map(self.hi).round() as i32,
-            );
-            let step = ((b - a) / 8 + 1).max(1) as usize;
-            (a..=b).step_by(step).map(f64::from).collect()
+            let (a, b) = (self.map(self.lo), self.map(self.hi));
+            let (first, last) = (a.ceil() as i32, (b + 1e-9).floor() as i32);
+            let step = ((last - first) / 8 + 1).max(1) as usize;
+            let mut t: Vec<f64> = (first..=last).step_by(step).map(f64::from).collect();
+            if t.last().is_none_or(|l| b - l > 0.15) {
+                t.push(b);
+            }
+            t
         } else {
             let span = self.hi - self.lo;
             let raw = span / 6.0;
             let mag = 10f64.powf(raw.log10().floor());
-            let step = [1.0, 2.0, 5.0, 10.0]
+            let mut step = [1.0, 2.0, 5.0, 10.0]
                 .iter()
                 .map(|m| m * mag)
                 .find(|s| span / s <= 8.0)
                 .unwrap_or(10.0 * mag);
+            if self.unit == Unit::Count {
+                step = step.max(1.0).round();
+            }
             let first = (self.lo / step).ceil() as i64;
-            let last = (self.hi / step).floor() as i64;
+            let last = (self.hi / step + 1e-9).floor() as i64;
             (first..=last).map(|k| k as f64 * step).collect()
         }
     }
@@ -175,12 +297,10 @@ impl Axis {
         if !self.log {
             return Vec::new();
         }
-        let (a, b) = (
-            self.map(self.lo).round() as i32,
-            self.map(self.hi).round() as i32,
-        );
-        (a..b)
+        let (a, b) = (self.map(self.lo), self.map(self.hi));
+        (a.floor() as i32..b.ceil() as i32)
             .flat_map(|e| (2..10).map(move |m| (f64::from(m) * 10f64.powi(e)).log10()))
+            .filter(|m| *m > a && *m < b)
             .collect()
     }
 
@@ -194,15 +314,15 @@ impl Axis {
 
     fn label(&self, mapped: f64) -> String {
         if self.log {
-            fmt_tick(10f64.powf(mapped))
+            self.unit.label(10f64.powf(mapped))
         } else {
-            fmt_tick(mapped)
+            self.unit.label(mapped)
         }
     }
 
     fn desc(&self, what: &str) -> String {
         if self.log {
-            format!("{what}, log scale")
+            format!("{what} (log scale)")
         } else {
             what.to_string()
         }
@@ -238,13 +358,35 @@ impl Ranged for Ticked {
     }
 }
 
-/// A line to draw: legend label, colour index, mapped points, and an optional band polygon.
+/// How a series is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Draw {
+    /// A line (with its dash pattern) and markers on its points, or a few along it.
+    Line,
+    /// A step line (ECDF, convergence) with a few markers along it.
+    Steps,
+    /// Markers only.
+    Points,
+}
+
+/// A series to draw: legend label, style index, mapped points, an optional band polygon.
 struct Series {
     label: String,
-    color: usize,
+    style: usize,
     points: Vec<(f64, f64)>,
-    markers: bool,
+    draw: Draw,
     band: Option<Vec<(f64, f64)>>,
+}
+
+/// A reference line (time limit, budget, 1×/2×/10× diagonal): mapped points and a label.
+struct Guide {
+    label: String,
+    points: Vec<(f64, f64)>,
+    dashed: bool,
+    /// Where the label goes, and which of its corners sits there: labels hang inside the
+    /// plot area so the frame never cuts them.
+    label_at: (f64, f64),
+    anchor: (HPos, VPos),
 }
 
 struct Chart<'a> {
@@ -254,8 +396,133 @@ struct Chart<'a> {
     y: Axis,
     x_desc: &'a str,
     y_desc: &'a str,
-    legend_at: SeriesLabelPosition,
     series: Vec<Series>,
+    guides: Vec<Guide>,
+}
+
+type Area<'b> = DrawingArea<SVGBackend<'b>, plotters::coord::Shift>;
+
+/// Draw one marker of `shape` at pixel `(x, y)`.
+fn marker(area: &Area, shape: Shape, at: (i32, i32), col: RGBColor) -> Result<(), String> {
+    let filled = col.filled();
+    let stroke = col.stroke_width(2);
+    let (x, y) = at;
+    let r = match shape {
+        Shape::Circle => area.draw(&Circle::new(at, 4, filled)),
+        Shape::Triangle => area.draw(&Polygon::new(
+            vec![(x, y - 5), (x + 5, y + 4), (x - 5, y + 4)],
+            filled,
+        )),
+        Shape::Square => area.draw(&Rectangle::new([(x - 4, y - 4), (x + 4, y + 4)], filled)),
+        Shape::Cross => area
+            .draw(&PathElement::new(
+                vec![(x - 4, y - 4), (x + 4, y + 4)],
+                stroke,
+            ))
+            .and_then(|_| {
+                area.draw(&PathElement::new(
+                    vec![(x - 4, y + 4), (x + 4, y - 4)],
+                    stroke,
+                ))
+            }),
+        Shape::Diamond => area.draw(&Polygon::new(
+            vec![(x, y - 5), (x + 5, y), (x, y + 5), (x - 5, y)],
+            filled,
+        )),
+    };
+    r.map_err(|e| e.to_string())
+}
+
+/// Where a line's markers go (mapped coordinates): on every point of a short line, else
+/// about [`MARKERS`] spread evenly along x on the line (whose x never decreases), shifted per
+/// series so that coinciding lines do not stack them.
+fn marker_points(s: &Series, of: usize) -> Vec<(f64, f64)> {
+    let pts = &s.points;
+    if s.draw == Draw::Points || (s.draw == Draw::Line && pts.len() <= 3 * MARKERS) {
+        return pts.clone();
+    }
+    let (Some(first), Some(last)) = (pts.first(), pts.last()) else {
+        return Vec::new();
+    };
+    let span = last.0 - first.0;
+    let shift = (s.style % of.max(1)) as f64 / of.max(1) as f64;
+    let mut out = Vec::with_capacity(MARKERS);
+    let mut i = 0;
+    for k in 0..MARKERS {
+        let x = first.0 + span * (k as f64 + 0.5 * (1.0 + shift)) / (MARKERS as f64 + 1.0);
+        while i + 1 < pts.len() && pts[i + 1].0 <= x {
+            i += 1;
+        }
+        // On a step line the value holds until the next point; on a line, interpolate.
+        let y = match (s.draw, pts.get(i + 1)) {
+            (Draw::Line, Some(n)) if n.0 > pts[i].0 => {
+                pts[i].1 + (n.1 - pts[i].1) * (x - pts[i].0) / (n.0 - pts[i].0)
+            }
+            _ => pts[i].1,
+        };
+        out.push((x, y));
+    }
+    out
+}
+
+/// The legend strip: one entry per series (line sample with its dash and marker), in as many
+/// columns as fit.
+fn draw_legend(area: &Area, series: &[Series]) -> Result<(), String> {
+    let width = area.dim_in_pixel().0 as i32;
+    let longest = series
+        .iter()
+        .map(|s| s.label.chars().count())
+        .max()
+        .unwrap_or(0) as i32;
+    let entry = 60 + longest * 8;
+    let cols = ((width - 40) / entry).max(1) as usize;
+    for (i, s) in series.iter().enumerate() {
+        let (col_i, row) = ((i % cols) as i32, (i / cols) as i32);
+        let x = 40 + col_i * entry;
+        let y = 12 + row * LEGEND_ROW as i32;
+        let c = color(s.style);
+        if s.draw != Draw::Points {
+            match DASHES[s.style % DASHES.len()] {
+                None => area
+                    .draw(&PathElement::new(
+                        vec![(x, y), (x + 36, y)],
+                        c.stroke_width(2),
+                    ))
+                    .map_err(|e| e.to_string())?,
+                Some((on, off)) => {
+                    let mut a = x;
+                    while a < x + 36 {
+                        let b = (a + on as i32).min(x + 36);
+                        area.draw(&PathElement::new(vec![(a, y), (b, y)], c.stroke_width(2)))
+                            .map_err(|e| e.to_string())?;
+                        a = b + off as i32;
+                    }
+                }
+            }
+        }
+        marker(area, SHAPES[s.style % SHAPES.len()], (x + 18, y), c)?;
+        area.draw(&Text::new(
+            s.label.clone(),
+            (x + 46, y - 8),
+            (FONT, 15).into_font().color(&BLACK),
+        ))
+        .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+fn legend_height(series: &[Series], width: u32) -> u32 {
+    if series.is_empty() {
+        return 0;
+    }
+    let longest = series
+        .iter()
+        .map(|s| s.label.chars().count())
+        .max()
+        .unwrap_or(0) as u32;
+    let cols = ((width - 40) / (60 + longest * 8)).max(1) as usize;
+    let rows = series.len().div_ceil(cols) as u32;
+    rows * LEGEND_ROW + 8
 }
 
 fn draw(c: Chart) -> Result<Svg, PlotError> {
@@ -263,18 +530,23 @@ fn draw(c: Chart) -> Result<Svg, PlotError> {
         name: c.name.clone(),
         detail: e.to_string(),
     };
+    let legend_h = legend_height(&c.series, SIZE.0);
     let mut svg = String::new();
     {
-        let root = SVGBackend::with_string(&mut svg, SIZE).into_drawing_area();
+        let root =
+            SVGBackend::with_string(&mut svg, (SIZE.0, SIZE.1 + legend_h)).into_drawing_area();
         root.fill(&WHITE).map_err(|e| derr(&e))?;
+        let (plot_area, legend_area) = root.split_vertically(SIZE.1);
         let (x_lbl, y_lbl) = (c.x.clone(), c.y.clone());
         let x_fmt = move |v: &f64| x_lbl.label(*v);
         let y_fmt = move |v: &f64| y_lbl.label(*v);
-        let mut chart = ChartBuilder::on(&root)
+        let mut chart = ChartBuilder::on(&plot_area)
             .caption(&c.title, (FONT, 22))
             .margin(16)
+            // Room for the last x tick label (a budget or an axis end off the decades).
+            .margin_right(40)
             .x_label_area_size(52)
-            .y_label_area_size(78)
+            .y_label_area_size(84)
             .build_cartesian_2d(c.x.spec(), c.y.spec())
             .map_err(|e| derr(&e))?;
         chart
@@ -282,212 +554,642 @@ fn draw(c: Chart) -> Result<Svg, PlotError> {
             .x_desc(c.x.desc(c.x_desc))
             .y_desc(c.y.desc(c.y_desc))
             .axis_desc_style((FONT, 16))
-            .label_style((FONT, 13))
+            .label_style((FONT, 14))
             .x_label_formatter(&x_fmt)
             .y_label_formatter(&y_fmt)
             .bold_line_style(BLACK.mix(0.15))
             .light_line_style(BLACK.mix(0.06))
             .draw()
             .map_err(|e| derr(&e))?;
+        for g in &c.guides {
+            let style = BLACK.mix(0.55).stroke_width(1);
+            if g.dashed {
+                chart
+                    .draw_series(DashedLineSeries::new(g.points.iter().copied(), 6, 4, style))
+                    .map_err(|e| derr(&e))?;
+            } else {
+                chart
+                    .draw_series(LineSeries::new(g.points.iter().copied(), style))
+                    .map_err(|e| derr(&e))?;
+            }
+            let style = (FONT, 13)
+                .into_font()
+                .color(&BLACK.mix(0.7))
+                .pos(Pos::new(g.anchor.0, g.anchor.1));
+            chart
+                .draw_series(std::iter::once(Text::new(
+                    format!(" {} ", g.label),
+                    g.label_at,
+                    style,
+                )))
+                .map_err(|e| derr(&e))?;
+        }
+        let n_series = c.series.len();
         for s in &c.series {
-            let col = color(s.color);
+            let col = color(s.style);
             if let Some(band) = &s.band {
                 chart
                     .draw_series(std::iter::once(Polygon::new(
                         band.clone(),
-                        col.mix(0.18).filled(),
+                        col.mix(0.15).filled(),
                     )))
                     .map_err(|e| derr(&e))?;
             }
-            chart
-                .draw_series(LineSeries::new(
-                    s.points.iter().copied(),
-                    col.stroke_width(2),
-                ))
-                .map_err(|e| derr(&e))?
-                .label(&s.label)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 22, y)], col.stroke_width(3))
-                });
-            if s.markers {
-                chart
-                    .draw_series(s.points.iter().map(|&p| Circle::new(p, 3, col.filled())))
-                    .map_err(|e| derr(&e))?;
+            if s.draw != Draw::Points {
+                let pts = s.points.iter().copied();
+                match DASHES[s.style % DASHES.len()] {
+                    None => chart
+                        .draw_series(LineSeries::new(pts, col.stroke_width(2)))
+                        .map(|_| ()),
+                    Some((on, off)) => chart
+                        .draw_series(DashedLineSeries::new(
+                            pts,
+                            on as i32,
+                            off as i32,
+                            col.stroke_width(2),
+                        ))
+                        .map(|_| ()),
+                }
+                .map_err(|e| derr(&e))?;
+            }
+            let area = chart.plotting_area();
+            let shape = SHAPES[s.style % SHAPES.len()];
+            for p in marker_points(s, n_series) {
+                let px = area.map_coordinate(&p);
+                marker(&root, shape, px, col).map_err(|e| derr(&e))?;
             }
         }
-        chart
-            .configure_series_labels()
-            .position(c.legend_at)
-            .label_font((FONT, 14))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK.mix(0.4))
-            .margin(12)
-            .draw()
-            .map_err(|e| derr(&e))?;
+        draw_legend(&legend_area, &c.series).map_err(|e| derr(&e))?;
         root.present().map_err(|e| derr(&e))?;
     }
-    Ok(Svg { name: c.name, svg })
+    Ok(Svg {
+        name: c.name,
+        title: c.title,
+        svg,
+    })
 }
 
-fn by_dataset(rows: &[Record]) -> BTreeMap<&str, Vec<&Record>> {
-    let mut m: BTreeMap<&str, Vec<&Record>> = BTreeMap::new();
-    for r in rows {
-        m.entry(r.dataset.as_str()).or_default().push(r);
-    }
-    m
+/// The values of one series, kept for drawing: exact up to [`EXACT_CAP`], then counted in
+/// log bins (values ≤ 0 in a bin of their own).
+#[derive(Clone, Debug, Default)]
+pub struct Values {
+    exact: Vec<f64>,
+    bins: Option<BTreeMap<i64, u64>>,
+    n: u64,
 }
 
-fn groups<'a>(rows: &[&'a Record]) -> (Vec<GroupKey>, Vec<Vec<&'a Record>>) {
-    let mut m: BTreeMap<GroupKey, Vec<&Record>> = BTreeMap::new();
-    for r in rows {
-        m.entry(GroupKey::of(r)).or_default().push(r);
-    }
-    m.into_iter().unzip()
-}
-
-/// Cactus plots, one per dataset: `<dataset>-cactus.svg`.
-pub fn render_cactus(rows: &[Record]) -> Result<Vec<Svg>, PlotError> {
-    let mut out = Vec::new();
-    for (dataset, rs) in by_dataset(rows) {
-        let (keys, gs) = groups(&rs);
-        let names = labels(&keys);
-        let solved: Vec<Vec<f64>> = gs
-            .iter()
-            .map(|g| {
-                stats::sorted(
-                    &g.iter()
-                        .filter(|r| r.status == Some(Status::Solved))
-                        .map(|r| r.wall_s)
-                        .collect::<Vec<_>>(),
-                )
-            })
-            .collect();
-        let all_t: Vec<f64> = solved.iter().flatten().copied().collect();
-        let max_n = solved.iter().map(Vec::len).max().unwrap_or(0);
-        let x = Axis::fit(&[0.0, max_n.max(1) as f64], true, false);
-        let y = Axis::fit(&all_t, true, true);
-        let series = solved
-            .iter()
-            .enumerate()
-            .map(|(i, ts)| Series {
-                label: format!("{} ({}/{} solved)", names[i], ts.len(), gs[i].len()),
-                color: i,
-                points: ts
-                    .iter()
-                    .enumerate()
-                    .map(|(k, t)| ((k + 1) as f64, y.map(*t)))
-                    .collect(),
-                markers: ts.len() <= 60,
-                band: None,
-            })
-            .collect();
-        out.push(draw(Chart {
-            name: format!("{}-cactus.svg", slug(dataset)),
-            title: format!("{dataset}: runs solved within a time"),
-            x,
-            y,
-            x_desc: "runs solved (count)",
-            y_desc: "wall time of k-th fastest solved run (s)",
-            legend_at: SeriesLabelPosition::UpperLeft,
-            series,
-        })?);
-    }
-    Ok(out)
-}
-
-/// Run-length distributions, per dataset and metric: `<dataset>-nodes.svg` for groups that
-/// count nodes, `<dataset>-cycles.svg` for ABC groups (a Sudoku dataset run with both gets
-/// both).
-pub fn render_distribution(rows: &[Record]) -> Result<Vec<Svg>, PlotError> {
-    let mut out = Vec::new();
-    for (dataset, rs) in by_dataset(rows) {
-        let (keys, gs) = groups(&rs);
-        let names = labels(&keys);
-        for metric in ["nodes", "cycles"] {
-            let effort = |r: &Record| {
-                if metric == "cycles" {
-                    r.counters.cycles
-                } else {
-                    r.counters.nodes
-                }
-            };
-            // ABC rows carry no nodes, Hitori rows no cycles; a group counts cycles if any of
-            // its rows does.
-            let chosen: Vec<usize> = (0..gs.len())
-                .filter(|&i| {
-                    let abc = gs[i].iter().any(|r| r.counters.cycles.is_some());
-                    (metric == "cycles") == abc && gs[i].iter().any(|r| effort(r).is_some())
-                })
-                .collect();
-            if chosen.is_empty() {
-                continue;
-            }
-            let vals: Vec<Vec<f64>> = chosen
-                .iter()
-                .map(|&i| {
-                    gs[i]
-                        .iter()
-                        .filter(|r| r.status == Some(Status::Solved))
-                        .filter_map(|r| effort(r).map(|v| v as f64))
-                        .collect()
-                })
-                .collect();
-            let all: Vec<f64> = vals.iter().flatten().copied().collect();
-            let x = Axis::fit(&all, true, true);
-            let y = Axis {
-                log: false,
-                lo: 0.0,
-                hi: 1.04,
-            };
-            let series = chosen
-                .iter()
-                .zip(&vals)
-                .enumerate()
-                .map(|(ci, (&gi, v))| {
-                    let runs = gs[gi].len() as f64;
-                    let scale = v.len() as f64 / runs;
-                    let mut pts = vec![(x.map(x.lo), 0.0)];
-                    let mut prev = 0.0;
-                    for (val, f) in stats::ecdf(v) {
-                        let xv = x.map(val);
-                        pts.push((xv, prev));
-                        prev = f * scale;
-                        pts.push((xv, prev));
-                    }
-                    pts.push((x.map(x.hi), prev));
-                    Series {
-                        label: format!("{} ({}/{} solved)", names[gi], v.len(), gs[gi].len()),
-                        color: ci,
-                        points: pts,
-                        markers: false,
-                        band: None,
-                    }
-                })
-                .collect();
-            out.push(draw(Chart {
-                name: format!("{}-{metric}.svg", slug(dataset)),
-                title: format!("{dataset}: {metric} to solve (run-length distribution)"),
-                x,
-                y,
-                x_desc: if metric == "cycles" {
-                    "ABC cycles"
-                } else {
-                    "search nodes"
-                },
-                y_desc: "fraction of runs solved within x",
-                legend_at: SeriesLabelPosition::LowerRight,
-                series,
-            })?);
+impl Values {
+    fn bin(v: f64) -> i64 {
+        if v > 0.0 {
+            (v.log10() * BINS_PER_DECADE).floor() as i64
+        } else {
+            i64::MIN
         }
     }
-    Ok(out)
+
+    fn unbin(b: i64) -> f64 {
+        if b == i64::MIN {
+            0.0
+        } else {
+            10f64.powf((b as f64 + 0.5) / BINS_PER_DECADE)
+        }
+    }
+
+    /// Add a value (non-finite values are ignored).
+    pub fn push(&mut self, v: f64) {
+        if !v.is_finite() {
+            return;
+        }
+        self.n += 1;
+        if let Some(bins) = &mut self.bins {
+            *bins.entry(Self::bin(v)).or_default() += 1;
+            return;
+        }
+        self.exact.push(v);
+        if self.exact.len() > EXACT_CAP {
+            let mut bins = BTreeMap::new();
+            for x in self.exact.drain(..) {
+                *bins.entry(Self::bin(x)).or_default() += 1;
+            }
+            self.exact = Vec::new();
+            self.bins = Some(bins);
+        }
+    }
+
+    /// How many values were added.
+    pub fn len(&self) -> u64 {
+        self.n
+    }
+
+    /// Whether no value was added.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// `(k, v)`: the k-th smallest value is v (k from 1), at most [`MAX_DRAWN`] of them
+    /// evenly spread over k, always including the last.
+    pub fn ranked(&self) -> Vec<(u64, f64)> {
+        let all: Vec<(u64, f64)> = match &self.bins {
+            None => stats::sorted(&self.exact)
+                .into_iter()
+                .enumerate()
+                .map(|(i, v)| (i as u64 + 1, v))
+                .collect(),
+            Some(bins) => {
+                let mut k = 0;
+                bins.iter()
+                    .map(|(&b, &c)| {
+                        k += c;
+                        (k, Self::unbin(b))
+                    })
+                    .collect()
+            }
+        };
+        thin(all)
+    }
+
+    fn max(&self) -> Option<f64> {
+        self.ranked().last().map(|p| p.1)
+    }
+}
+
+/// At most [`MAX_DRAWN`] points, evenly spread, the last kept.
+fn thin<T: Copy>(all: Vec<T>) -> Vec<T> {
+    if all.len() <= MAX_DRAWN {
+        return all;
+    }
+    let n = all.len();
+    let mut out: Vec<T> = (0..MAX_DRAWN - 1)
+        .map(|i| all[i * (n - 1) / (MAX_DRAWN - 1)])
+        .collect();
+    out.push(all[n - 1]);
+    out
+}
+
+/// What is known of a run's budget (from the metas).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Budget {
+    /// Per-job time limit in seconds.
+    pub timeout_s: Option<f64>,
+    /// Per-job node limit.
+    pub node_limit: Option<u64>,
+}
+
+impl Budget {
+    /// The limits all `metas` agree on: a limit one run lacked or set differently is unknown.
+    pub fn agreed(metas: &[&crate::results::RunMeta]) -> Budget {
+        fn one<T: PartialEq + Copy>(vals: impl Iterator<Item = Option<T>>) -> Option<T> {
+            let mut first = None;
+            for (i, v) in vals.enumerate() {
+                if i == 0 {
+                    first = v;
+                } else if v != first {
+                    return None;
+                }
+            }
+            first
+        }
+        Budget {
+            timeout_s: one(metas.iter().map(|m| m.timeout_s)),
+            node_limit: one(metas.iter().map(|m| m.node_limit)),
+        }
+    }
+}
+
+/// One strategy configuration's plotted values.
+#[derive(Clone, Debug, Default)]
+struct GroupVals {
+    runs: u64,
+    wall: Values,
+    nodes: Values,
+    cycles: Values,
+    counts_nodes: bool,
+    counts_cycles: bool,
+}
+
+/// Everything the cactus and distribution plots draw, built one row at a time.
+#[derive(Clone, Debug, Default)]
+pub struct PlotData {
+    groups: Vec<(GroupKey, GroupVals)>,
+    /// Index of the group the last row went to: rows come in runs of one group.
+    last: usize,
+    budget: Budget,
+}
+
+impl PlotData {
+    /// Take one row.
+    pub fn add(&mut self, r: &Record) {
+        let i = match self.groups.get(self.last) {
+            Some((k, _)) if k.matches(r) => self.last,
+            _ => match self.groups.iter().position(|(k, _)| k.matches(r)) {
+                Some(i) => i,
+                None => {
+                    self.groups.push((GroupKey::of(r), GroupVals::default()));
+                    self.groups.len() - 1
+                }
+            },
+        };
+        self.last = i;
+        let g = &mut self.groups[i].1;
+        g.runs += 1;
+        g.counts_nodes |= r.counters.nodes.is_some();
+        g.counts_cycles |= r.counters.cycles.is_some();
+        if r.status == Some(Status::Solved) {
+            g.wall.push(r.wall_s);
+            if let Some(n) = r.counters.nodes {
+                g.nodes.push(n as f64);
+            }
+            if let Some(c) = r.counters.cycles {
+                g.cycles.push(c as f64);
+            }
+        }
+    }
+
+    /// Set the budget known from the metas (drawn as limits, and the ECDF axes end there).
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
+    /// Groups per dataset, in name order, groups sorted within.
+    fn by_dataset(&self) -> BTreeMap<&str, Vec<(&GroupKey, &GroupVals)>> {
+        let mut m: BTreeMap<&str, Vec<(&GroupKey, &GroupVals)>> = BTreeMap::new();
+        for (k, g) in &self.groups {
+            m.entry(k.dataset.as_str()).or_default().push((k, g));
+        }
+        for v in m.values_mut() {
+            v.sort_by(|a, b| a.0.cmp(b.0));
+        }
+        m
+    }
+
+    /// Cactus plots, one per dataset: `<dataset>-cactus.svg`.
+    pub fn cactus(&self) -> Result<Vec<Svg>, PlotError> {
+        let mut out = Vec::new();
+        for (dataset, gs) in self.by_dataset() {
+            let keys: Vec<GroupKey> = gs.iter().map(|g| g.0.clone()).collect();
+            let names = labels(&keys);
+            let ranked: Vec<Vec<(u64, f64)>> = gs.iter().map(|g| g.1.wall.ranked()).collect();
+            let all_t: Vec<f64> = ranked.iter().flatten().map(|p| p.1).collect();
+            let runs = gs.iter().map(|g| g.1.runs).max().unwrap_or(0);
+            let x = Axis::fit(Unit::Count, &[0.0, runs.max(1) as f64], true, false, None);
+            let limit = self.budget.timeout_s;
+            let mut ys = all_t.clone();
+            ys.extend(limit);
+            let y = Axis::fit(Unit::Seconds, &ys, true, true, None);
+            let series = ranked
+                .iter()
+                .enumerate()
+                .map(|(i, pts)| Series {
+                    label: format!(
+                        "{} ({}/{} solved)",
+                        names[i],
+                        gs[i].1.wall.len(),
+                        gs[i].1.runs
+                    ),
+                    style: i,
+                    points: pts.iter().map(|&(k, t)| (k as f64, y.map(t))).collect(),
+                    draw: Draw::Line,
+                    band: None,
+                })
+                .collect();
+            let guides = limit
+                .map(|t| Guide {
+                    label: format!("time limit {}", fmt_time(t)),
+                    points: vec![(x.lo, y.map(t)), (x.hi, y.map(t))],
+                    dashed: true,
+                    label_at: (x.lo, y.map(t)),
+                    anchor: (HPos::Left, VPos::Bottom),
+                })
+                .into_iter()
+                .collect();
+            out.push(draw(Chart {
+                name: format!("{}-cactus.svg", slug(dataset)),
+                title: format!("{dataset}: runs solved within a time (cactus)"),
+                x,
+                y,
+                x_desc: "runs solved",
+                y_desc: "wall time of the k-th fastest solved run",
+                series,
+                guides,
+            })?);
+        }
+        Ok(out)
+    }
+
+    /// Run-length distributions, per dataset and metric: `<dataset>-nodes.svg` for groups
+    /// that count nodes, `<dataset>-cycles.svg` for ABC groups (a Sudoku dataset run with both
+    /// gets both).
+    pub fn distributions(&self) -> Result<Vec<Svg>, PlotError> {
+        let mut out = Vec::new();
+        for (dataset, gs) in self.by_dataset() {
+            let keys: Vec<GroupKey> = gs.iter().map(|g| g.0.clone()).collect();
+            let names = labels(&keys);
+            for metric in ["nodes", "cycles"] {
+                // ABC rows carry no nodes, Hitori rows no cycles; a group counts cycles if any
+                // of its rows does.
+                let chosen: Vec<usize> = (0..gs.len())
+                    .filter(|&i| {
+                        let g = gs[i].1;
+                        if metric == "cycles" {
+                            g.counts_cycles
+                        } else {
+                            g.counts_nodes && !g.counts_cycles
+                        }
+                    })
+                    .collect();
+                if chosen.is_empty() {
+                    continue;
+                }
+                let vals = |i: usize| {
+                    if metric == "cycles" {
+                        &gs[i].1.cycles
+                    } else {
+                        &gs[i].1.nodes
+                    }
+                };
+                // The budget: the node limit, or the largest max_cycles of the groups.
+                let budget = if metric == "cycles" {
+                    chosen
+                        .iter()
+                        .filter_map(|&i| gs[i].0.params.get("max_cycles"))
+                        .filter_map(|v| v.parse::<f64>().ok())
+                        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
+                } else {
+                    self.budget.node_limit.map(|n| n as f64)
+                };
+                let mut all: Vec<f64> = chosen.iter().filter_map(|&i| vals(i).max()).collect();
+                all.extend(
+                    chosen
+                        .iter()
+                        .filter_map(|&i| vals(i).ranked().first().map(|p| p.1)),
+                );
+                all.extend(budget);
+                let x = Axis::fit(Unit::Count, &all, true, true, budget);
+                let y = Axis {
+                    unit: Unit::Fraction,
+                    log: false,
+                    lo: 0.0,
+                    hi: 1.04,
+                };
+                let series = chosen
+                    .iter()
+                    .enumerate()
+                    .map(|(si, &gi)| {
+                        let v = vals(gi);
+                        let label = format!("{} ({}/{} solved)", names[gi], v.len(), gs[gi].1.runs);
+                        ecdf_series(&x, v, gs[gi].1.runs, label, si)
+                    })
+                    .collect();
+                let what = if metric == "cycles" {
+                    "max_cycles"
+                } else {
+                    "node limit"
+                };
+                let guides = budget
+                    .map(|b| Guide {
+                        label: format!("{what} {}", fmt_count(b)),
+                        points: vec![(x.map(b), 0.0), (x.map(b), 1.0)],
+                        dashed: true,
+                        label_at: (x.map(b), 1.0),
+                        anchor: (HPos::Right, VPos::Top),
+                    })
+                    .into_iter()
+                    .collect();
+                out.push(draw(Chart {
+                    name: format!("{}-{metric}.svg", slug(dataset)),
+                    title: format!("{dataset}: {metric} to solve (run-length distribution)"),
+                    x,
+                    y,
+                    x_desc: if metric == "cycles" {
+                        "ABC cycles"
+                    } else {
+                        "search nodes"
+                    },
+                    y_desc: "runs solved within x",
+                    series,
+                    guides,
+                })?);
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The run-length step line of one group: the fraction of all `runs` solved within x.
+fn ecdf_series(x: &Axis, v: &Values, runs: u64, label: String, style: usize) -> Series {
+    let runs = runs.max(1) as f64;
+    let mut pts = vec![(x.map(x.lo), 0.0)];
+    let mut prev = 0.0;
+    for (k, val) in v.ranked() {
+        let xv = x.map(val);
+        pts.push((xv, prev));
+        prev = k as f64 / runs;
+        pts.push((xv, prev));
+    }
+    pts.push((x.map(x.hi), prev));
+    Series {
+        label,
+        style,
+        points: pts,
+        draw: Draw::Steps,
+        band: None,
+    }
+}
+
+/// Cactus plots of rows held in memory (see [`PlotData::cactus`]).
+pub fn render_cactus(rows: &[Record]) -> Result<Vec<Svg>, PlotError> {
+    let mut d = PlotData::default();
+    rows.iter().for_each(|r| d.add(r));
+    d.cactus()
+}
+
+/// Run-length distributions of rows held in memory (see [`PlotData::distributions`]).
+pub fn render_distribution(rows: &[Record]) -> Result<Vec<Svg>, PlotError> {
+    let mut d = PlotData::default();
+    rows.iter().for_each(|r| d.add(r));
+    d.distributions()
+}
+
+/// One puzzle in an A-against-B scatter: each side's value, and whether it solved (a side
+/// that did not is drawn at the plot's edge with a cross).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Pair {
+    /// A's value.
+    pub a: f64,
+    /// B's value.
+    pub b: f64,
+    /// Whether A solved.
+    pub a_solved: bool,
+    /// Whether B solved.
+    pub b_solved: bool,
+}
+
+/// What a scatter shows.
+#[derive(Clone, Debug)]
+pub struct ScatterSpec<'a> {
+    /// File name.
+    pub name: String,
+    /// Title (names the dataset).
+    pub title: String,
+    /// A's label (x axis).
+    pub a: &'a str,
+    /// B's label (y axis).
+    pub b: &'a str,
+    /// What the values are: seconds or a count.
+    pub unit: Unit,
+    /// Axis description of the measure, e.g. "wall time".
+    pub measure: &'a str,
+    /// Where unsolved runs go (the time limit); the largest value × 2 when unknown.
+    pub limit: Option<f64>,
+}
+
+/// A log-log scatter of A (x) against B (y), one point per puzzle, with the 1× diagonal and
+/// 2× and 10× lines either side of it. Points above the diagonal are puzzles where B needs
+/// more than A.
+pub fn render_scatter(spec: &ScatterSpec, pairs: &[Pair]) -> Result<Svg, PlotError> {
+    let solved_vals: Vec<f64> = pairs
+        .iter()
+        .flat_map(|p| [(p.a, p.a_solved), (p.b, p.b_solved)])
+        .filter(|v| v.1 && v.0 > 0.0 && v.0.is_finite())
+        .map(|v| v.0)
+        .collect();
+    let max = solved_vals.iter().copied().fold(0.0, f64::max);
+    let min = solved_vals.iter().copied().fold(f64::INFINITY, f64::min);
+    let any_failed = pairs.iter().any(|p| !(p.a_solved && p.b_solved));
+    let edge = spec
+        .limit
+        .filter(|l| *l >= max)
+        .unwrap_or(if max > 0.0 { max * 2.0 } else { 1.0 });
+    let lo = if min.is_finite() {
+        10f64.powf(min.log10().floor())
+    } else {
+        edge / 100.0
+    };
+    let hi = if any_failed {
+        edge * 1.5
+    } else {
+        10f64.powf(max.max(lo * 10.0).log10().ceil())
+    };
+    let axis = Axis {
+        unit: spec.unit,
+        log: true,
+        lo,
+        hi,
+    };
+    let clamp = |v: f64, solved: bool| {
+        if solved && v > 0.0 {
+            axis.map(v)
+        } else {
+            axis.map(edge)
+        }
+    };
+    let (mut both, mut failed) = (Vec::new(), Vec::new());
+    for p in pairs {
+        let pt = (clamp(p.a, p.a_solved), clamp(p.b, p.b_solved));
+        if p.a_solved && p.b_solved {
+            both.push(pt);
+        } else {
+            failed.push(pt);
+        }
+    }
+    let guides = ratio_guides(
+        axis.map(lo),
+        axis.map(hi),
+        any_failed.then(|| axis.map(edge)),
+    );
+    let n_both = both.len();
+    let mut series = vec![Series {
+        label: format!("{n_both} puzzles both solved"),
+        style: 0,
+        points: both,
+        draw: Draw::Points,
+        band: None,
+    }];
+    if !failed.is_empty() {
+        series.push(Series {
+            label: format!(
+                "{} puzzles not solved by one side (drawn at {})",
+                failed.len(),
+                if spec.limit.is_some_and(|l| l >= max) {
+                    "the time limit"
+                } else {
+                    "2× the largest value"
+                }
+            ),
+            style: 3,
+            points: failed,
+            draw: Draw::Points,
+            band: None,
+        });
+    }
+    let x_desc = format!("{}: {}", spec.a, spec.measure);
+    let y_desc = format!("{}: {}", spec.b, spec.measure);
+    draw(Chart {
+        name: spec.name.clone(),
+        title: spec.title.clone(),
+        x: axis.clone(),
+        y: axis,
+        x_desc: &x_desc,
+        y_desc: &y_desc,
+        series,
+        guides,
+    })
+}
+
+/// The scatter's reference lines in mapped (log10) space from `ml` to `mh`: the 1× diagonal,
+/// 2× and 10× either side, and the "not solved" lines at `edge` when some puzzle is drawn
+/// there.
+fn ratio_guides(ml: f64, mh: f64, edge: Option<f64>) -> Vec<Guide> {
+    let mut guides = vec![Guide {
+        label: "1×".into(),
+        points: vec![(ml, ml), (mh, mh)],
+        dashed: false,
+        label_at: (mh, mh),
+        anchor: (HPos::Right, VPos::Top),
+    }];
+    for f in [2f64, 10.0] {
+        let d = f.log10();
+        // Above the diagonal B needs f× what A needs; below, A needs f× B.
+        guides.push(Guide {
+            label: format!("B {}×", f),
+            points: vec![(ml, ml + d), (mh - d, mh)],
+            dashed: true,
+            label_at: (mh - d, mh),
+            anchor: (HPos::Right, VPos::Top),
+        });
+        guides.push(Guide {
+            label: format!("A {}×", f),
+            points: vec![(ml + d, ml), (mh, mh - d)],
+            dashed: true,
+            label_at: (mh, mh - d),
+            anchor: (HPos::Right, VPos::Top),
+        });
+    }
+    if let Some(e) = edge {
+        guides.push(Guide {
+            label: "not solved".into(),
+            points: vec![(e, ml), (e, mh)],
+            dashed: true,
+            label_at: (e, ml),
+            anchor: (HPos::Right, VPos::Bottom),
+        });
+        guides.push(Guide {
+            label: "not solved".into(),
+            points: vec![(ml, e), (mh, e)],
+            dashed: true,
+            label_at: (ml, e),
+            anchor: (HPos::Left, VPos::Bottom),
+        });
+    }
+    guides
 }
 
 /// Per-cycle p10, median and p90 of best conflicts over a group's runs. A run's value
-/// carries forward past its last trace row, so runs that stop early (solved: 0 conflicts)
-/// keep counting instead of vanishing from the statistics.
-fn convergence_stats(runs: &[Vec<(u64, f64)>]) -> Vec<(f64, f64, f64, f64)> {
-    let mut cycles: Vec<u64> = runs.iter().flatten().map(|p| p.0).collect();
+/// carries forward past its last trace row (and between rows: the trace holds only the
+/// cycles where the count changed), so runs that stop early (solved: 0 conflicts) keep
+/// counting instead of vanishing from the statistics.
+fn convergence_stats(runs: &[&[(u64, u64)]]) -> Vec<(f64, f64, f64, f64)> {
+    let mut cycles: Vec<u64> = runs.iter().flat_map(|r| r.iter()).map(|p| p.0).collect();
     cycles.sort_unstable();
     cycles.dedup();
     let mut pos = vec![0usize; runs.len()];
@@ -500,7 +1202,7 @@ fn convergence_stats(runs: &[Vec<(u64, f64)>]) -> Vec<(f64, f64, f64, f64)> {
                 *p += 1;
             }
             if r.first().is_some_and(|f| f.0 <= c) {
-                buf.push(r[*p].1);
+                buf.push(r[*p].1 as f64);
             }
         }
         buf.sort_by(f64::total_cmp);
@@ -515,11 +1217,22 @@ fn convergence_stats(runs: &[Vec<(u64, f64)>]) -> Vec<(f64, f64, f64, f64)> {
     out
 }
 
-/// ABC convergence from trace rows: `convergence.svg`, one median line with a p10–p90 band
-/// per (dataset, strategy, params). `None` when there are no trace rows.
-pub fn render_convergence(trace: &[TraceRow]) -> Result<Option<Svg>, PlotError> {
-    type RunKey<'a> = (&'a str, u64, u32);
-    let mut by_group: BTreeMap<GroupKey, BTreeMap<RunKey, Vec<(u64, f64)>>> = BTreeMap::new();
+/// A step line through `(x, y)` points: the value holds until the next x.
+fn steps(pts: impl Iterator<Item = (f64, f64)>) -> Vec<(f64, f64)> {
+    let mut out: Vec<(f64, f64)> = Vec::new();
+    for (x, y) in pts {
+        if let Some(&(_, py)) = out.last() {
+            out.push((x, py));
+        }
+        out.push((x, y));
+    }
+    out
+}
+
+/// ABC convergence from trace runs: `convergence.svg`, one median line with a p10–p90 band
+/// per (dataset, strategy, params). `None` when there are no runs.
+pub fn render_convergence(trace: &[TraceRun]) -> Result<Option<Svg>, PlotError> {
+    let mut by_group: BTreeMap<GroupKey, Vec<&[(u64, u64)]>> = BTreeMap::new();
     for t in trace {
         let key = GroupKey {
             dataset: t.dataset.clone(),
@@ -528,12 +1241,7 @@ pub fn render_convergence(trace: &[TraceRow]) -> Result<Option<Svg>, PlotError> 
             rules: String::new(),
             params: crate::results::Params::from_cell(&t.params),
         };
-        by_group
-            .entry(key)
-            .or_default()
-            .entry((t.puzzle_id.as_str(), t.seed, t.colony))
-            .or_default()
-            .push((t.cycle, t.best_conflicts as f64));
+        by_group.entry(key).or_default().push(&t.points);
     }
     if by_group.is_empty() {
         return Ok(None);
@@ -549,10 +1257,6 @@ pub fn render_convergence(trace: &[TraceRow]) -> Result<Option<Svg>, PlotError> 
     }
     let mut curves = Vec::new();
     for (runs, name) in by_group.into_values().zip(names) {
-        let mut runs: Vec<Vec<(u64, f64)>> = runs.into_values().collect();
-        for r in &mut runs {
-            r.sort_by_key(|p| p.0);
-        }
         curves.push((name, runs.len(), convergence_stats(&runs)));
     }
     let xs: Vec<f64> = curves
@@ -563,32 +1267,36 @@ pub fn render_convergence(trace: &[TraceRow]) -> Result<Option<Svg>, PlotError> 
         .iter()
         .flat_map(|c| c.2.iter().map(|p| p.3))
         .collect();
-    let x = Axis::fit(&xs, true, false);
-    let y = Axis::fit(&ys, true, false);
+    let x = Axis::fit(Unit::Count, &xs, true, false, None);
+    let y = Axis::fit(Unit::Count, &ys, true, false, None);
     let series = curves
         .into_iter()
         .enumerate()
         .map(|(i, (name, n, pts))| {
-            let mut band: Vec<(f64, f64)> = pts.iter().map(|p| (p.0, p.3)).collect();
-            band.extend(pts.iter().rev().map(|p| (p.0, p.1)));
+            let mut band = steps(pts.iter().map(|p| (p.0, p.3)));
+            band.extend(steps(pts.iter().map(|p| (p.0, p.1))).into_iter().rev());
             Series {
                 label: format!("{name} (median of {n} runs)"),
-                color: i,
-                points: pts.iter().map(|p| (p.0, p.2)).collect(),
-                markers: false,
-                band: Some(band),
+                style: i,
+                points: thin(steps(pts.iter().map(|p| (p.0, p.2)))),
+                draw: Draw::Steps,
+                band: Some(thin(band)),
             }
         })
         .collect();
+    let on: Vec<&str> = datasets.into_iter().collect();
     draw(Chart {
         name: "convergence.svg".to_string(),
-        title: "ABC convergence: best conflicts per cycle (shaded: p10-p90)".to_string(),
+        title: format!(
+            "{}: ABC best conflicts per cycle (shaded: p10-p90)",
+            on.join(", ")
+        ),
         x,
         y,
         x_desc: "cycle",
         y_desc: "best conflicts",
-        legend_at: SeriesLabelPosition::UpperRight,
         series,
+        guides: Vec::new(),
     })
     .map(Some)
 }
@@ -599,33 +1307,67 @@ mod tests {
 
     #[test]
     fn axis_goes_log_only_beyond_two_decades() {
-        let a = Axis::fit(&[0.5, 40.0], true, true);
+        let a = Axis::fit(Unit::Seconds, &[0.5, 40.0], true, true, None);
         assert!(!a.log);
-        let a = Axis::fit(&[0.001, 2.0], true, true);
+        let a = Axis::fit(Unit::Seconds, &[0.001, 2.0], true, true, None);
         assert!(a.log && a.lo == 0.001 && a.hi == 10.0, "{a:?}");
         assert_eq!(a.ticks(), vec![-3.0, -2.0, -1.0, 0.0, 1.0]);
-        assert_eq!(a.label(-3.0), "0.001");
+        assert_eq!(a.label(-3.0), "1 ms");
+        assert_eq!(a.label(-5.0), "10 µs");
+        assert_eq!(a.label(0.0), "1 s");
         assert_eq!(
-            Axis::fit(&[0.0, 37.0], true, false).ticks(),
+            Axis::fit(Unit::Count, &[0.0, 37.0], true, false, None).ticks(),
             vec![0.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0]
         );
-        assert_eq!(fmt_tick(1e-6), "1e-6");
-        assert_eq!(fmt_tick(0.25), "0.25");
-        assert_eq!(fmt_tick(2000.0), "2000");
+    }
+
+    #[test]
+    fn count_ticks_are_integers_and_the_budget_ends_the_axis() {
+        let a = Axis::fit(Unit::Count, &[0.0, 3.0], true, false, None);
+        assert!(
+            a.ticks().iter().all(|t| t.fract() == 0.0),
+            "{:?}",
+            a.ticks()
+        );
+        assert_eq!(a.label(2.0), "2");
+        assert_eq!(fmt_count(25_000.0), "25k");
+        assert_eq!(fmt_count(3_000_000.0), "3M");
+        let a = Axis::fit(Unit::Count, &[3.0, 900.0], true, true, Some(2000.0));
+        assert!(a.log && a.hi == 2000.0, "{a:?}");
+        assert_eq!(a.label(*a.ticks().last().expect("tick")), "2000");
+        let a = Axis::fit(Unit::Count, &[3.0, 9.0], true, true, Some(20.0));
+        assert!(!a.log && a.hi == 20.0, "{a:?}");
+    }
+
+    #[test]
+    fn values_bin_beyond_the_cap_and_keep_their_order() {
+        let mut v = Values::default();
+        for i in 0..(EXACT_CAP as u64 + 10) {
+            v.push((i % 1000 + 1) as f64);
+        }
+        assert!(v.bins.is_some() && v.exact.is_empty());
+        let r = v.ranked();
+        assert!(r.len() <= MAX_DRAWN);
+        assert_eq!(r.last().map(|p| p.0), Some(EXACT_CAP as u64 + 10));
+        let top = r.last().map_or(0.0, |p| p.1);
+        assert!((top / 1000.0 - 1.0).abs() < 0.03, "{top}");
+        assert!(r.windows(2).all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1));
     }
 
     #[test]
     fn convergence_carries_finished_runs_forward() {
-        // Run A solves at cycle 2 and stops; run B stays at 4.
-        let runs = vec![vec![(0, 6.0), (1, 3.0), (2, 0.0)], vec![(0, 8.0), (3, 4.0)]];
-        let s = convergence_stats(&runs);
+        // Run A solves at cycle 2 and stops; run B stays at 4 from cycle 3 (its trace holds
+        // only the changes).
+        let a = [(0, 6), (1, 3), (2, 0)];
+        let b = [(0, 8), (3, 4)];
+        let s = convergence_stats(&[&a, &b]);
         assert_eq!(s.len(), 4);
         assert_eq!(s[0], (0.0, 6.2, 7.0, 7.8));
+        assert_eq!(s[2].2, 4.0); // median of 0 and 8 (B unchanged since cycle 0)
         assert_eq!(s[3].2, 2.0); // median of 0 (carried) and 4
     }
 
-    #[test]
-    fn one_series_and_legend_entry_per_group() {
+    fn two_groups() -> Vec<Record> {
         let mut rows = Vec::new();
         for (s, f) in [("mrv", 1.0), ("row", 3.0)] {
             for i in 0..10 {
@@ -640,24 +1382,84 @@ mod tests {
                 rows.push(r);
             }
         }
-        let svgs = render_cactus(&rows).expect("cactus");
+        rows
+    }
+
+    #[test]
+    fn each_group_has_its_own_style_and_a_legend_entry_below_the_plot() {
+        let svgs = render_cactus(&two_groups()).expect("cactus");
         assert_eq!(svgs.len(), 1);
         assert_eq!(svgs[0].name, "h_5-cactus.svg");
+        assert!(svgs[0].title.contains("h/5"));
+        let svg = &svgs[0].svg;
+        let y_of = |label: &str| -> i32 {
+            let at = svg
+                .find(&format!(">\n{label}\n</text>"))
+                .unwrap_or_else(|| panic!("{label} in legend"));
+            let tag = &svg[svg[..at].rfind("<text").expect("text tag")..at];
+            let y = tag.split("y=\"").nth(1).expect("y attribute");
+            y[..y.find('"').expect("quote")].parse().expect("number")
+        };
         for label in ["mrv basic (10/10 solved)", "row basic (10/10 solved)"] {
-            assert_eq!(
-                svgs[0].svg.matches(&format!(">\n{label}\n</text>")).count(),
-                1,
+            assert_eq!(svg.matches(&format!(">\n{label}\n</text>")).count(), 1);
+            // The legend is in the strip under the plot canvas, never over the data.
+            assert!(y_of(label) >= SIZE.1 as i32, "{label}");
+        }
+        // mrv: one solid polyline; row: dashed (many short segments) in its own colour.
+        assert_eq!(
+            svg.matches("stroke=\"#1F77B4\" stroke-width=\"2\"").count(),
+            2
+        ); // line + legend
+        assert!(svg.matches("stroke=\"#FF7F0E\" stroke-width=\"2\"").count() > 4);
+        // Time ticks carry units, not exponents.
+        assert!(svg.contains(" ms\n</text>"), "time unit on ticks");
+        let exponent = svg
+            .as_bytes()
+            .windows(3)
+            .any(|w| w[0].is_ascii_digit() && w[1] == b'e' && (w[2] == b'-' || w[2] == b'+'));
+        assert!(!exponent, "no exponent labels");
+        let d = render_distribution(&two_groups()).expect("distribution");
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].name, "h_5-nodes.svg");
+    }
+
+    #[test]
+    fn scatter_draws_unsolved_at_the_limit_and_the_ratio_lines() {
+        let pairs = [
+            Pair {
+                a: 0.001,
+                b: 0.002,
+                a_solved: true,
+                b_solved: true,
+            },
+            Pair {
+                a: 0.01,
+                b: 5.0,
+                a_solved: true,
+                b_solved: false,
+            },
+        ];
+        let svg = render_scatter(
+            &ScatterSpec {
+                name: "s.svg".into(),
+                title: "d: A vs B".into(),
+                a: "mrv",
+                b: "row",
+                unit: Unit::Seconds,
+                measure: "wall time",
+                limit: Some(1.0),
+            },
+            &pairs,
+        )
+        .expect("scatter");
+        // Guide labels are padded with a space each side, clear of their line.
+        for label in ["1×", "B 2×", "A 10×", "not solved"] {
+            assert!(
+                svg.svg.contains(&format!(">\n {label} \n</text>")),
                 "{label}"
             );
         }
-        // One data line (width 2) per group, in the group's colour; legend samples are width 3.
-        for col in ["#1F77B4", "#FF7F0E"] {
-            let line = format!("stroke=\"{col}\" stroke-width=\"2\"");
-            assert_eq!(svgs[0].svg.matches(&line).count(), 1, "{col}");
-        }
-        assert_eq!(svgs[0].svg.matches("stroke-width=\"2\"").count(), 2);
-        let d = render_distribution(&rows).expect("distribution");
-        assert_eq!(d.len(), 1);
-        assert_eq!(d[0].name, "h_5-nodes.svg");
+        assert!(svg.svg.contains(">\n1 puzzles both solved\n</text>"));
+        assert!(svg.svg.contains("drawn at the time limit"));
     }
 }

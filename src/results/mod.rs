@@ -23,5 +23,5 @@ pub use meta::{RunMeta, RunStatus};
 pub use read::ReadError;
 pub use record::{Columns, JobKey, Params, Record, Status};
 pub use shard::Shard;
-pub use trace::TraceRow;
+pub use trace::TraceRun;
 pub use write::WriteError;

@@ -7,7 +7,7 @@
 
 use super::meta::{meta_path, RunMeta};
 use super::record::{Columns, Record};
-use super::trace::{TraceRow, TRACE_COLUMNS};
+use super::trace::TraceRun;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -275,34 +275,9 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ReadError> {
     Ok(out)
 }
 
-/// Read an ABC trace CSV (`bench-run --trace FILE`).
-pub fn read_trace(path: &Path) -> Result<Vec<TraceRow>, ReadError> {
-    let mut rows = Vec::new();
-    for_each_row(path, &TRACE_COLUMNS, |headers, rec, line| {
-        let row: TraceRow = rec.deserialize(Some(headers)).map_err(|e| {
-            let idx = match e.kind() {
-                csv::ErrorKind::Deserialize { err, .. } => err.field(),
-                _ => None,
-            };
-            match idx {
-                Some(i) => ReadError::BadValue {
-                    path: path.to_path_buf(),
-                    line,
-                    column: headers.get(i as usize).unwrap_or("?").to_string(),
-                    value: rec.get(i as usize).unwrap_or("").to_string(),
-                    expected: "an unsigned integer".into(),
-                },
-                None => ReadError::Malformed {
-                    path: path.to_path_buf(),
-                    line,
-                    detail: e.to_string(),
-                },
-            }
-        })?;
-        rows.push(row);
-        Ok(())
-    })?;
-    Ok(rows)
+/// Read an ABC trace CSV (`bench-run --trace FILE`); the format is in [`super::trace`].
+pub fn read_trace(path: &Path) -> Result<Vec<TraceRun>, ReadError> {
+    super::trace::read_trace(path)
 }
 
 /// Read the sidecar of a results file. `Ok(None)` when there is none (meta is optional);
