@@ -68,21 +68,40 @@ fn merge_without_metas_accepts_one_plan_and_refuses_two() {
     assert_eq!(untimed(&merged), untimed(&whole));
 
     // `basic` with seed 7 against `full` with seed 0: refused, both files named.
-    let c = shard_without_meta(&d, "c.csv", &["--rules", "full", "--seed", "0", "--seeds", "2"], "2/2");
+    let c = shard_without_meta(
+        &d,
+        "c.csv",
+        &["--rules", "full", "--seed", "0", "--seeds", "2"],
+        "2/2",
+    );
     let out = merge(&[&a, &c], &d.path().join("m2.csv")).code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert!(err.contains("different plans (checked from the rows"), "{err}");
+    assert!(
+        err.contains("different plans (checked from the rows"),
+        "{err}"
+    );
     assert!(err.contains(&s(&a)) && err.contains(&s(&c)), "{err}");
     for needle in ["rules basic", "seed 7", "rules full"] {
         assert!(err.contains(needle), "stderr lacks {needle:?}: {err}");
     }
-    assert!(!d.path().join("m2.csv").exists(), "nothing published on a refusal");
+    assert!(
+        !d.path().join("m2.csv").exists(),
+        "nothing published on a refusal"
+    );
 
     // Same rules, another --seed: only the numbering of seeds against jobs tells them apart.
-    let e = shard_without_meta(&d, "e.csv", &["--rules", "basic", "--seed", "8", "--seeds", "2"], "2/2");
+    let e = shard_without_meta(
+        &d,
+        "e.csv",
+        &["--rules", "basic", "--seed", "8", "--seeds", "2"],
+        "2/2",
+    );
     let out = merge(&[&a, &e], &d.path().join("m3.csv")).code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert!(err.contains("different plans (checked from the rows"), "{err}");
+    assert!(
+        err.contains("different plans (checked from the rows"),
+        "{err}"
+    );
     assert!(err.contains(&s(&a)) && err.contains(&s(&e)), "{err}");
 }
 
@@ -99,17 +118,30 @@ fn merge_refuses_a_file_out_of_job_order_with_its_line() {
         .collect();
     r.swap(1, 2);
     let p = d.path().join("x.csv");
-    fs::write(&p, puzzlebench::results::write::results_csv(&r, Columns::default())).expect("write");
+    fs::write(
+        &p,
+        puzzlebench::results::write::results_csv(&r, Columns::default()),
+    )
+    .expect("write");
     let out = merge(&[&p], &d.path().join("m.csv")).code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert!(err.contains(&format!("{}:4: job 1 follows job 2", s(&p))), "{err}");
+    assert!(
+        err.contains(&format!("{}:4: job 1 follows job 2", s(&p))),
+        "{err}"
+    );
 }
 
 /// `n` solved Hitori rows of one strategy.
 fn run(n: u64, nodes: impl Fn(u64) -> u64) -> Vec<Record> {
     (0..n)
         .map(|j| {
-            let mut r = Record::sample("hitori5", "mrv", &format!("hitori5:{}", j + 1), Status::Solved, 0.001);
+            let mut r = Record::sample(
+                "hitori5",
+                "mrv",
+                &format!("hitori5:{}", j + 1),
+                Status::Solved,
+                0.001,
+            );
             r.job = j;
             r.counters.nodes = Some(nodes(j));
             r
@@ -119,7 +151,11 @@ fn run(n: u64, nodes: impl Fn(u64) -> u64) -> Vec<Record> {
 
 fn write_run(d: &TempDir, name: &str, rows: &[Record], hash: Option<&str>) -> PathBuf {
     let p = d.path().join(name);
-    fs::write(&p, puzzlebench::results::write::results_csv(rows, Columns::default())).expect("write");
+    fs::write(
+        &p,
+        puzzlebench::results::write::results_csv(rows, Columns::default()),
+    )
+    .expect("write");
     if let Some(h) = hash {
         let m = RunMeta {
             dataset_name: Some("hitori5".into()),
@@ -147,7 +183,11 @@ fn markdown_out_lists_every_change_while_the_terminal_stops_at_20() {
         .code(1);
     let term = String::from_utf8_lossy(&out.get_output().stdout).to_string();
     let file = fs::read_to_string(&md).expect("markdown written");
-    let changes = |t: &str| t.lines().filter(|l| l.contains("| nodes | 5 | 6 | worse |")).count();
+    let changes = |t: &str| {
+        t.lines()
+            .filter(|l| l.contains("| nodes | 5 | 6 | worse |"))
+            .count()
+    };
     assert_eq!(changes(&term), 20, "{term}");
     assert!(term.contains("… and 10 more"), "{term}");
     assert_eq!(changes(&file), 30, "{file}");
@@ -159,9 +199,21 @@ fn compare_refuses_different_dataset_contents_unless_forced() {
     let d = TempDir::new().expect("tmp");
     let base = write_run(&d, "base.csv", &run(10, |_| 5), Some("aaaa"));
     let new = write_run(&d, "new.csv", &run(10, |_| 5), Some("bbbb"));
-    let out = bench_report().arg("compare").arg(&base).arg(&new).assert().code(2);
+    let out = bench_report()
+        .arg("compare")
+        .arg(&base)
+        .arg(&new)
+        .assert()
+        .code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    for needle in ["different dataset contents for hitori5", "aaaa", "bbbb", &s(&base), &s(&new), "--force"] {
+    for needle in [
+        "different dataset contents for hitori5",
+        "aaaa",
+        "bbbb",
+        &s(&base),
+        &s(&new),
+        "--force",
+    ] {
         assert!(err.contains(needle), "stderr lacks {needle:?}: {err}");
     }
     let out = bench_report()
@@ -176,7 +228,12 @@ fn compare_refuses_different_dataset_contents_unless_forced() {
 
     // One meta missing: said on stderr, and the comparison runs.
     let bare = write_run(&d, "bare.csv", &run(10, |_| 5), None);
-    let out = bench_report().arg("compare").arg(&base).arg(&bare).assert().code(0);
+    let out = bench_report()
+        .arg("compare")
+        .arg(&base)
+        .arg(&bare)
+        .assert()
+        .code(0);
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
     assert!(
         err.contains(&format!("{} (new): no .meta.json beside it", s(&bare))),
@@ -198,14 +255,27 @@ fn compare_names_a_column_missing_on_one_side_and_fails_on_a_wrong_row() {
     let a = d.path().join("a.csv");
     fs::write(&a, puzzlebench::results::write::results_csv(&with, cols)).expect("write");
     let b = write_run(&d, "b.csv", &run(6, |_| 5), None);
-    let out = bench_report().arg("compare").arg(&a).arg(&b).assert().code(2);
+    let out = bench_report()
+        .arg("compare")
+        .arg(&a)
+        .arg(&b)
+        .assert()
+        .code(2);
     let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
-    assert!(err.contains("the baseline has solutions and the new run does not"), "{err}");
+    assert!(
+        err.contains("the baseline has solutions and the new run does not"),
+        "{err}"
+    );
 
     let mut bad = run(6, |_| 5);
     bad[3].status = Some(Status::Wrong);
     let w = write_run(&d, "w.csv", &bad, None);
-    let out = bench_report().arg("compare").arg(&w).arg(&w).assert().code(1);
+    let out = bench_report()
+        .arg("compare")
+        .arg(&w)
+        .arg(&w)
+        .assert()
+        .code(1);
     let text = String::from_utf8_lossy(&out.get_output().stdout).to_string();
     assert!(text.contains("1 row of the new run wrong"), "{text}");
     // The rows helper reads through the same reader the reports use.

@@ -14,7 +14,7 @@ use puzzlebench::report::compare::{
     check_datasets, column_mismatch, compare_sorted, CompareOptions,
 };
 use puzzlebench::report::export;
-use puzzlebench::report::merge::{check_gaps, merge_stream, MergeError, MergeInput};
+use puzzlebench::report::merge::{check_gaps, merge_stream, MergeInput};
 use puzzlebench::report::plot;
 use puzzlebench::report::summary::{Format, SummaryBuilder, SummaryOptions};
 use puzzlebench::results::meta::meta_path;
@@ -346,7 +346,8 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
     // Each side is sorted by job key as it is read (in memory up to SORT_BUFFER_ROWS rows, in
     // sorted runs on disk beyond), then the two are joined as streams: memory does not grow
     // with the number of rows.
-    let paths = |f: &[(PathBuf, Option<RunMeta>)]| f.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
+    let paths =
+        |f: &[(PathBuf, Option<RunMeta>)]| f.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
     let base = KeySorted::open(&paths(&base_files), SORT_BUFFER_ROWS)?;
     let new = KeySorted::open(&paths(&new_files), SORT_BUFFER_ROWS)?;
     if let Some(m) = column_mismatch(base.columns(), new.columns()) {
@@ -450,7 +451,8 @@ fn merge_cmd(
     // when every check has passed: memory does not grow with the rows.
     let mut out = Some(AtomicFile::create(output, force)?);
     let mut csv_out: Option<csv::Writer<AtomicFile>> = None;
-    let werr = |e: csv::Error| MergeError::Write(format!("{}: cannot write: {e}", output.display()));
+    let werr =
+        |e: csv::Error| std::io::Error::other(format!("{}: cannot write: {e}", output.display()));
     let merged = merge_stream(&shards, |r, cols| {
         let w = match (&mut csv_out, out.take()) {
             (Some(w), _) => w,
@@ -459,7 +461,7 @@ fn merge_cmd(
                 w.write_record(cols.header()).map_err(werr)?;
                 csv_out.insert(w)
             }
-            (None, None) => return Err(MergeError::Write("output already closed".into())),
+            (None, None) => return Err(std::io::Error::other("output already closed")),
         };
         w.write_record(r.fields(cols)).map_err(werr)
     })?;

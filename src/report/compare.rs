@@ -11,10 +11,10 @@ use crate::results::counters::Better;
 use crate::results::{Columns, Record, Status};
 use serde::Serialize;
 
+use crate::results::read::key_cmp;
 use rand::{Rng, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use std::borrow::Borrow;
-use crate::results::read::key_cmp;
 use std::fmt::Write as _;
 
 /// How to compare.
@@ -419,7 +419,12 @@ fn compare_group(mut a: Acc, label: String, opts: &CompareOptions, band: f64) ->
 
 /// The time verdict of a group: judged only with enough pairs, and only outside the noise band.
 /// `pairs` may be a sample of the `joined` pairs (see [`TIME_SAMPLE_CAP`]).
-fn time_change(pairs: &[(f64, f64)], joined: usize, opts: &CompareOptions, band: f64) -> TimeChange {
+fn time_change(
+    pairs: &[(f64, f64)],
+    joined: usize,
+    opts: &CompareOptions,
+    band: f64,
+) -> TimeChange {
     let bw: Vec<f64> = pairs.iter().map(|p| p.0).collect();
     let nw: Vec<f64> = pairs.iter().map(|p| p.1).collect();
     let ratio = if pairs.len() >= opts.min_time_runs.max(1) {
@@ -509,7 +514,11 @@ where
 /// streams each sorted by [`key_cmp`] (see [`crate::results::read::KeySorted`]). Memory is
 /// bounded by the number of groups and of changes found, not by the rows: per group at most
 /// [`TIME_SAMPLE_CAP`] wall-time pairs. Stops at the first error of either stream.
-pub fn compare_sorted<I, J, R, S, E>(base: I, new: J, opts: &CompareOptions) -> Result<Comparison, E>
+pub fn compare_sorted<I, J, R, S, E>(
+    base: I,
+    new: J,
+    opts: &CompareOptions,
+) -> Result<Comparison, E>
 where
     I: Iterator<Item = Result<R, E>>,
     J: Iterator<Item = Result<S, E>>,
@@ -532,7 +541,11 @@ where
         dups: Vec::new(),
         name: "new",
     };
-    let mut groups = Groups { accs: Vec::new(), last: 0, seed: opts.seed };
+    let mut groups = Groups {
+        accs: Vec::new(),
+        last: 0,
+        seed: opts.seed,
+    };
     let (mut b, mut n) = (bs.next()?, ns.next()?);
     loop {
         let order = match (&b, &n) {
@@ -798,7 +811,10 @@ pub fn check_datasets(
                   unchecked: &mut Vec<String>| {
         let mut v = Vec::new();
         for (p, m) in files {
-            match m.as_ref().map(|m| (m.dataset_name.clone(), m.dataset_hash.clone())) {
+            match m
+                .as_ref()
+                .map(|m| (m.dataset_name.clone(), m.dataset_hash.clone()))
+            {
                 Some((name, Some(h))) => v.push((p.clone(), name, h)),
                 Some((_, None)) => unchecked.push(format!(
                     "{} ({side}): its .meta.json has no dataset_hash, so it cannot be checked \

@@ -441,7 +441,10 @@ impl PlanShape {
             None => self.dataset = Some((src, describe_row(r), r.dataset.clone())),
             Some((s, d, name)) if *name != r.dataset => {
                 return Err(Self::mixed(
-                    format!("one plan runs one dataset, these are {name} and {}", r.dataset),
+                    format!(
+                        "one plan runs one dataset, these are {name} and {}",
+                        r.dataset
+                    ),
                     paths,
                     (*s, d.clone()),
                     (src, describe_row(r)),
@@ -488,8 +491,7 @@ impl PlanShape {
                 None => b.d0 = Some(d),
                 Some(d0) => {
                     b.gcd = gcd(b.gcd, (d - d0).unsigned_abs());
-                    let same_window =
-                        i128::from(b.last.job) - i128::from(b.last.seed) == d;
+                    let same_window = i128::from(b.last.job) - i128::from(b.last.seed) == d;
                     if same_window != (b.last.puzzle == r.puzzle_id) {
                         let why = if same_window {
                             "in one plan, seed values follow the job numbers within a puzzle's \
@@ -678,18 +680,19 @@ impl KeyCheck {
     }
 }
 
+/// Rows of one input with their 1-based lines.
+type RowIter = Box<dyn Iterator<Item = Result<(Record, u64), ReadError>>>;
+
 /// One input being merged: where its rows come from, and the last job it gave.
 struct Cursor {
-    rows: Box<dyn Iterator<Item = Result<(Record, u64), ReadError>>>,
+    rows: RowIter,
     last: Option<u64>,
     count: u64,
 }
 
 /// The rows of an input, in job order, with their 1-based lines (rows in memory are numbered
 /// as the file `results_csv` would write: header on line 1).
-fn open_rows(
-    input: &MergeInput,
-) -> Result<Box<dyn Iterator<Item = Result<(Record, u64), ReadError>>>, MergeError> {
+fn open_rows(input: &MergeInput) -> Result<RowIter, MergeError> {
     Ok(match &input.rows {
         None => Box::new(ResultsReader::open(&input.path)?),
         Some(rows) => {
@@ -741,7 +744,7 @@ fn merged_columns(inputs: &[MergeInput]) -> Result<Columns, MergeError> {
 /// write to a temporary file and keep it only when this returns `Ok`.
 pub fn merge_stream(
     inputs: &[MergeInput],
-    mut sink: impl FnMut(&Record, Columns) -> Result<(), MergeError>,
+    mut sink: impl FnMut(&Record, Columns) -> std::io::Result<()>,
 ) -> Result<MergeOutcome, MergeError> {
     if inputs.is_empty() {
         return Err(MergeError::NoInputs);
@@ -808,7 +811,7 @@ pub fn merge_stream(
             }
         }
         keys.push(&r, src)?;
-        sink(&r, columns)?;
+        sink(&r, columns).map_err(|e| MergeError::Write(e.to_string()))?;
         rows += 1;
         previous = Some((job, src));
         if let Some(next) = advance(&mut cursors[src], &paths[src])? {
@@ -827,6 +830,24 @@ pub fn merge_stream(
     if let Some(s) = &shape {
         s.finish(&paths)?;
     }
+    confirm_duplicates(keys, inputs, &paths)?;
+    let counts: Vec<u64> = cursors.iter().map(|c| c.count).collect();
+    let meta = merged_meta(inputs, &metas, &counts, jobs_total, rows, missing.count);
+    Ok(MergeOutcome {
+        columns,
+        rows,
+        jobs_total,
+        missing,
+        meta,
+    })
+}
+
+/// Turn equal key hashes into a duplicate-key error when the rows' keys really are equal.
+fn confirm_duplicates(
+    keys: KeyCheck,
+    inputs: &[MergeInput],
+    paths: &[PathBuf],
+) -> Result<(), MergeError> {
     for [(ja, sa), (jb, sb)] in keys.candidates(64)? {
         let (a, b) = (
             fetch(&inputs[sa as usize], ja)?,
@@ -847,15 +868,7 @@ pub fn merge_stream(
             }
         }
     }
-    let counts: Vec<u64> = cursors.iter().map(|c| c.count).collect();
-    let meta = merged_meta(inputs, &metas, &counts, jobs_total, rows, missing.count);
-    Ok(MergeOutcome {
-        columns,
-        rows,
-        jobs_total,
-        missing,
-        meta,
-    })
+    Ok(())
 }
 
 /// A row waiting in the merge heap; ordered by the (job, input) beside it only.

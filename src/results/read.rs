@@ -519,12 +519,10 @@ fn spill_run(dir: &mut SpillDir, buf: &mut Vec<Record>) -> Result<ResultsReader,
     for r in buf.drain(..) {
         w.write_record(r.fields(Columns::ALL)).map_err(werr)?;
     }
-    let mut inner = w
-        .into_inner()
-        .map_err(|e| ReadError::Io {
-            path: path.clone(),
-            source: std::io::Error::other(e.to_string()),
-        })?;
+    let mut inner = w.into_inner().map_err(|e| ReadError::Io {
+        path: path.clone(),
+        source: std::io::Error::other(e.to_string()),
+    })?;
     inner.flush().map_err(io_err(&path))?;
     drop(inner);
     ResultsReader::open(&path)
