@@ -10,20 +10,23 @@ mod common;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use puzzlebench::report::ab::{self, AbFormat, AbOptions, Selector};
-use puzzlebench::report::compare::{column_mismatch, compare, CompareOptions};
+use puzzlebench::report::compare::{
+    check_datasets, column_mismatch, compare_sorted, CompareOptions,
+};
 use puzzlebench::report::export;
 use puzzlebench::report::html::{self, HtmlOptions};
-use puzzlebench::report::merge::{check_complete, merge};
+use puzzlebench::report::merge::{check_gaps, merge_stream, MergeInput};
 use puzzlebench::report::plot;
 use puzzlebench::report::summary::{
     DuplicateJobs, Format, Incomplete, SummaryBuilder, SummaryOptions,
 };
 use puzzlebench::results::meta::{meta_path, RunStatus};
 use puzzlebench::results::read::{
-    expand_inputs, for_each_result, read_meta, read_results, read_trace,
+    expand_inputs, for_each_result, read_meta, read_results, read_trace, KeySorted,
+    SORT_BUFFER_ROWS,
 };
-use puzzlebench::results::write::{results_csv, write_atomic};
-use puzzlebench::results::{Columns, Record};
+use puzzlebench::results::write::{write_atomic, AtomicFile};
+use puzzlebench::results::{Record, RunMeta};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -174,7 +177,8 @@ struct CompareArgs {
     /// Write Bencher Metric Format JSON here.
     #[arg(long, value_name = "FILE")]
     bmf_out: Option<PathBuf>,
-    /// Replace output files that already exist.
+    /// Replace output files that already exist, and compare even when the metas show the
+    /// two runs used different dataset contents (a warning instead of exit 2).
     #[arg(long)]
     force: bool,
 }
@@ -187,21 +191,6 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
-}
-
-/// Read every results file named (directories expanded), concatenated, with the optional
-/// columns any of them has.
-fn read_all_with_columns(paths: &[PathBuf]) -> Result<(Vec<Record>, Columns)> {
-    let mut rows = Vec::new();
-    let mut cols = Columns::default();
-    for p in expand_inputs(paths)? {
-        let f = read_results(&p)?;
-        cols.solutions |= f.columns.solutions;
-        cols.solution |= f.columns.solution;
-        cols.measured |= f.columns.measured;
-        rows.extend(f.rows);
-    }
-    Ok((rows, cols))
 }
 
 /// The time limit for PAR-2 from the metas, or why there is none.
@@ -428,14 +417,37 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
             );
         }
     }
-    let (base_rows, base_cols) = read_all_with_columns(std::slice::from_ref(&a.baseline))?;
-    let (new_rows, new_cols) = read_all_with_columns(std::slice::from_ref(&a.new))?;
-    if let Some(m) = column_mismatch(base_cols, new_cols) {
+    let with_metas = |p: &PathBuf| -> Result<Vec<(PathBuf, Option<RunMeta>)>> {
+        let mut v = Vec::new();
+        for f in expand_inputs(std::slice::from_ref(p))? {
+            let m = read_meta(&f)?;
+            v.push((f, m));
+        }
+        Ok(v)
+    };
+    let (base_files, new_files) = (with_metas(&a.baseline)?, with_metas(&a.new)?);
+    let datasets = check_datasets(&base_files, &new_files);
+    for note in &datasets.unchecked {
+        eprintln!("bench-report: note: {note}");
+    }
+    match datasets.mismatch {
+        Some(m) if !a.force => bail!("{m}"),
+        Some(m) => eprintln!("bench-report: warning: {m}; compared anyway (--force)"),
+        None => {}
+    }
+    // Each side is sorted by job key as it is read (in memory up to SORT_BUFFER_ROWS rows, in
+    // sorted runs on disk beyond), then the two are joined as streams: memory does not grow
+    // with the number of rows.
+    let paths =
+        |f: &[(PathBuf, Option<RunMeta>)]| f.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
+    let base = KeySorted::open(&paths(&base_files), SORT_BUFFER_ROWS)?;
+    let new = KeySorted::open(&paths(&new_files), SORT_BUFFER_ROWS)?;
+    if let Some(m) = column_mismatch(base.columns(), new.columns()) {
         bail!("{m}");
     }
-    let c = compare(
-        &base_rows,
-        &new_rows,
+    let c = compare_sorted(
+        base,
+        new,
         &CompareOptions {
             noise_band: a.noise_band,
             baseline_label: a.baseline.display().to_string(),
@@ -443,11 +455,13 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
             time_regressions: a.times == "fail",
             ..CompareOptions::default()
         },
-    );
+    )?;
     let md = export::markdown(&c);
     common::print(&md);
     if let Some(p) = &a.markdown_out {
-        write_output(p, md.as_bytes(), a.force, &inputs)?;
+        // The file holds every change; the terminal copy above stops each list at 20.
+        let full = export::markdown_full(&c);
+        write_output(p, full.as_bytes(), a.force, &inputs)?;
     }
     if let Some(p) = &a.github_benchmark_out {
         let j = serde_json::to_string_pretty(&export::github_action_benchmark(&c))?;
@@ -561,34 +575,49 @@ fn merge_cmd(
         }
     }
     let mut shards = Vec::new();
-    let mut columns = Columns::default();
     for p in expand_inputs(files)? {
-        let f = read_results(&p)?;
-        columns.solutions |= f.columns.solutions;
-        columns.solution |= f.columns.solution;
-        columns.measured |= f.columns.measured;
         let meta = read_meta(&p)?;
-        shards.push((p, f.rows, meta));
+        shards.push(MergeInput {
+            path: p,
+            meta,
+            rows: None,
+        });
     }
-    let mut merged = merge(shards)?;
-    merged.columns.solutions |= columns.solutions;
-    merged.columns.solution |= columns.solution;
-    merged.columns.measured |= columns.measured;
-    if let Some(warning) = check_complete(&merged, allow_missing)? {
+    // Rows go straight from the inputs to a temporary file beside the output, published only
+    // when every check has passed: memory does not grow with the rows.
+    let mut out = Some(AtomicFile::create(output, force)?);
+    let mut csv_out: Option<csv::Writer<AtomicFile>> = None;
+    let werr =
+        |e: csv::Error| std::io::Error::other(format!("{}: cannot write: {e}", output.display()));
+    let merged = merge_stream(&shards, |r, cols| {
+        let w = match (&mut csv_out, out.take()) {
+            (Some(w), _) => w,
+            (None, Some(f)) => {
+                let mut w = csv::Writer::from_writer(f);
+                w.write_record(cols.header()).map_err(werr)?;
+                csv_out.insert(w)
+            }
+            (None, None) => return Err(std::io::Error::other("output already closed")),
+        };
+        w.write_record(r.fields(cols)).map_err(werr)
+    })?;
+    if let Some(warning) = check_gaps(merged.jobs_total, &merged.missing, allow_missing)? {
         eprintln!("bench-report: warning: {warning}");
     }
-    write_output(
-        output,
-        &results_csv(&merged.rows, merged.columns),
-        force,
-        &inputs,
-    )?;
+    match csv_out {
+        Some(w) => w
+            .into_inner()
+            .map_err(|e| anyhow::anyhow!("{}: cannot write: {}", output.display(), e.error()))?
+            .commit()?,
+        // Every input has a row (an empty one is refused), so rows always arrive.
+        None => bail!("{}: no rows to merge", output.display()),
+    }
     let meta = serde_json::to_string_pretty(&merged.meta)? + "\n";
     write_output(&out_meta, meta.as_bytes(), force, &inputs)?;
     common::print(&format!(
         "{}: {} rows ({})\n",
         output.display(),
-        merged.rows.len(),
+        merged.rows,
         merged.meta.status.map_or("unknown", |s| s.as_str())
     ));
     Ok(ExitCode::SUCCESS)

@@ -6,13 +6,15 @@
 //! outside `1 ± noise_band` is called a slowdown or speedup.
 
 use crate::report::stats::{self, Interval};
-use crate::report::summary::effort_of;
 use crate::report::{labels, GroupKey};
 use crate::results::counters::Better;
-use crate::results::{Columns, JobKey, Record, Status};
+use crate::results::{Columns, Record, Status};
 use serde::Serialize;
 
-use std::collections::BTreeMap;
+use crate::results::read::key_cmp;
+use rand::{Rng, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+use std::borrow::Borrow;
 use std::fmt::Write as _;
 
 /// How to compare.
@@ -205,26 +207,6 @@ pub struct Comparison {
     pub(crate) list_limit: usize,
 }
 
-fn index<'a>(
-    rows: &'a [Record],
-    side: &str,
-    dups: &mut Vec<String>,
-) -> BTreeMap<JobKey, &'a Record> {
-    let mut m = BTreeMap::new();
-    for r in rows {
-        match m.entry(r.key()) {
-            std::collections::btree_map::Entry::Vacant(v) => {
-                v.insert(r);
-            }
-            std::collections::btree_map::Entry::Occupied(_) => dups.push(format!(
-                "{side}: {} {} {} seed {} colony {}",
-                r.dataset, r.puzzle_id, r.strategy, r.seed, r.colony
-            )),
-        }
-    }
-    m
-}
-
 pub(crate) fn cell<T: ToString>(v: &Option<T>) -> String {
     v.as_ref().map(T::to_string).unwrap_or_default()
 }
@@ -271,13 +253,137 @@ fn counter_diffs(b: &Record, n: &Record, job: &Job, out: &mut Vec<CounterChange>
     }
 }
 
-/// A group's jobs, as the join of the two runs sorts them.
+/// Joined pairs a group keeps for its time statistics: beyond this many, a seeded uniform
+/// sample of this size (reservoir sampling), so memory stays bounded however many rows the
+/// runs hold. 250,000 pairs (6 MB) give a median within a fraction of a percent, far inside
+/// any noise band; groups up to this size are judged on every pair, exactly as before.
+pub const TIME_SAMPLE_CAP: usize = 250_000;
+
+/// A uniform sample of at most `cap` values from a stream (Algorithm R), deterministic for a
+/// seed. Below the cap it holds every value, in stream order.
+struct Reservoir<T> {
+    items: Vec<T>,
+    seen: u64,
+    cap: usize,
+    rng: Pcg64Mcg,
+}
+
+impl<T> Reservoir<T> {
+    fn new(cap: usize, seed: u64) -> Self {
+        Reservoir {
+            items: Vec::new(),
+            seen: 0,
+            cap: cap.max(1),
+            rng: Pcg64Mcg::seed_from_u64(seed),
+        }
+    }
+
+    fn push(&mut self, x: T) {
+        self.seen += 1;
+        if self.items.len() < self.cap {
+            self.items.push(x);
+        } else {
+            let j = self.rng.random_range(0..self.seen);
+            if j < self.cap as u64 {
+                self.items[j as usize] = x;
+            }
+        }
+    }
+}
+
+/// Nodes mean over rows that report nodes, or cycles mean over solved rows of an ABC group
+/// (as the summary's effort), as exact integer sums.
 #[derive(Default)]
-struct Acc<'a> {
-    pairs: Vec<(&'a Record, &'a Record)>,
+struct EffortSum {
+    abc: bool,
+    nodes: (u128, u64),
+    solved_cycles: (u128, u64),
+}
+
+impl EffortSum {
+    fn add(&mut self, r: &Record) {
+        if let Some(c) = r.counters.cycles {
+            self.abc = true;
+            if r.status == Some(Status::Solved) {
+                self.solved_cycles.0 += u128::from(c);
+                self.solved_cycles.1 += 1;
+            }
+        } else if let Some(n) = r.counters.nodes {
+            self.nodes.0 += u128::from(n);
+            self.nodes.1 += 1;
+        }
+    }
+
+    fn mean(&self) -> Option<(&'static str, f64)> {
+        let (metric, (sum, n)) = if self.abc {
+            ("cycles", self.solved_cycles)
+        } else {
+            ("nodes", self.nodes)
+        };
+        (n > 0).then(|| (metric, sum as f64 / n as f64))
+    }
+}
+
+/// A group's running state while the two sorted streams are joined: the changes found, and
+/// per row only what the time statistics need.
+struct Acc {
+    key: GroupKey,
+    joined: usize,
+    status_changes: Vec<StatusChange>,
+    counter_changes: Vec<CounterChange>,
     missing: Vec<Job>,
     only_new: Vec<Job>,
-    new_rows: Vec<&'a Record>,
+    pairs: Reservoir<(f64, f64)>,
+    new_walls: Reservoir<f64>,
+    new_runs: usize,
+    effort: EffortSum,
+}
+
+impl Acc {
+    fn new(key: GroupKey, seed: u64) -> Acc {
+        Acc {
+            key,
+            joined: 0,
+            status_changes: Vec::new(),
+            counter_changes: Vec::new(),
+            missing: Vec::new(),
+            only_new: Vec::new(),
+            pairs: Reservoir::new(TIME_SAMPLE_CAP, seed),
+            new_walls: Reservoir::new(TIME_SAMPLE_CAP, seed ^ 1),
+            new_runs: 0,
+            effort: EffortSum::default(),
+        }
+    }
+
+    /// A baseline row and its partner in the new run.
+    fn pair(&mut self, b: &Record, n: &Record) {
+        let job = job_of(n);
+        if b.status != n.status {
+            let rank = |s: Option<Status>| s.map_or(0, Status::rank);
+            let direction = match rank(n.status).cmp(&rank(b.status)) {
+                std::cmp::Ordering::Greater => Direction::Better,
+                std::cmp::Ordering::Less => Direction::Worse,
+                // error <-> wrong share a rank but are different failures.
+                std::cmp::Ordering::Equal => Direction::Changed,
+            };
+            self.status_changes.push(StatusChange {
+                job: job.clone(),
+                base: b.status,
+                new: n.status,
+                direction,
+            });
+        }
+        counter_diffs(b, n, &job, &mut self.counter_changes);
+        self.joined += 1;
+        self.pairs.push((b.wall_s, n.wall_s));
+    }
+
+    /// A row of the new run (paired or not).
+    fn new_row(&mut self, n: &Record) {
+        self.new_runs += 1;
+        self.new_walls.push(n.wall_s);
+        self.effort.add(n);
+    }
 }
 
 fn job_of(r: &Record) -> Job {
@@ -290,60 +396,37 @@ fn job_of(r: &Record) -> Job {
 
 /// One group's changes between the runs: statuses and counters job by job, time over the
 /// joined pairs, and the new run's own effort and wall time.
-fn compare_group(
-    key: GroupKey,
-    a: Acc<'_>,
-    label: String,
-    opts: &CompareOptions,
-    band: f64,
-) -> GroupComparison {
-    let mut status_changes = Vec::new();
-    let mut counter_changes = Vec::new();
-    for (b, n) in &a.pairs {
-        let job = job_of(n);
-        if b.status != n.status {
-            let rank = |s: Option<Status>| s.map_or(0, Status::rank);
-            let direction = match rank(n.status).cmp(&rank(b.status)) {
-                std::cmp::Ordering::Greater => Direction::Better,
-                std::cmp::Ordering::Less => Direction::Worse,
-                // error <-> wrong share a rank but are different failures.
-                std::cmp::Ordering::Equal => Direction::Changed,
-            };
-            status_changes.push(StatusChange {
-                job: job.clone(),
-                base: b.status,
-                new: n.status,
-                direction,
-            });
-        }
-        counter_diffs(b, n, &job, &mut counter_changes);
-    }
-    status_changes.sort_by(|x, y| (x.direction, &x.job).cmp(&(y.direction, &y.job)));
-    counter_changes
+fn compare_group(mut a: Acc, label: String, opts: &CompareOptions, band: f64) -> GroupComparison {
+    a.status_changes
+        .sort_by(|x, y| (x.direction, &x.job).cmp(&(y.direction, &y.job)));
+    a.counter_changes
         .sort_by(|x, y| (x.direction, &x.job, x.counter).cmp(&(y.direction, &y.job, y.counter)));
-    let time = time_change(&a.pairs, opts, band);
-    let new_walls: Vec<f64> = a.new_rows.iter().map(|r| r.wall_s).collect();
+    let time = time_change(&a.pairs.items, a.joined, opts, band);
     GroupComparison {
         label,
-        joined: a.pairs.len(),
-        status_changes,
-        counter_changes,
+        joined: a.joined,
+        status_changes: a.status_changes,
+        counter_changes: a.counter_changes,
         time,
         missing_in_new: a.missing,
         only_in_new: a.only_new,
-        new_effort: effort_of(&a.new_rows)
-            .filter(|e| e.runs > 0)
-            .map(|e| (e.metric, e.mean)),
-        new_wall: stats::bootstrap_median(&new_walls, opts.resamples, opts.seed),
-        new_runs: a.new_rows.len(),
-        key,
+        new_effort: a.effort.mean(),
+        new_wall: stats::bootstrap_median(&a.new_walls.items, opts.resamples, opts.seed),
+        new_runs: a.new_runs,
+        key: a.key,
     }
 }
 
 /// The time verdict of a group: judged only with enough pairs, and only outside the noise band.
-fn time_change(pairs: &[(&Record, &Record)], opts: &CompareOptions, band: f64) -> TimeChange {
-    let bw: Vec<f64> = pairs.iter().map(|(b, _)| b.wall_s).collect();
-    let nw: Vec<f64> = pairs.iter().map(|(_, n)| n.wall_s).collect();
+/// `pairs` may be a sample of the `joined` pairs (see [`TIME_SAMPLE_CAP`]).
+fn time_change(
+    pairs: &[(f64, f64)],
+    joined: usize,
+    opts: &CompareOptions,
+    band: f64,
+) -> TimeChange {
+    let bw: Vec<f64> = pairs.iter().map(|p| p.0).collect();
+    let nw: Vec<f64> = pairs.iter().map(|p| p.1).collect();
     let ratio = if pairs.len() >= opts.min_time_runs.max(1) {
         stats::bootstrap_ratio_of_medians(&bw, &nw, opts.resamples, opts.seed)
     } else {
@@ -356,7 +439,7 @@ fn time_change(pairs: &[(&Record, &Record)], opts: &CompareOptions, band: f64) -
         Some(_) => TimeVerdict::Unchanged,
     };
     TimeChange {
-        runs: pairs.len(),
+        runs: joined,
         base_median_s: stats::median(&bw),
         new_median_s: stats::median(&nw),
         ratio,
@@ -364,54 +447,176 @@ fn time_change(pairs: &[(&Record, &Record)], opts: &CompareOptions, band: f64) -
     }
 }
 
-/// Compare a baseline run with a new run, job by job (joined on [`Record::key`]).
-pub fn compare(baseline: &[Record], new: &[Record], opts: &CompareOptions) -> Comparison {
-    let mut dups = Vec::new();
-    let bi = index(baseline, "baseline", &mut dups);
-    let ni = index(new, "new", &mut dups);
+/// The groups of a join, found by a linear scan that tries the last group first: rows come
+/// in key order, so consecutive rows mostly share a group, and runs have few groups.
+struct Groups {
+    accs: Vec<Acc>,
+    last: usize,
+    seed: u64,
+}
 
-    let mut acc: BTreeMap<GroupKey, Acc> = BTreeMap::new();
-    for (k, b) in &bi {
-        match ni.get(k) {
-            Some(n) => acc.entry(GroupKey::of(n)).or_default().pairs.push((b, n)),
-            None => acc
-                .entry(GroupKey::of(b))
-                .or_default()
-                .missing
-                .push(job_of(b)),
+impl Groups {
+    fn of(&mut self, r: &Record) -> &mut Acc {
+        if !self.accs.get(self.last).is_some_and(|a| a.key.matches(r)) {
+            self.last = match self.accs.iter().position(|a| a.key.matches(r)) {
+                Some(i) => i,
+                None => {
+                    self.accs.push(Acc::new(GroupKey::of(r), self.seed));
+                    self.accs.len() - 1
+                }
+            };
+        }
+        &mut self.accs[self.last]
+    }
+}
+
+/// One side of the join: the next row whose key differs from the row before it; rows with a
+/// key already seen are noted as duplicates and skipped (the first is compared).
+struct Side<I> {
+    rows: I,
+    prev: Option<Record>,
+    rows_read: usize,
+    /// Rows with status `wrong`, duplicates included.
+    wrong: usize,
+    dups: Vec<String>,
+    name: &'static str,
+}
+
+impl<I, R, E> Side<I>
+where
+    I: Iterator<Item = Result<R, E>>,
+    R: Borrow<Record>,
+{
+    fn next(&mut self) -> Result<Option<Record>, E> {
+        for row in self.rows.by_ref() {
+            let row = row?;
+            let r: &Record = row.borrow();
+            self.rows_read += 1;
+            self.wrong += usize::from(r.status == Some(Status::Wrong));
+            if let Some(p) = &self.prev {
+                if key_cmp(p, r) == std::cmp::Ordering::Equal {
+                    self.dups.push(format!(
+                        "{}: {} {} {} seed {} colony {}",
+                        self.name, r.dataset, r.puzzle_id, r.strategy, r.seed, r.colony
+                    ));
+                    continue;
+                }
+            }
+            let r = r.clone();
+            self.prev = Some(r.clone());
+            return Ok(Some(r));
+        }
+        Ok(None)
+    }
+}
+
+/// Compare a baseline run with a new run, job by job (joined on [`Record::key`]), from two
+/// streams each sorted by [`key_cmp`] (see [`crate::results::read::KeySorted`]). Memory is
+/// bounded by the number of groups and of changes found, not by the rows: per group at most
+/// [`TIME_SAMPLE_CAP`] wall-time pairs. Stops at the first error of either stream.
+pub fn compare_sorted<I, J, R, S, E>(
+    base: I,
+    new: J,
+    opts: &CompareOptions,
+) -> Result<Comparison, E>
+where
+    I: Iterator<Item = Result<R, E>>,
+    J: Iterator<Item = Result<S, E>>,
+    R: Borrow<Record>,
+    S: Borrow<Record>,
+{
+    let mut bs = Side {
+        rows: base,
+        prev: None,
+        rows_read: 0,
+        wrong: 0,
+        dups: Vec::new(),
+        name: "baseline",
+    };
+    let mut ns = Side {
+        rows: new,
+        prev: None,
+        rows_read: 0,
+        wrong: 0,
+        dups: Vec::new(),
+        name: "new",
+    };
+    let mut groups = Groups {
+        accs: Vec::new(),
+        last: 0,
+        seed: opts.seed,
+    };
+    let (mut b, mut n) = (bs.next()?, ns.next()?);
+    loop {
+        let order = match (&b, &n) {
+            (None, None) => break,
+            (Some(_), None) => std::cmp::Ordering::Less,
+            (None, Some(_)) => std::cmp::Ordering::Greater,
+            (Some(x), Some(y)) => key_cmp(x, y),
+        };
+        match (order, &b, &n) {
+            (std::cmp::Ordering::Less, Some(x), _) => {
+                groups.of(x).missing.push(job_of(x));
+                b = bs.next()?;
+            }
+            (std::cmp::Ordering::Greater, _, Some(y)) => {
+                let g = groups.of(y);
+                g.only_new.push(job_of(y));
+                g.new_row(y);
+                n = ns.next()?;
+            }
+            (_, Some(x), Some(y)) => {
+                let g = groups.of(y);
+                g.pair(x, y);
+                g.new_row(y);
+                (b, n) = (bs.next()?, ns.next()?);
+            }
+            _ => break,
         }
     }
-    for (k, n) in &ni {
-        let a = acc.entry(GroupKey::of(n)).or_default();
-        a.new_rows.push(n);
-        if !bi.contains_key(k) {
-            a.only_new.push(job_of(n));
-        }
-    }
-
-    let keys: Vec<GroupKey> = acc.keys().cloned().collect();
+    // Rows with a repeated key still count, as they did when every row was held: a wrong
+    // answer is a bug wherever it is.
+    let wrong_in_new = ns.wrong;
+    let mut accs = groups.accs;
+    accs.sort_by(|x, y| x.key.cmp(&y.key));
+    let keys: Vec<GroupKey> = accs.iter().map(|a| a.key.clone()).collect();
     let names = labels(&keys);
     let band = opts.noise_band.abs();
-    let groups = acc
+    let groups = accs
         .into_iter()
         .zip(names)
-        .map(|((key, a), label)| compare_group(key, a, label, opts, band))
+        .map(|(a, label)| compare_group(a, label, opts, band))
         .collect();
-    Comparison {
+    let mut dups = bs.dups;
+    dups.extend(ns.dups);
+    Ok(Comparison {
         groups,
-        base_rows: baseline.len(),
-        new_rows: new.len(),
+        base_rows: bs.rows_read,
+        new_rows: ns.rows_read,
         duplicate_keys: dups,
-        wrong_in_new: new
-            .iter()
-            .filter(|r| r.status == Some(Status::Wrong))
-            .count(),
+        wrong_in_new,
         noise_band: band,
         resamples: opts.resamples,
         baseline_label: opts.baseline_label.clone(),
         new_label: opts.new_label.clone(),
         time_regressions: opts.time_regressions,
         list_limit: opts.list_limit.max(1),
+    })
+}
+
+/// Compare a baseline run with a new run held in memory, rows in any order (sorted here by
+/// key, stably, so the first of duplicate keys in file order is the one compared).
+pub fn compare(baseline: &[Record], new: &[Record], opts: &CompareOptions) -> Comparison {
+    fn sorted(rows: &[Record]) -> Vec<&Record> {
+        let mut v: Vec<&Record> = rows.iter().collect();
+        v.sort_by(|a, b| key_cmp(a, b));
+        v
+    }
+    let (b, n) = (sorted(baseline), sorted(new));
+    let ok = Ok::<&Record, std::convert::Infallible>;
+    match compare_sorted(b.into_iter().map(ok), n.into_iter().map(ok), opts) {
+        Ok(c) => c,
+        Err(never) => match never {},
     }
 }
 
@@ -582,6 +787,70 @@ pub fn column_mismatch(baseline: Columns, new: Columns) -> Option<String> {
         "the files carry different optional columns: {} (run both with the same --count-solutions, or compare like with like)",
         parts.join("; ")
     ))
+}
+
+/// Whether the two runs solved the same puzzles, from their metas' dataset hashes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct DatasetCheck {
+    /// Two files of one dataset name (one per side) whose hashes differ: the comparison
+    /// would set unrelated puzzles side by side. Both files and hashes named.
+    pub mismatch: Option<String>,
+    /// Files the check could not cover (no meta, or no hash in it), one line each.
+    pub unchecked: Vec<String>,
+}
+
+/// Compare the dataset hashes of the baseline's and the new run's files (each with its meta,
+/// when it has one). Files are matched by the meta's dataset name; a meta without a name is
+/// matched with every file of the other side.
+pub fn check_datasets(
+    baseline: &[(std::path::PathBuf, Option<crate::results::RunMeta>)],
+    new: &[(std::path::PathBuf, Option<crate::results::RunMeta>)],
+) -> DatasetCheck {
+    let mut out = DatasetCheck::default();
+    let hashed = |files: &'_ [(std::path::PathBuf, Option<crate::results::RunMeta>)],
+                  side: &str,
+                  unchecked: &mut Vec<String>| {
+        let mut v = Vec::new();
+        for (p, m) in files {
+            match m
+                .as_ref()
+                .map(|m| (m.dataset_name.clone(), m.dataset_hash.clone()))
+            {
+                Some((name, Some(h))) => v.push((p.clone(), name, h)),
+                Some((_, None)) => unchecked.push(format!(
+                    "{} ({side}): its .meta.json has no dataset_hash, so it cannot be checked \
+                     to hold the same puzzles as the other side",
+                    p.display()
+                )),
+                None => unchecked.push(format!(
+                    "{} ({side}): no .meta.json beside it, so it cannot be checked to hold the \
+                     same puzzles as the other side",
+                    p.display()
+                )),
+            }
+        }
+        v
+    };
+    let b = hashed(baseline, "baseline", &mut out.unchecked);
+    let n = hashed(new, "new", &mut out.unchecked);
+    for (pb, nb, hb) in &b {
+        for (pn, nn, hn) in &n {
+            let same_name = match (nb, nn) {
+                (Some(x), Some(y)) => x == y,
+                _ => true,
+            };
+            if same_name && hb != hn && out.mismatch.is_none() {
+                out.mismatch = Some(format!(
+                    "different dataset contents{}: baseline {} has dataset_hash {hb}, new {} has \
+                     {hn}; the runs did not solve the same puzzles (pass --force to compare anyway)",
+                    nb.as_ref().or(nn.as_ref()).map_or(String::new(), |d| format!(" for {d}")),
+                    pb.display(),
+                    pn.display()
+                ));
+            }
+        }
+    }
+    out
 }
 
 #[cfg(test)]

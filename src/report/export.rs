@@ -10,11 +10,20 @@ use crate::report::{fmt_secs, sig3};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 
-/// Markdown for a GitHub job summary: the verdict first, then tables, long lists capped
-/// with "… and N more".
+/// Markdown for a terminal or a GitHub job summary: the verdict first, then tables, long
+/// lists capped at the comparison's list limit with "… and N more".
 pub fn markdown(c: &Comparison) -> String {
+    markdown_capped(c, c.list_limit)
+}
+
+/// Markdown with every change listed (`--markdown-out`): the file is the complete record, only
+/// the terminal is shortened.
+pub fn markdown_full(c: &Comparison) -> String {
+    markdown_capped(c, usize::MAX)
+}
+
+fn markdown_capped(c: &Comparison, cap: usize) -> String {
     let t = c.tally();
-    let cap = c.list_limit;
     let mut out = format!("## {}\n\n", c.headline());
     let _ = writeln!(
         out,
@@ -31,9 +40,9 @@ pub fn markdown(c: &Comparison) -> String {
     }
 
     markdown_wall_time(&mut out, c);
-    markdown_status_changes(&mut out, c);
-    markdown_counter_changes(&mut out, c);
-    markdown_job_lists(&mut out, c);
+    markdown_status_changes(&mut out, c, cap);
+    markdown_counter_changes(&mut out, c, cap);
+    markdown_job_lists(&mut out, c, cap);
     out
 }
 
@@ -77,9 +86,8 @@ fn markdown_wall_time(out: &mut String, c: &Comparison) {
     }
 }
 
-/// Status changes across all groups, capped at the list limit.
-fn markdown_status_changes(out: &mut String, c: &Comparison) {
-    let cap = c.list_limit;
+/// Status changes across all groups, at most `cap`.
+fn markdown_status_changes(out: &mut String, c: &Comparison, cap: usize) {
     let status: Vec<(&GroupComparison, &StatusChange)> = c
         .groups
         .iter()
@@ -107,9 +115,8 @@ fn markdown_status_changes(out: &mut String, c: &Comparison) {
     }
 }
 
-/// Counter changes across all groups, capped at the list limit.
-fn markdown_counter_changes(out: &mut String, c: &Comparison) {
-    let cap = c.list_limit;
+/// Counter changes across all groups, at most `cap`.
+fn markdown_counter_changes(out: &mut String, c: &Comparison, cap: usize) {
     let counters: Vec<(&GroupComparison, &CounterChange)> = c
         .groups
         .iter()
@@ -145,8 +152,7 @@ fn markdown_counter_changes(out: &mut String, c: &Comparison) {
 }
 
 /// The jobs only one run has, missing from new first.
-fn markdown_job_lists(out: &mut String, c: &Comparison) {
-    let cap = c.list_limit;
+fn markdown_job_lists(out: &mut String, c: &Comparison, cap: usize) {
     for (title, pick) in [("Rows missing from new", true), ("Rows only in new", false)] {
         let rows: Vec<(&GroupComparison, &Job)> = c
             .groups

@@ -1,14 +1,24 @@
 //! Merge shard files (`bench-run --shard K/N`) back into one run.
 //!
+//! Shard files are sorted by job, so the merge is a k-way merge that holds one row per input
+//! and writes each row as it goes ([`merge_stream`]); memory does not grow with the number of
+//! rows. An input out of job order is refused with its `file:line`.
+//!
 //! Refuses what would make the merged file lie: two rows for one job index or one job key,
 //! files from different plans, and rows in a file whose meta says they belong to another
-//! shard. Jobs missing from the plan are reported, not refused: the caller decides (the CLI
-//! exits non-zero unless `--allow-missing`).
+//! shard. Plans are compared by the metas' plan hash; when an input has no meta, the rows' own
+//! columns must fit one plan ([`PlanShape`]). Jobs missing from the plan are reported, not
+//! refused: the caller decides (the CLI exits non-zero unless `--allow-missing`).
 
-use crate::results::{Columns, Record};
+use crate::hash::StableHasher;
+use crate::results::read::{ResultsReader, SpillDir};
+use crate::results::{Columns, ReadError, Record};
 use crate::results::{RunMeta, RunStatus, Shard};
 use serde_json::{json, Value};
-use std::collections::{BTreeMap, HashMap};
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+use std::fs;
+use std::io::{BufReader, BufWriter, Read as _, Write as _};
 use std::path::{Path, PathBuf};
 
 /// Why inputs cannot be merged. Every variant names the files involved.
@@ -18,7 +28,7 @@ pub enum MergeError {
     #[error("{missing} of {total} jobs missing: {listed} (pass --allow-missing to write the merged file anyway)")]
     Incomplete {
         /// Jobs missing.
-        missing: usize,
+        missing: u64,
         /// Jobs in the plan.
         total: u64,
         /// The first of them, described.
@@ -30,6 +40,24 @@ pub enum MergeError {
     /// Nothing to merge.
     #[error("no input files")]
     NoInputs,
+    /// An input or a temporary file could not be read or written.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// The merged rows could not be written.
+    #[error("{0}")]
+    Write(String),
+    /// A shard file whose rows are not in ascending job order.
+    #[error("{path}:{line}: job {job} follows job {previous}; shard files are sorted by job (as bench-run writes them), so this file was edited or is not a bench-run result")]
+    OutOfOrder {
+        /// File.
+        path: PathBuf,
+        /// 1-based line of the row out of order.
+        line: u64,
+        /// Its job.
+        job: u64,
+        /// The job of the row before it.
+        previous: u64,
+    },
     /// Two rows claim the same job index.
     #[error("duplicate job {job} (puzzle {puzzle_id}): in {first} and in {second}")]
     DuplicateJob {
@@ -77,6 +105,23 @@ pub enum MergeError {
         /// Its plan hash (or job total).
         second_hash: String,
     },
+    /// Without metas to compare, the rows themselves show two plans.
+    #[error(
+        "different plans (checked from the rows: not every input has a .meta.json): {why}: \
+         {first} has {first_row}, {second} has {second_row}"
+    )]
+    MixedRows {
+        /// What a single plan would not produce.
+        why: String,
+        /// One file.
+        first: PathBuf,
+        /// A row of it, described.
+        first_row: String,
+        /// The other file (may be the same).
+        second: PathBuf,
+        /// A row of it, described.
+        second_row: String,
+    },
     /// A row outside its file's shard.
     #[error("{path}: job {job} (puzzle {puzzle_id}) does not belong to shard {index}/{count}")]
     WrongShard {
@@ -105,21 +150,96 @@ pub enum MergeError {
     },
 }
 
-/// The merged run.
+/// One input of a merge: a shard file read as it is merged, or rows already in memory.
+pub struct MergeInput {
+    /// The file (named in every message).
+    pub path: PathBuf,
+    /// Its meta sidecar, when it has one.
+    pub meta: Option<RunMeta>,
+    /// `None`: read `path` as the merge goes (it must be sorted by job). `Some`: these rows,
+    /// in any order.
+    pub rows: Option<Vec<Record>>,
+}
+
+/// Missing jobs, kept as a count and the first ranges: a merge with a whole shard absent
+/// misses every N-th job, and listing millions of them helps nobody.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Gaps {
+    /// Jobs missing.
+    pub count: u64,
+    /// The first [`Gaps::KEPT`] ranges, inclusive, ascending.
+    pub ranges: Vec<(u64, u64)>,
+    /// Ranges in all.
+    pub range_count: u64,
+}
+
+impl Gaps {
+    /// Ranges kept for the message.
+    pub const KEPT: usize = 20;
+
+    /// Record the jobs `lo..=hi` as missing (called in ascending order, with a present job
+    /// between any two calls).
+    fn add(&mut self, lo: u64, hi: u64) {
+        self.count += hi - lo + 1;
+        self.range_count += 1;
+        if self.ranges.len() < Self::KEPT {
+            self.ranges.push((lo, hi));
+        }
+    }
+
+    /// `0-4, 7, 9-10`, at most `cap` ranges, then "… and N more ranges".
+    pub fn describe(&self, cap: usize) -> String {
+        let mut parts: Vec<String> = self
+            .ranges
+            .iter()
+            .take(cap)
+            .map(|&(a, b)| {
+                if a == b {
+                    a.to_string()
+                } else {
+                    format!("{a}-{b}")
+                }
+            })
+            .collect();
+        let shown = parts.len() as u64;
+        if self.range_count > shown {
+            parts.push(format!("… and {} more ranges", self.range_count - shown));
+        }
+        parts.join(", ")
+    }
+}
+
+/// What a streamed merge found (the rows went to the sink).
+#[derive(Clone, Debug, PartialEq)]
+pub struct MergeOutcome {
+    /// Optional columns of the merged file: every column any input's header has (for inputs
+    /// in memory, any column with a value).
+    pub columns: Columns,
+    /// Rows merged.
+    pub rows: u64,
+    /// Jobs in the plan, when any meta said so.
+    pub jobs_total: Option<u64>,
+    /// Jobs of the plan with no row (empty when `jobs_total` is unknown).
+    pub missing: Gaps,
+    /// Meta for the merged file: the first input's, with shard 1/1, counts and times
+    /// combined, status `complete` only when nothing is missing, and `merged_from` listing
+    /// the inputs.
+    pub meta: RunMeta,
+}
+
+/// The merged run, in memory (see [`merge`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Merged {
     /// Every row, sorted by job index.
     pub rows: Vec<Record>,
     /// Optional columns to write: those with a value in any row. Callers that know the input
-    /// headers may widen this (the CLI does).
+    /// headers may widen this.
     pub columns: Columns,
     /// Jobs in the plan, when any meta said so.
     pub jobs_total: Option<u64>,
     /// Job indices of the plan with no row (empty when `jobs_total` is unknown).
     pub missing: Vec<u64>,
-    /// Meta for the merged file: the first input's, with shard 1/1, counts and times
-    /// combined, status `complete` only when nothing is missing, and `merged_from` listing
-    /// the inputs.
+    /// As [`MergeOutcome::meta`].
     pub meta: RunMeta,
 }
 
@@ -199,72 +319,628 @@ fn check_in_plan(
     Ok(())
 }
 
-/// Merge shard files. See the module doc for what is refused.
-pub fn merge(inputs: Vec<(PathBuf, Vec<Record>, Option<RunMeta>)>) -> Result<Merged, MergeError> {
+/// A row in a message: `job 4 (mrv, rules basic, seed 7, puzzle p:3)`.
+fn describe_row(r: &Record) -> String {
+    describe(&r.strategy, &r.rules, r.params.as_str(), &RowRef::of(r, 0))
+}
+
+fn describe(strategy: &str, rules: &str, params: &str, at: &RowRef) -> String {
+    let mut s = format!("job {} ({strategy}", at.job);
+    if !rules.is_empty() {
+        s.push_str(", rules ");
+        s.push_str(rules);
+    }
+    if !params.is_empty() {
+        s.push_str(", params ");
+        s.push_str(params);
+    }
+    s.push_str(&format!(", seed {}", at.seed));
+    if at.colony > 0 {
+        s.push_str(&format!(", colony {}", at.colony));
+    }
+    s.push_str(&format!(", puzzle {})", at.puzzle));
+    s
+}
+
+/// Where a row of a block came from, enough to name it in a message.
+#[derive(Clone)]
+struct RowRef {
+    src: usize,
+    job: u64,
+    seed: u64,
+    colony: u32,
+    puzzle: String,
+}
+
+impl RowRef {
+    fn of(r: &Record, src: usize) -> RowRef {
+        RowRef {
+            src,
+            job: r.job,
+            seed: r.seed,
+            colony: r.colony,
+            puzzle: r.puzzle_id.clone(),
+        }
+    }
+}
+
+/// One strategy configuration's block of jobs, as far as it has been read.
+struct Block {
+    kind: crate::kind::PuzzleKind,
+    strategy: String,
+    rules: String,
+    params: crate::results::Params,
+    first: RowRef,
+    last: RowRef,
+    seeds: (u64, u64),
+    /// Whether any row has a colony above 0 (an ABC block run with several colonies).
+    colonies: bool,
+    /// For single-colony rows: the first `job - seed`, and the gcd of every later one's
+    /// distance from it. In one plan with S seed values, `job - seed` is the same modulo S
+    /// for every row of a block.
+    d0: Option<i128>,
+    gcd: u128,
+}
+
+impl Block {
+    fn describe(&self, at: &RowRef) -> (usize, String) {
+        (
+            at.src,
+            describe(&self.strategy, &self.rules, self.params.as_str(), at),
+        )
+    }
+
+    fn is(&self, r: &Record) -> bool {
+        self.kind == r.kind
+            && self.strategy == r.strategy
+            && self.rules == r.rules
+            && self.params == r.params
+    }
+}
+
+fn gcd(mut a: u128, mut b: u128) -> u128 {
+    while b != 0 {
+        (a, b) = (b, a % b);
+    }
+    a
+}
+
+/// The plan check from rows alone, for merges where a meta is missing. What one plan produces,
+/// in job order (see `harness::plan`): one dataset; each strategy configuration (kind,
+/// strategy, rules, params) as one block of consecutive jobs; within a block, jobs numbered
+/// puzzle by puzzle, then seed, then colony, with every block over the same seed values.
+/// So for single-colony rows, two rows of a block belong to the same puzzle exactly when
+/// `job - seed` is equal, and `job - seed` is one residue modulo the number of seed values.
+/// Memory is one entry per configuration. ABC blocks run with several colonies are checked
+/// for dataset, contiguity and seed range only.
+#[derive(Default)]
+pub struct PlanShape {
+    dataset: Option<(usize, String, String)>,
+    blocks: Vec<Block>,
+}
+
+impl PlanShape {
+    fn mixed(
+        why: impl Into<String>,
+        paths: &[PathBuf],
+        a: (usize, String),
+        b: (usize, String),
+    ) -> MergeError {
+        MergeError::MixedRows {
+            why: why.into(),
+            first: paths[a.0].clone(),
+            first_row: a.1,
+            second: paths[b.0].clone(),
+            second_row: b.1,
+        }
+    }
+
+    /// Check the next row in job order, from input `src`.
+    pub fn add(&mut self, r: &Record, src: usize, paths: &[PathBuf]) -> Result<(), MergeError> {
+        match &self.dataset {
+            None => self.dataset = Some((src, describe_row(r), r.dataset.clone())),
+            Some((s, d, name)) if *name != r.dataset => {
+                return Err(Self::mixed(
+                    format!(
+                        "one plan runs one dataset, these are {name} and {}",
+                        r.dataset
+                    ),
+                    paths,
+                    (*s, d.clone()),
+                    (src, describe_row(r)),
+                ))
+            }
+            Some(_) => {}
+        }
+        let here = RowRef::of(r, src);
+        let current = self.blocks.len().checked_sub(1);
+        match self.blocks.iter().position(|b| b.is(r)) {
+            Some(i) if Some(i) == current => {}
+            Some(i) => {
+                let (b, cur) = (&self.blocks[i], &self.blocks[self.blocks.len() - 1]);
+                return Err(Self::mixed(
+                    "one plan runs each strategy configuration as one block of consecutive \
+                     jobs, but here two configurations alternate",
+                    paths,
+                    b.describe(&b.last),
+                    cur.describe(&cur.last),
+                ));
+            }
+            None => {
+                self.blocks.push(Block {
+                    kind: r.kind,
+                    strategy: r.strategy.clone(),
+                    rules: r.rules.clone(),
+                    params: r.params.clone(),
+                    first: here.clone(),
+                    last: here.clone(),
+                    seeds: (r.seed, r.seed),
+                    colonies: false,
+                    d0: None,
+                    gcd: 0,
+                });
+            }
+        }
+        let last = self.blocks.len() - 1;
+        let b = &mut self.blocks[last];
+        b.seeds = (b.seeds.0.min(r.seed), b.seeds.1.max(r.seed));
+        b.colonies |= r.colony > 0;
+        if !b.colonies {
+            let d = i128::from(r.job) - i128::from(r.seed);
+            match b.d0 {
+                None => b.d0 = Some(d),
+                Some(d0) => {
+                    b.gcd = gcd(b.gcd, (d - d0).unsigned_abs());
+                    let same_window = i128::from(b.last.job) - i128::from(b.last.seed) == d;
+                    if same_window != (b.last.puzzle == r.puzzle_id) {
+                        let why = if same_window {
+                            "in one plan, seed values follow the job numbers within a puzzle's \
+                             runs, but these rows number two puzzles as one"
+                        } else {
+                            "one plan gives each puzzle one run of consecutive jobs over its \
+                             seed values, but these rows of one puzzle are numbered as two"
+                        };
+                        return Err(Self::mixed(
+                            why,
+                            paths,
+                            b.describe(&b.last),
+                            b.describe(&here),
+                        ));
+                    }
+                }
+            }
+        }
+        b.last = here;
+        Ok(())
+    }
+
+    /// The checks that need every row: one seed range for all blocks, and `job - seed`
+    /// congruent modulo the number of seed values within each block.
+    pub fn finish(&self, paths: &[PathBuf]) -> Result<(), MergeError> {
+        let Some(first) = self.blocks.first() else {
+            return Ok(());
+        };
+        for b in &self.blocks[1..] {
+            if b.seeds != first.seeds {
+                return Err(Self::mixed(
+                    format!(
+                        "one plan runs every strategy configuration over the same seed values, \
+                         but one spans seeds {}..={} and another {}..={}",
+                        first.seeds.0, first.seeds.1, b.seeds.0, b.seeds.1
+                    ),
+                    paths,
+                    first.describe(&first.first),
+                    b.describe(&b.first),
+                ));
+            }
+        }
+        let span = u128::from(first.seeds.1 - first.seeds.0) + 1;
+        for b in &self.blocks {
+            if !b.colonies && b.gcd % span != 0 {
+                return Err(Self::mixed(
+                    format!(
+                        "seed values {}..={} are not numbered as one plan numbers them: rows \
+                         of runs with different --seed or --seeds are mixed",
+                        first.seeds.0, first.seeds.1
+                    ),
+                    paths,
+                    b.describe(&b.first),
+                    b.describe(&b.last),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A job key's 64-bit fingerprint, for the duplicate-key check.
+fn key_hash(r: &Record) -> u64 {
+    let mut h = StableHasher::default();
+    for s in [&r.dataset, &r.puzzle_id, &r.strategy, &r.rules] {
+        h.write_str(s);
+    }
+    h.write_str(r.params.as_str());
+    h.write_u64(r.seed);
+    h.write_u64(u64::from(r.colony));
+    h.finish()
+}
+
+/// Entries the duplicate-key check holds before spilling a sorted run (20 bytes each on
+/// disk, 24 in memory: 24 MB).
+const KEY_BUFFER: usize = 1 << 20;
+
+/// Duplicate job keys in bounded memory: (key hash, job, input) for every row, sorted in
+/// chunks that are spilled to disk, then merged; equal hashes are candidates that the caller
+/// confirms against the rows (a 64-bit hash may collide).
+struct KeyCheck {
+    buf: Vec<(u64, u64, u32)>,
+    spill: Option<SpillDir>,
+    runs: Vec<PathBuf>,
+}
+
+impl KeyCheck {
+    fn new() -> KeyCheck {
+        KeyCheck {
+            buf: Vec::new(),
+            spill: None,
+            runs: Vec::new(),
+        }
+    }
+
+    fn push(&mut self, r: &Record, src: usize) -> Result<(), MergeError> {
+        self.buf.push((key_hash(r), r.job, src as u32));
+        if self.buf.len() >= KEY_BUFFER {
+            self.spill()?;
+        }
+        Ok(())
+    }
+
+    fn spill(&mut self) -> Result<(), MergeError> {
+        self.buf.sort_unstable();
+        let dir = match &mut self.spill {
+            Some(d) => d,
+            None => self.spill.insert(SpillDir::new("keys")?),
+        };
+        let path = dir.next_path("bin");
+        let io = |source| ReadError::Io {
+            path: path.clone(),
+            source,
+        };
+        let mut w = BufWriter::new(fs::File::create(&path).map_err(io)?);
+        for (h, j, s) in self.buf.drain(..) {
+            w.write_all(&h.to_le_bytes())
+                .and_then(|()| w.write_all(&j.to_le_bytes()))
+                .and_then(|()| w.write_all(&s.to_le_bytes()))
+                .map_err(io)?;
+        }
+        w.flush().map_err(io)?;
+        self.runs.push(path);
+        Ok(())
+    }
+
+    /// Pairs of (job, input) with equal key hashes, in hash order, at most `cap`.
+    fn candidates(mut self, cap: usize) -> Result<Vec<[(u64, u32); 2]>, MergeError> {
+        let mut out = Vec::new();
+        let mut prev: Option<(u64, u64, u32)> = None;
+        let mut see = |e: (u64, u64, u32), out: &mut Vec<[(u64, u32); 2]>| {
+            if let Some(p) = prev {
+                if p.0 == e.0 && out.len() < cap {
+                    out.push([(p.1, p.2), (e.1, e.2)]);
+                }
+            }
+            prev = Some(e);
+        };
+        if self.runs.is_empty() {
+            self.buf.sort_unstable();
+            for &e in &self.buf {
+                see(e, &mut out);
+            }
+            return Ok(out);
+        }
+        if !self.buf.is_empty() {
+            self.spill()?;
+        }
+        let mut readers = Vec::new();
+        for p in &self.runs {
+            let f = fs::File::open(p).map_err(|source| ReadError::Io {
+                path: p.clone(),
+                source,
+            })?;
+            readers.push((BufReader::new(f), p.clone()));
+        }
+        let next = |r: &mut (BufReader<fs::File>, PathBuf)| -> Result<Option<(u64, u64, u32)>, MergeError> {
+            let mut b = [0u8; 20];
+            match r.0.read_exact(&mut b) {
+                Ok(()) => {}
+                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
+                Err(source) => {
+                    return Err(ReadError::Io {
+                        path: r.1.clone(),
+                        source,
+                    }
+                    .into())
+                }
+            }
+            let u = |a: &[u8]| a.iter().rev().fold(0u64, |acc, &x| (acc << 8) | u64::from(x));
+            Ok(Some((u(&b[0..8]), u(&b[8..16]), u(&b[16..20]) as u32)))
+        };
+        let mut heap = BinaryHeap::new();
+        for (i, r) in readers.iter_mut().enumerate() {
+            if let Some(e) = next(r)? {
+                heap.push(Reverse((e, i)));
+            }
+        }
+        while let Some(Reverse((e, i))) = heap.pop() {
+            see(e, &mut out);
+            if let Some(n) = next(&mut readers[i])? {
+                heap.push(Reverse((n, i)));
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// Rows of one input with their 1-based lines.
+type RowIter = Box<dyn Iterator<Item = Result<(Record, u64), ReadError>>>;
+
+/// One input being merged: where its rows come from, and the last job it gave.
+struct Cursor {
+    rows: RowIter,
+    last: Option<u64>,
+    count: u64,
+}
+
+/// The rows of an input, in job order, with their 1-based lines (rows in memory are numbered
+/// as the file `results_csv` would write: header on line 1).
+fn open_rows(input: &MergeInput) -> Result<RowIter, MergeError> {
+    Ok(match &input.rows {
+        None => Box::new(ResultsReader::open(&input.path)?),
+        Some(rows) => {
+            let mut rows = rows.clone();
+            rows.sort_by_key(|r| r.job);
+            Box::new(
+                rows.into_iter()
+                    .enumerate()
+                    .map(|(i, r)| Ok((r, i as u64 + 2))),
+            )
+        }
+    })
+}
+
+/// The row of job `job` in input `src`, read again (for a duplicate-key message).
+fn fetch(input: &MergeInput, job: u64) -> Result<Option<Record>, MergeError> {
+    for row in open_rows(input)? {
+        let (r, _) = row?;
+        if r.job == job {
+            return Ok(Some(r));
+        }
+    }
+    Ok(None)
+}
+
+/// Optional columns of the merged file.
+fn merged_columns(inputs: &[MergeInput]) -> Result<Columns, MergeError> {
+    let mut c = Columns::default();
+    for i in inputs {
+        let have = match &i.rows {
+            None => ResultsReader::open(&i.path)?.columns(),
+            Some(rows) => Columns {
+                measured: rows
+                    .iter()
+                    .any(|r| r.cpu_s.is_some() || r.max_rss_kib.is_some() || r.stats.is_some()),
+                solutions: rows.iter().any(|r| r.counters.solutions.is_some()),
+                solution: rows.iter().any(|r| r.solution.is_some()),
+                repeats: rows.iter().any(|r| r.repeats.is_some()),
+            },
+        };
+        c.repeats |= have.repeats;
+        c.measured |= have.measured;
+        c.solutions |= have.solutions;
+        c.solution |= have.solution;
+    }
+    Ok(c)
+}
+
+/// Merge shard files, handing each row to `sink` in job order as soon as it is checked. See
+/// the module doc for what is refused. On an error the sink has seen only part of the rows:
+/// write to a temporary file and keep it only when this returns `Ok`.
+pub fn merge_stream(
+    inputs: &[MergeInput],
+    mut sink: impl FnMut(&Record, Columns) -> std::io::Result<()>,
+) -> Result<MergeOutcome, MergeError> {
     if inputs.is_empty() {
         return Err(MergeError::NoInputs);
     }
+    let paths: Vec<PathBuf> = inputs.iter().map(|i| i.path.clone()).collect();
     let metas: Vec<(&PathBuf, &RunMeta)> = inputs
         .iter()
-        .filter_map(|(p, _, m)| m.as_ref().map(|m| (p, m)))
+        .filter_map(|i| i.meta.as_ref().map(|m| (&i.path, m)))
         .collect();
     check_plans_agree(&metas)?;
     let jobs_total = metas.iter().find_map(|(_, m)| m.jobs_total);
+    // Equal plan hashes on every input vouch for the plan; otherwise the rows must.
+    let mut shape = inputs
+        .iter()
+        .any(|i| i.meta.as_ref().and_then(|m| m.plan_hash.as_ref()).is_none())
+        .then(PlanShape::default);
+    let columns = merged_columns(inputs)?;
 
-    let mut by_job: BTreeMap<u64, (Record, usize)> = BTreeMap::new();
-    let mut by_key: HashMap<_, (u64, usize)> = HashMap::new();
-    for (fi, (path, rows, meta)) in inputs.iter().enumerate() {
-        let shard = meta.as_ref().and_then(|m| m.shard).filter(|s| s.count > 1);
-        for r in rows {
-            check_in_plan(path, r, shard, jobs_total)?;
-            if let Some((_, first)) = by_job.get(&r.job) {
+    let mut cursors = Vec::with_capacity(inputs.len());
+    let mut heap = BinaryHeap::new();
+    for (i, input) in inputs.iter().enumerate() {
+        let mut c = Cursor {
+            rows: open_rows(input)?,
+            last: None,
+            count: 0,
+        };
+        if let Some(head) = advance(&mut c, &input.path)? {
+            heap.push(Reverse((head.0.job, i, HeadRow(head))));
+        }
+        cursors.push(c);
+    }
+    let mut keys = KeyCheck::new();
+    let mut shape_error = None;
+    let mut missing = Gaps::default();
+    let mut previous: Option<(u64, usize)> = None;
+    let mut rows = 0u64;
+    while let Some(Reverse((job, src, HeadRow((r, _line))))) = heap.pop() {
+        if let Some((pj, ps)) = previous {
+            if pj == job {
                 return Err(MergeError::DuplicateJob {
-                    job: r.job,
+                    job,
                     puzzle_id: r.puzzle_id.clone(),
-                    first: inputs[*first].0.clone(),
-                    second: path.clone(),
+                    first: paths[ps].clone(),
+                    second: paths[src].clone(),
                 });
             }
-            if let Some((first_job, first)) = by_key.get(&r.key()) {
-                return Err(MergeError::DuplicateKey {
-                    puzzle_id: r.puzzle_id.clone(),
-                    strategy: r.strategy.clone(),
-                    seed: r.seed,
-                    colony: r.colony,
-                    first_job: *first_job,
-                    first: inputs[*first].0.clone(),
-                    second_job: r.job,
-                    second: path.clone(),
-                });
+        }
+        let shard = inputs[src]
+            .meta
+            .as_ref()
+            .and_then(|m| m.shard)
+            .filter(|s| s.count > 1);
+        check_in_plan(&paths[src], &r, shard, jobs_total)?;
+        let from = previous.map_or(0, |(pj, _)| pj + 1);
+        if job > from && jobs_total.is_some() {
+            missing.add(from, job - 1);
+        }
+        if let Some(s) = &mut shape {
+            // Reported after the whole stream: a file broken further down (a bad cell, rows
+            // out of order) is the more useful message.
+            if let Err(e) = s.add(&r, src, &paths) {
+                shape_error = Some(e);
+                shape = None;
             }
-            by_key.insert(r.key(), (r.job, fi));
-            by_job.insert(r.job, (r.clone(), fi));
+        }
+        keys.push(&r, src)?;
+        sink(&r, columns).map_err(|e| MergeError::Write(e.to_string()))?;
+        rows += 1;
+        previous = Some((job, src));
+        if let Some(next) = advance(&mut cursors[src], &paths[src])? {
+            heap.push(Reverse((next.0.job, src, HeadRow(next))));
         }
     }
-    let missing: Vec<u64> = match jobs_total {
-        Some(t) => (0..t).filter(|j| !by_job.contains_key(j)).collect(),
-        None => Vec::new(),
-    };
-    let rows: Vec<Record> = by_job.into_values().map(|(r, _)| r).collect();
-    let columns = Columns {
-        measured: rows
-            .iter()
-            .any(|r| r.cpu_s.is_some() || r.max_rss_kib.is_some() || r.stats.is_some()),
-        solutions: rows.iter().any(|r| r.counters.solutions.is_some()),
-        solution: rows.iter().any(|r| r.solution.is_some()),
-        repeats: rows.iter().any(|r| r.repeats.is_some()),
-    };
+    if let Some(t) = jobs_total {
+        let from = previous.map_or(0, |(pj, _)| pj + 1);
+        if t > from {
+            missing.add(from, t - 1);
+        }
+    }
+    if let Some(e) = shape_error {
+        return Err(e);
+    }
+    if let Some(s) = &shape {
+        s.finish(&paths)?;
+    }
+    confirm_duplicates(keys, inputs, &paths)?;
+    let counts: Vec<u64> = cursors.iter().map(|c| c.count).collect();
+    let meta = merged_meta(inputs, &metas, &counts, jobs_total, rows, missing.count);
+    Ok(MergeOutcome {
+        columns,
+        rows,
+        jobs_total,
+        missing,
+        meta,
+    })
+}
 
+/// Turn equal key hashes into a duplicate-key error when the rows' keys really are equal.
+fn confirm_duplicates(
+    keys: KeyCheck,
+    inputs: &[MergeInput],
+    paths: &[PathBuf],
+) -> Result<(), MergeError> {
+    for [(ja, sa), (jb, sb)] in keys.candidates(64)? {
+        let (a, b) = (
+            fetch(&inputs[sa as usize], ja)?,
+            fetch(&inputs[sb as usize], jb)?,
+        );
+        if let (Some(a), Some(b)) = (a, b) {
+            if a.key() == b.key() {
+                return Err(MergeError::DuplicateKey {
+                    puzzle_id: b.puzzle_id.clone(),
+                    strategy: b.strategy.clone(),
+                    seed: b.seed,
+                    colony: b.colony,
+                    first_job: ja,
+                    first: paths[sa as usize].clone(),
+                    second_job: jb,
+                    second: paths[sb as usize].clone(),
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// A row waiting in the merge heap; ordered by the (job, input) beside it only.
+struct HeadRow((Record, u64));
+
+impl PartialEq for HeadRow {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+impl Eq for HeadRow {}
+impl PartialOrd for HeadRow {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for HeadRow {
+    fn cmp(&self, _: &Self) -> std::cmp::Ordering {
+        std::cmp::Ordering::Equal
+    }
+}
+
+/// The next row of one input, checked to follow its previous row in job order.
+fn advance(c: &mut Cursor, path: &Path) -> Result<Option<(Record, u64)>, MergeError> {
+    let Some(row) = c.rows.next() else {
+        return Ok(None);
+    };
+    let (r, line) = row?;
+    if let Some(prev) = c.last {
+        if r.job == prev {
+            return Err(MergeError::DuplicateJob {
+                job: r.job,
+                puzzle_id: r.puzzle_id.clone(),
+                first: path.to_path_buf(),
+                second: path.to_path_buf(),
+            });
+        }
+        if r.job < prev {
+            return Err(MergeError::OutOfOrder {
+                path: path.to_path_buf(),
+                line,
+                job: r.job,
+                previous: prev,
+            });
+        }
+    }
+    c.last = Some(r.job);
+    c.count += 1;
+    Ok(Some((r, line)))
+}
+
+/// The merged file's meta (see [`MergeOutcome::meta`]).
+fn merged_meta(
+    inputs: &[MergeInput],
+    metas: &[(&PathBuf, &RunMeta)],
+    counts: &[u64],
+    jobs_total: Option<u64>,
+    rows: u64,
+    missing: u64,
+) -> RunMeta {
     let mut meta = metas.first().map(|(_, m)| (*m).clone()).unwrap_or_default();
     meta.command_line = strip_shard(&meta.command_line);
     meta.shard = Some(Shard { index: 1, count: 1 });
     meta.jobs_total = jobs_total;
-    meta.jobs_in_shard = Some(rows.len() as u64);
+    meta.jobs_in_shard = Some(rows);
     // RFC 3339 times in one zone order as strings; the earliest start and latest end span
     // the whole run.
     meta.started = metas.iter().filter_map(|(_, m)| m.started.clone()).min();
     let all_finished = !metas.is_empty() && metas.iter().all(|(_, m)| m.finished.is_some());
-    let complete = jobs_total.is_some() && missing.is_empty();
+    let complete = jobs_total.is_some() && missing == 0;
     meta.finished = if all_finished && complete {
         metas.iter().filter_map(|(_, m)| m.finished.clone()).max()
     } else {
@@ -277,31 +953,65 @@ pub fn merge(inputs: Vec<(PathBuf, Vec<Record>, Option<RunMeta>)>) -> Result<Mer
     });
     let sources: Vec<Value> = inputs
         .iter()
-        .map(|(p, rows, m)| {
+        .zip(counts)
+        .map(|(i, n)| {
+            let m = i.meta.as_ref();
             json!({
-                "file": p.display().to_string(),
-                "rows": rows.len(),
-                "shard": m.as_ref().and_then(|m| m.shard),
-                "status": m.as_ref().and_then(|m| m.status),
-                "machine": m.as_ref().map(|m| m.machine.clone()),
+                "file": i.path.display().to_string(),
+                "rows": n,
+                "shard": m.and_then(|m| m.shard),
+                "status": m.and_then(|m| m.status),
+                "machine": m.map(|m| m.machine.clone()),
             })
         })
         .collect();
     meta.extra
         .insert("merged_from".to_string(), Value::Array(sources));
     meta.extra
-        .insert("missing_jobs".to_string(), json!(missing.len()));
+        .insert("missing_jobs".to_string(), json!(missing));
+    meta
+}
+
+/// Merge rows held in memory (each input's rows in any order). See the module doc for what
+/// is refused; [`merge_stream`] does the same without holding the rows.
+pub fn merge(inputs: Vec<(PathBuf, Vec<Record>, Option<RunMeta>)>) -> Result<Merged, MergeError> {
+    let inputs: Vec<MergeInput> = inputs
+        .into_iter()
+        .map(|(path, rows, meta)| MergeInput {
+            path,
+            meta,
+            rows: Some(rows),
+        })
+        .collect();
+    let mut rows = Vec::new();
+    let out = merge_stream(&inputs, |r, _| {
+        rows.push(r.clone());
+        Ok(())
+    })?;
+    let missing: Vec<u64> = match out.jobs_total {
+        Some(t) => {
+            let mut have = rows.iter().map(|r| r.job).peekable();
+            (0..t)
+                .filter(|j| {
+                    while have.next_if(|h| h < j).is_some() {}
+                    have.peek() != Some(j)
+                })
+                .collect()
+        }
+        None => Vec::new(),
+    };
     Ok(Merged {
         rows,
-        columns,
-        jobs_total,
+        columns: out.columns,
+        jobs_total: out.jobs_total,
         missing,
-        meta,
+        meta: out.meta,
     })
 }
 
-/// `0-4, 7, 9-10`: missing job indices as ranges, at most `cap` ranges.
+/// `0-4, 7, 9-10`: job indices (ascending) as ranges, at most `cap` ranges.
 pub fn describe_jobs(jobs: &[u64], cap: usize) -> String {
+    let mut g = Gaps::default();
     let mut ranges: Vec<(u64, u64)> = Vec::new();
     for &j in jobs {
         match ranges.last_mut() {
@@ -309,44 +1019,50 @@ pub fn describe_jobs(jobs: &[u64], cap: usize) -> String {
             _ => ranges.push((j, j)),
         }
     }
-    let mut parts: Vec<String> = ranges
-        .iter()
-        .take(cap)
-        .map(|&(a, b)| {
-            if a == b {
-                a.to_string()
-            } else {
-                format!("{a}-{b}")
-            }
-        })
-        .collect();
-    if ranges.len() > cap {
-        parts.push(format!("… and {} more ranges", ranges.len() - cap));
-    }
-    parts.join(", ")
+    g.range_count = ranges.len() as u64;
+    g.ranges = ranges;
+    g.describe(cap)
 }
 
 /// The completeness policy of `merge`: refuse a merge with jobs missing (or of unknown plan
 /// size) unless `allow_missing`; when allowed, the warning to print.
-pub fn check_complete(merged: &Merged, allow_missing: bool) -> Result<Option<String>, MergeError> {
-    match merged.jobs_total {
+pub fn check_gaps(
+    jobs_total: Option<u64>,
+    missing: &Gaps,
+    allow_missing: bool,
+) -> Result<Option<String>, MergeError> {
+    match jobs_total {
         None if !allow_missing => Err(MergeError::UnknownPlanSize),
-        Some(total) if !merged.missing.is_empty() => {
-            let listed = describe_jobs(&merged.missing, 20);
+        Some(total) if missing.count > 0 => {
+            let listed = missing.describe(Gaps::KEPT);
             if !allow_missing {
                 return Err(MergeError::Incomplete {
-                    missing: merged.missing.len(),
+                    missing: missing.count,
                     total,
                     listed,
                 });
             }
             Ok(Some(format!(
                 "{} of {total} jobs missing: {listed}; merged meta says status interrupted",
-                merged.missing.len()
+                missing.count
             )))
         }
         _ => Ok(None),
     }
+}
+
+/// [`check_gaps`] for a merge held in memory.
+pub fn check_complete(merged: &Merged, allow_missing: bool) -> Result<Option<String>, MergeError> {
+    let mut g = Gaps::default();
+    let mut it = merged.missing.iter().copied().peekable();
+    while let Some(lo) = it.next() {
+        let mut hi = lo;
+        while it.next_if(|&j| j == hi + 1).is_some() {
+            hi += 1;
+        }
+        g.add(lo, hi);
+    }
+    check_gaps(merged.jobs_total, &g, allow_missing)
 }
 
 #[cfg(test)]
@@ -444,7 +1160,8 @@ mod tests {
         let e = merge(inputs).expect_err("duplicate").to_string();
         assert_eq!(
             e,
-            "duplicate job 27 (puzzle p:14): in s1.csv and in copy.csv"
+            // The first duplicate in job order.
+            "duplicate job 0 (puzzle p:1): in s1.csv and in copy.csv"
         );
 
         // The same key under another (unused, in-shard) job index.

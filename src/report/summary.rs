@@ -325,16 +325,6 @@ impl EffortAcc {
     }
 }
 
-/// Nodes statistics over every row that reports nodes, or cycles statistics over solved rows
-/// when the rows are ABC's (any row reports cycles).
-pub(crate) fn effort_of(rows: &[&Record]) -> Option<Effort> {
-    let mut acc = EffortAcc::default();
-    for r in rows {
-        acc.add(r);
-    }
-    acc.finish()
-}
-
 /// One group's running totals: counts, and per row only the numbers the statistics need.
 #[derive(Clone, Debug, Default)]
 struct GroupAcc {

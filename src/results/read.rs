@@ -8,7 +8,10 @@
 use super::meta::{meta_path, RunMeta};
 use super::record::{Columns, Record};
 use super::trace::TraceRun;
+use std::cmp::Ordering;
+use std::collections::BinaryHeap;
 use std::fs;
+use std::io::{BufReader, BufWriter, Write as _};
 use std::path::{Path, PathBuf};
 
 /// A problem with an input or output file. Every variant names the file; those about a row
@@ -143,13 +146,12 @@ fn csv_err(path: &Path, e: csv::Error) -> ReadError {
     }
 }
 
-/// Stream a header-named CSV one row at a time: check the required columns, then hand each
-/// row (with its 1-based line) to `each`. Returns the header and the number of rows.
-fn for_each_row(
+/// Open a header-named CSV for streaming: a regular file, a non-empty header holding every
+/// `required` column.
+fn open_csv(
     path: &Path,
     required: &[&str],
-    mut each: impl FnMut(&csv::StringRecord, &csv::StringRecord, u64) -> Result<(), ReadError>,
-) -> Result<(csv::StringRecord, u64), ReadError> {
+) -> Result<(csv::Reader<BufReader<fs::File>>, csv::StringRecord), ReadError> {
     let meta = fs::metadata(path).map_err(io_err(path))?;
     if !meta.is_file() {
         return Err(ReadError::Refused {
@@ -158,8 +160,7 @@ fn for_each_row(
         });
     }
     let file = fs::File::open(path).map_err(io_err(path))?;
-    let mut rdr =
-        csv::ReaderBuilder::new().from_reader(std::io::BufReader::with_capacity(1 << 16, file));
+    let mut rdr = csv::ReaderBuilder::new().from_reader(BufReader::with_capacity(1 << 16, file));
     let headers = rdr.headers().map_err(|e| csv_err(path, e))?.clone();
     if headers.iter().all(|h| h.trim().is_empty()) {
         return Err(ReadError::Empty {
@@ -175,6 +176,17 @@ fn for_each_row(
             });
         }
     }
+    Ok((rdr, headers))
+}
+
+/// Stream a header-named CSV one row at a time: check the required columns, then hand each
+/// row (with its 1-based line) to `each`. Returns the header and the number of rows.
+fn for_each_row(
+    path: &Path,
+    required: &[&str],
+    mut each: impl FnMut(&csv::StringRecord, &csv::StringRecord, u64) -> Result<(), ReadError>,
+) -> Result<(csv::StringRecord, u64), ReadError> {
+    let (mut rdr, headers) = open_csv(path, required)?;
     let mut rows = 0u64;
     let mut rec = csv::StringRecord::new();
     while rdr.read_record(&mut rec).map_err(|e| csv_err(path, e))? {
@@ -247,6 +259,273 @@ pub fn for_each_result(
         each(record_of(path, h, rec, line)?)
     })?;
     Ok((Columns::of_header(headers.iter()), rows))
+}
+
+/// A results CSV read one row at a time, for callers that pull rows (a k-way merge, a join)
+/// instead of being pushed them: the same checks as [`read_results`], one row in memory.
+pub struct ResultsReader {
+    path: PathBuf,
+    rdr: csv::Reader<BufReader<fs::File>>,
+    headers: csv::StringRecord,
+    columns: Columns,
+    rec: csv::StringRecord,
+    rows: u64,
+}
+
+impl ResultsReader {
+    /// Open a results file and check its header.
+    pub fn open(path: &Path) -> Result<ResultsReader, ReadError> {
+        let required: Vec<&str> = Columns::default().header();
+        let (rdr, headers) = open_csv(path, &required)?;
+        Ok(ResultsReader {
+            path: path.to_path_buf(),
+            columns: Columns::of_header(headers.iter()),
+            rdr,
+            headers,
+            rec: csv::StringRecord::new(),
+            rows: 0,
+        })
+    }
+
+    /// The file read.
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Optional columns present in the header.
+    pub fn columns(&self) -> Columns {
+        self.columns
+    }
+
+    /// The next row and its 1-based line, `None` at the end. A file that ends without any row
+    /// is an error ([`ReadError::NoRows`]), as for [`read_results`].
+    pub fn next_row(&mut self) -> Result<Option<(Record, u64)>, ReadError> {
+        let more = self
+            .rdr
+            .read_record(&mut self.rec)
+            .map_err(|e| csv_err(&self.path, e))?;
+        if !more {
+            if self.rows == 0 {
+                return Err(ReadError::NoRows {
+                    path: self.path.clone(),
+                });
+            }
+            return Ok(None);
+        }
+        self.rows += 1;
+        let line = self.rec.position().map(|p| p.line()).unwrap_or(0);
+        record_of(&self.path, &self.headers, &self.rec, line).map(|r| Some((r, line)))
+    }
+}
+
+impl Iterator for ResultsReader {
+    type Item = Result<(Record, u64), ReadError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_row().transpose()
+    }
+}
+
+/// The order of [`crate::results::JobKey`] (dataset, puzzle, strategy, rules, params, seed,
+/// colony), compared in place: sorting millions of rows must not clone a key per comparison.
+pub fn key_cmp(a: &Record, b: &Record) -> Ordering {
+    (&a.dataset, &a.puzzle_id, &a.strategy, &a.rules, &a.params)
+        .cmp(&(&b.dataset, &b.puzzle_id, &b.strategy, &b.rules, &b.params))
+        .then(a.seed.cmp(&b.seed))
+        .then(a.colony.cmp(&b.colony))
+}
+
+/// A private temporary directory for spilled sort runs, removed with everything in it when
+/// dropped (also on an error or a panic unwinding through the owner).
+pub struct SpillDir {
+    dir: PathBuf,
+    files: u64,
+}
+
+impl SpillDir {
+    /// A new directory under the system temporary directory (`TMPDIR`).
+    pub fn new(purpose: &str) -> Result<SpillDir, ReadError> {
+        let base = std::env::temp_dir();
+        // pid + a process-wide counter + time: unique without a dependency on `tempfile`.
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let dir = base.join(format!(
+            "puzzlebench-{purpose}-{}-{n}-{nanos}",
+            std::process::id()
+        ));
+        fs::create_dir(&dir).map_err(io_err(&dir))?;
+        Ok(SpillDir { dir, files: 0 })
+    }
+
+    /// A fresh file path inside the directory.
+    pub fn next_path(&mut self, ext: &str) -> PathBuf {
+        self.files += 1;
+        self.dir.join(format!("run-{:06}.{ext}", self.files))
+    }
+}
+
+impl Drop for SpillDir {
+    fn drop(&mut self) {
+        let _ = fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// Rows held in memory before a sorted run is spilled to disk by [`KeySorted`]: about
+/// 50 MB of records. Inputs up to this size are sorted in memory and never touch the disk.
+pub const SORT_BUFFER_ROWS: usize = 100_000;
+
+/// One sorted run being merged: a spilled file, or the last chunk still in memory.
+enum Run {
+    File(ResultsReader),
+    Memory(std::vec::IntoIter<Record>),
+}
+
+impl Run {
+    fn next_row(&mut self) -> Result<Option<Record>, ReadError> {
+        match self {
+            Run::File(r) => Ok(r.next_row()?.map(|(rec, _)| rec)),
+            Run::Memory(it) => Ok(it.next()),
+        }
+    }
+}
+
+/// Heap entry of the k-way merge: ordered by key, then run number, so rows with equal keys
+/// come out in input order (the sort is stable across runs as within them).
+struct Head {
+    rec: Record,
+    run: usize,
+}
+
+impl PartialEq for Head {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+impl Eq for Head {}
+impl PartialOrd for Head {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Head {
+    fn cmp(&self, other: &Self) -> Ordering {
+        // Reversed: `BinaryHeap` is a max-heap and the smallest key must come first.
+        key_cmp(&other.rec, &self.rec).then(other.run.cmp(&self.run))
+    }
+}
+
+/// The rows of several results files in join-key order ([`key_cmp`]), whatever order the files
+/// hold them in: an external merge sort. Rows are read in file order into a buffer of
+/// `buffer_rows`; a full buffer is sorted (stably) and spilled to a private temporary
+/// directory as a CSV with every column, and the runs are then merged. Memory is the buffer
+/// plus one row and one read buffer per run, whatever the number of rows; the disk holds one
+/// copy of the input while the rows are drawn. Rows with equal keys keep their input order.
+pub struct KeySorted {
+    runs: Vec<Run>,
+    heap: BinaryHeap<Head>,
+    columns: Columns,
+    rows: u64,
+    _spill: Option<SpillDir>,
+}
+
+impl KeySorted {
+    /// Read, check and sort `paths` (already expanded: files only).
+    pub fn open(paths: &[PathBuf], buffer_rows: usize) -> Result<KeySorted, ReadError> {
+        let buffer_rows = buffer_rows.max(1);
+        let mut spill: Option<SpillDir> = None;
+        let mut runs = Vec::new();
+        let mut buf: Vec<Record> = Vec::new();
+        let mut columns = Columns::default();
+        let mut rows = 0u64;
+        for p in paths {
+            let mut rdr = ResultsReader::open(p)?;
+            let c = rdr.columns();
+            columns.solutions |= c.solutions;
+            columns.solution |= c.solution;
+            columns.measured |= c.measured;
+            while let Some((r, _)) = rdr.next_row()? {
+                rows += 1;
+                buf.push(r);
+                if buf.len() >= buffer_rows {
+                    let dir = match &mut spill {
+                        Some(d) => d,
+                        None => spill.insert(SpillDir::new("sort")?),
+                    };
+                    runs.push(Run::File(spill_run(dir, &mut buf)?));
+                }
+            }
+        }
+        if !buf.is_empty() {
+            buf.sort_by(key_cmp);
+            runs.push(Run::Memory(std::mem::take(&mut buf).into_iter()));
+        }
+        let mut heap = BinaryHeap::with_capacity(runs.len());
+        for (i, run) in runs.iter_mut().enumerate() {
+            if let Some(rec) = run.next_row()? {
+                heap.push(Head { rec, run: i });
+            }
+        }
+        Ok(KeySorted {
+            runs,
+            heap,
+            columns,
+            rows,
+            _spill: spill,
+        })
+    }
+
+    /// Optional columns any input has.
+    pub fn columns(&self) -> Columns {
+        self.columns
+    }
+
+    /// Rows in all inputs.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// The next row in key order.
+    pub fn next_row(&mut self) -> Result<Option<Record>, ReadError> {
+        let Some(Head { rec, run }) = self.heap.pop() else {
+            return Ok(None);
+        };
+        if let Some(next) = self.runs[run].next_row()? {
+            self.heap.push(Head { rec: next, run });
+        }
+        Ok(Some(rec))
+    }
+}
+
+impl Iterator for KeySorted {
+    type Item = Result<Record, ReadError>;
+    fn next(&mut self) -> Option<Self::Item> {
+        self.next_row().transpose()
+    }
+}
+
+/// Sort a full buffer and write it as one run (every column, so it reads back unchanged).
+fn spill_run(dir: &mut SpillDir, buf: &mut Vec<Record>) -> Result<ResultsReader, ReadError> {
+    buf.sort_by(key_cmp);
+    let path = dir.next_path("csv");
+    let file = fs::File::create(&path).map_err(io_err(&path))?;
+    let mut w = csv::Writer::from_writer(BufWriter::with_capacity(1 << 16, file));
+    let werr = |e: csv::Error| ReadError::Io {
+        path: path.clone(),
+        source: std::io::Error::other(e),
+    };
+    w.write_record(Columns::ALL.header()).map_err(werr)?;
+    for r in buf.drain(..) {
+        w.write_record(r.fields(Columns::ALL)).map_err(werr)?;
+    }
+    let mut inner = w.into_inner().map_err(|e| ReadError::Io {
+        path: path.clone(),
+        source: std::io::Error::other(e.to_string()),
+    })?;
+    inner.flush().map_err(io_err(&path))?;
+    drop(inner);
+    ResultsReader::open(&path)
 }
 
 /// Expand inputs: a file stays itself, a directory becomes its `*.csv` files sorted by name

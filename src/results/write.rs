@@ -59,46 +59,107 @@ pub fn results_csv(rows: &[Record], cols: Columns) -> Vec<u8> {
 /// disk, then renamed over the destination, so a reader never sees half a file. Refuses to
 /// replace an existing file unless `force`.
 pub fn write_atomic(path: &Path, bytes: &[u8], force: bool) -> Result<(), WriteError> {
-    let werr = |source| WriteError::Io {
+    let mut f = AtomicFile::create(path, force)?;
+    f.write_all(bytes).map_err(|source| WriteError::Io {
         path: path.to_path_buf(),
         source,
-    };
-    match fs::symlink_metadata(path) {
-        Ok(m) if !m.is_file() => {
-            return Err(WriteError::NotAFile {
-                path: path.to_path_buf(),
-            })
+    })?;
+    f.commit()
+}
+
+/// A file written as a stream and published atomically: rows go to a temporary file in the
+/// destination's directory, and [`AtomicFile::commit`] flushes it to disk and renames it over
+/// the destination. Dropped without a commit (an error half-way), the temporary file is
+/// removed and the destination is untouched. The same refusals as [`write_atomic`].
+pub struct AtomicFile {
+    path: PathBuf,
+    tmp: PathBuf,
+    file: Option<std::io::BufWriter<fs::File>>,
+}
+
+impl AtomicFile {
+    /// Start writing `path` (refused when it exists and `force` is off, or is not a regular
+    /// file).
+    pub fn create(path: &Path, force: bool) -> Result<AtomicFile, WriteError> {
+        match fs::symlink_metadata(path) {
+            Ok(m) if !m.is_file() => {
+                return Err(WriteError::NotAFile {
+                    path: path.to_path_buf(),
+                })
+            }
+            Ok(_) if !force => {
+                return Err(WriteError::Exists {
+                    path: path.to_path_buf(),
+                })
+            }
+            _ => {}
         }
-        Ok(_) if !force => {
-            return Err(WriteError::Exists {
-                path: path.to_path_buf(),
-            })
-        }
-        _ => {}
-    }
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
-        _ => PathBuf::from("."),
-    };
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| "out".to_string());
-    let tmp = dir.join(format!(".{name}.tmp.{}", std::process::id()));
-    let result = (|| {
-        let mut f = fs::OpenOptions::new()
+        let dir = match path.parent() {
+            Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+            _ => PathBuf::from("."),
+        };
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_else(|| "out".to_string());
+        let tmp = dir.join(format!(".{name}.tmp.{}", std::process::id()));
+        let file = fs::OpenOptions::new()
             .write(true)
             .create_new(true)
-            .open(&tmp)?;
-        f.write_all(bytes)?;
-        f.sync_all()?;
-        drop(f);
-        fs::rename(&tmp, path)
-    })();
-    if result.is_err() {
-        let _ = fs::remove_file(&tmp);
+            .open(&tmp)
+            .map_err(|source| WriteError::Io {
+                path: path.to_path_buf(),
+                source,
+            })?;
+        Ok(AtomicFile {
+            path: path.to_path_buf(),
+            tmp,
+            file: Some(std::io::BufWriter::with_capacity(1 << 16, file)),
+        })
     }
-    result.map_err(werr)
+
+    /// Flush, sync and rename into place.
+    pub fn commit(mut self) -> Result<(), WriteError> {
+        let werr = |source| WriteError::Io {
+            path: self.path.clone(),
+            source,
+        };
+        let done = match self.file.take() {
+            Some(w) => w
+                .into_inner()
+                .map_err(|e| e.into_error())
+                .and_then(|f| f.sync_all())
+                .and_then(|()| fs::rename(&self.tmp, &self.path)),
+            None => Err(std::io::Error::other("already committed")),
+        };
+        if done.is_err() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+        done.map_err(werr)
+    }
+}
+
+impl Write for AtomicFile {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        match &mut self.file {
+            Some(f) => f.write(buf),
+            None => Err(std::io::Error::other("already committed")),
+        }
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        match &mut self.file {
+            Some(f) => f.flush(),
+            None => Ok(()),
+        }
+    }
+}
+
+impl Drop for AtomicFile {
+    fn drop(&mut self) {
+        if self.file.take().is_some() {
+            let _ = fs::remove_file(&self.tmp);
+        }
+    }
 }
 
 /// Write a meta sidecar atomically (replacing the previous state of the same run).
