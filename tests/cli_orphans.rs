@@ -35,7 +35,14 @@ fn solver_dies_with_puzzlebench(signal: &str, mode: &str) {
         ),
     );
     let mut child = Command::new(assert_cmd::cargo::cargo_bin("bench-run"))
-        .args(["--strategy", "hang", "--quiet", "--timeout", "600", "--solvers"])
+        .args([
+            "--strategy",
+            "hang",
+            "--quiet",
+            "--timeout",
+            "600",
+            "--solvers",
+        ])
         .arg(&manifest)
         .arg("--dataset")
         .arg(&data)
@@ -53,7 +60,10 @@ fn solver_dies_with_puzzlebench(signal: &str, mode: &str) {
             break pid;
         }
         assert!(child.try_wait().unwrap().is_none(), "the run ended early");
-        assert!(start.elapsed() < Duration::from_secs(60), "no solver after 60 s");
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "no solver after 60 s"
+        );
         std::thread::sleep(Duration::from_millis(10));
     };
     assert!(alive(solver_pid));

@@ -22,11 +22,10 @@ use puzzlebench::report::summary::{
 };
 use puzzlebench::results::meta::{meta_path, RunStatus};
 use puzzlebench::results::read::{
-    expand_inputs, for_each_result, read_meta, read_results, read_trace, KeySorted,
-    SORT_BUFFER_ROWS,
+    expand_inputs, for_each_result, read_meta, read_trace, KeySorted, SORT_BUFFER_ROWS,
 };
 use puzzlebench::results::write::{write_atomic, AtomicFile};
-use puzzlebench::results::{Record, RunMeta};
+use puzzlebench::results::RunMeta;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 

@@ -123,7 +123,14 @@ fn die_with_parent(cmd: &mut Command) {
     // functions (prctl, getppid), allocating nothing.
     unsafe {
         cmd.pre_exec(move || {
-            if libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGKILL as libc::c_ulong, 0, 0, 0) != 0 {
+            if libc::prctl(
+                libc::PR_SET_PDEATHSIG,
+                libc::SIGKILL as libc::c_ulong,
+                0,
+                0,
+                0,
+            ) != 0
+            {
                 return Err(io::Error::last_os_error());
             }
             // The parent died between fork and prctl: nobody would reap or stop this solver.

@@ -250,7 +250,7 @@ fn sudoku_like(content: &str) -> Option<String> {
     if cells < 17 || token.contains(char::is_whitespace) || !token.chars().all(is_cell) {
         return None;
     }
-    let wide = token.chars().any(|c| !c.is_ascii());
+    let wide = !token.is_ascii();
     let what = if wide {
         "non-ASCII (e.g. full-width) digits"
     } else if cells != 81 {

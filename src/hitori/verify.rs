@@ -278,8 +278,15 @@ mod tests {
             let line: Vec<(u32, bool)> = (0..n)
                 .map(|_| (rng.random_range(1..=max), rng.random_bool(0.3)))
                 .collect();
-            let cells = line.iter().enumerate().map(|(i, &(v, b))| (!b).then_some((v, i)));
-            assert_eq!(first_duplicate(&mut buf, cells), pairwise(&line), "{line:?}");
+            let cells = line
+                .iter()
+                .enumerate()
+                .map(|(i, &(v, b))| (!b).then_some((v, i)));
+            assert_eq!(
+                first_duplicate(&mut buf, cells),
+                pairwise(&line),
+                "{line:?}"
+            );
         }
     }
 }
