@@ -463,11 +463,11 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
         write_output(p, full.as_bytes(), a.force, &inputs)?;
     }
     if let Some(p) = &a.github_benchmark_out {
-        let j = serde_json::to_string_pretty(&export::github_action_benchmark(&c))?;
+        let j = puzzlebench::report::to_json_pretty(&export::github_action_benchmark(&c))?;
         write_output(p, j.as_bytes(), a.force, &inputs)?;
     }
     if let Some(p) = &a.bmf_out {
-        let j = serde_json::to_string_pretty(&export::bencher_bmf(&c))?;
+        let j = puzzlebench::report::to_json_pretty(&export::bencher_bmf(&c))?;
         write_output(p, j.as_bytes(), a.force, &inputs)?;
     }
     Ok(if c.is_regression() {

@@ -1101,7 +1101,7 @@ impl AbReport {
         match format {
             AbFormat::Text => self.render_text(false),
             AbFormat::Markdown => self.render_text(true),
-            AbFormat::Json => serde_json::to_string_pretty(self).unwrap_or_default() + "\n",
+            AbFormat::Json => super::to_json_pretty(self).unwrap_or_default() + "\n",
         }
     }
 

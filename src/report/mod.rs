@@ -131,9 +131,69 @@ pub(crate) fn sig3(v: f64) -> String {
     format!("{v:.decimals$}")
 }
 
+/// `v` rounded to 12 significant digits, `-0` as `0`: float noise from sums and means
+/// (`14397.000000000002`) disappears, any real difference in 12 digits stays.
+pub fn denoise(v: f64) -> f64 {
+    if !v.is_finite() {
+        return v;
+    }
+    let rounded: f64 = format!("{v:.11e}").parse().unwrap_or(v);
+    if rounded == 0.0 {
+        0.0
+    } else {
+        rounded
+    }
+}
+
+/// Pretty JSON for reports, every number [`denoise`]d (JSON has no `NaN`: serde writes
+/// `null` for it already).
+pub fn to_json_pretty<T: serde::Serialize>(value: &T) -> serde_json::Result<String> {
+    fn walk(v: &mut serde_json::Value) {
+        match v {
+            serde_json::Value::Number(n) if n.is_f64() => {
+                if let Some(x) = n
+                    .as_f64()
+                    .and_then(|x| serde_json::Number::from_f64(denoise(x)))
+                {
+                    *n = x;
+                }
+            }
+            serde_json::Value::Array(a) => a.iter_mut().for_each(walk),
+            serde_json::Value::Object(o) => o.values_mut().for_each(walk),
+            _ => {}
+        }
+    }
+    let mut v = serde_json::to_value(value)?;
+    walk(&mut v);
+    serde_json::to_string_pretty(&v)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn report_json_has_no_float_noise_and_keeps_field_order() {
+        #[derive(serde::Serialize)]
+        struct Row {
+            zeta: f64,
+            alpha: Vec<f64>,
+            nan: f64,
+        }
+        let r = Row {
+            zeta: 14397.000000000002,
+            alpha: vec![0.1 + 0.2, -0.0, 1.5e-7],
+            nan: f64::NAN,
+        };
+        let json = to_json_pretty(&r).expect("json");
+        assert!(json.contains("\"zeta\": 14397.0"), "{json}");
+        assert!(json.contains("0.3,") && json.contains("1.5e-7"), "{json}");
+        assert!(
+            !json.contains("-0.0") && json.contains("\"nan\": null"),
+            "{json}"
+        );
+        assert!(json.find("zeta") < json.find("alpha"), "{json}");
+    }
 
     #[test]
     fn sig3_and_seconds() {

@@ -671,11 +671,7 @@ fn ert_effort(e: &Ert) -> String {
 pub fn csv_num(v: Option<f64>) -> String {
     match v.filter(|v| v.is_finite()) {
         None => String::new(),
-        Some(v) => {
-            let rounded: f64 = format!("{v:.11e}").parse().unwrap_or(v);
-            // `-0` reads as noise too.
-            format!("{}", if rounded == 0.0 { 0.0 } else { rounded })
-        }
+        Some(v) => format!("{}", super::denoise(v)),
     }
 }
 
@@ -792,7 +788,7 @@ impl Summary {
             Format::Text => self.render_text(Style::Text),
             Format::Markdown => self.render_text(Style::Markdown),
             Format::Csv => self.render_csv(),
-            Format::Json => serde_json::to_string_pretty(self).unwrap_or_default() + "\n",
+            Format::Json => super::to_json_pretty(self).unwrap_or_default() + "\n",
         }
     }
 
