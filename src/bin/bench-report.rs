@@ -419,6 +419,10 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
     let with_metas = |p: &PathBuf| -> Result<Vec<(PathBuf, Option<RunMeta>)>> {
         let mut v = Vec::new();
         for f in expand_inputs(std::slice::from_ref(p))? {
+            // A missing file is the error to report, not the missing meta beside it.
+            if let Err(e) = std::fs::metadata(&f) {
+                bail!("{}: cannot read: {e}", f.display());
+            }
             let m = read_meta(&f)?;
             v.push((f, m));
         }
