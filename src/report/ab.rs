@@ -1727,6 +1727,15 @@ mod tests {
         }
     }
 
+    /// Every key path, sorted: the key set is the interface (the output keeps the structs'
+    /// field order).
+    fn sorted_key_paths(v: &serde_json::Value) -> Vec<String> {
+        let mut got = Vec::new();
+        key_paths(v, "", &mut got);
+        got.sort();
+        got
+    }
+
     /// The JSON keys are a documented interface (README "bench-report ab"); changing one
     /// must be deliberate.
     #[test]
@@ -1734,10 +1743,7 @@ mod tests {
         let r = run(&mixed(), "strategy=mrv", "strategy=row").expect("ok");
         let v: serde_json::Value =
             serde_json::from_str(&r.render(AbFormat::Json)).expect("valid JSON");
-        let mut got = Vec::new();
-        key_paths(&v, "", &mut got);
-        // The key set is the interface; the output keeps the structs' field order.
-        got.sort();
+        let got = sorted_key_paths(&v);
         let top: Vec<&str> = got
             .iter()
             .filter(|p| !p.contains('.'))
