@@ -644,7 +644,15 @@ fn execute_and_finish(
             meta.jobs_done = Some(already + finished);
             let _ = writer.abandon();
             let _ = write_meta(&paths.journal_meta, &meta);
-            return Err(BenchError::Io(e.to_string()));
+            if tainted {
+                return Err(BenchError::Io(e.to_string()));
+            }
+            return Err(BenchError::Io(format!(
+                "{e}; the {} finished rows so far are kept in {}; once the cause is fixed \
+                 (e.g. disk space freed), run the same command with --resume to finish the run",
+                already + finished,
+                paths.journal.display()
+            )));
         }
     };
     let done = already + summary.finished;
@@ -681,4 +689,55 @@ fn execute_and_finish(
 /// The shard's jobs that have no row yet.
 fn pending_jobs(plan: &Plan, shard: Shard, done: JobSet) -> impl Iterator<Item = u64> + Send {
     plan.shard_jobs(shard).filter(move |j| !done.contains(*j))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::read::read_results;
+
+    /// A full disk mid-run: the error names the file, says the rows so far are kept and how
+    /// to resume; the meta counts those rows; `--resume` then finishes the run.
+    #[test]
+    fn a_full_disk_keeps_the_rows_so_far_and_says_how_to_resume() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let data = dir.path().join("s.txt");
+        let demo =
+            "000260701680070090190004500820100040004602900050003028009300074040050036703018000";
+        std::fs::write(&data, demo).expect("write");
+        let out = dir.path().join("r.csv");
+        let config = |resume: bool| {
+            let opts = crate::builtin::SolverOptions::default();
+            let solvers = crate::strategies::resolve("backtrack", &opts, None).expect("backtrack");
+            let mut cfg = BenchConfig::new(&data, solvers);
+            (cfg.output, cfg.threads, cfg.seeds, cfg.resume) = (Some(out.clone()), 1, 8000, resume);
+            cfg
+        };
+        super::super::output::fault::fill_disk_after(&out, 2);
+        let never = AtomicBool::new(false);
+        let err = bench(config(false), &never).expect_err("the disk fills");
+        let msg = err.to_string();
+        let journal = paths_of(&out).journal;
+        assert!(msg.contains(&format!("{}: ", journal.display())), "{msg}");
+        assert!(msg.contains("No space left on device"), "{msg}");
+        assert!(
+            msg.contains("finished rows so far are kept in") && msg.contains("--resume"),
+            "{msg}"
+        );
+        let kept = read_results(&journal).expect("journal reads").rows.len() as u64;
+        assert!(kept > 0 && kept < 8000, "{kept}");
+        let meta =
+            crate::results::read::read_meta_file(&paths_of(&out).journal_meta).expect("meta");
+        assert_eq!(meta.status, Some(RunStatus::Failed));
+        assert_eq!(meta.jobs_done, Some(kept));
+        assert!(msg.contains(&format!("the {kept} finished rows")), "{msg}");
+        // Space is back (the fault fires once per registration): --resume completes the run.
+        let done = bench(config(true), &never).expect("resume finishes");
+        assert!(!done.interrupted);
+        assert_eq!(read_results(&out).expect("csv").rows.len(), 8000);
+    }
+
+    fn paths_of(out: &Path) -> RunPaths {
+        RunPaths::new(out, None)
+    }
 }

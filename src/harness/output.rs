@@ -353,20 +353,67 @@ impl ResultWriter {
     }
 }
 
+/// A write error with the file it happened to, so a full disk names the file.
+fn on(path: &Path) -> impl FnOnce(std::io::Error) -> std::io::Error + '_ {
+    move |e| std::io::Error::new(e.kind(), format!("{}: {e}", path.display()))
+}
+
+/// Test-only fault injection: the journal of a given output fails with ENOSPC (a full disk)
+/// after a number of batches, as a real device would, without filling one.
+#[cfg(test)]
+pub(crate) mod fault {
+    use std::path::{Path, PathBuf};
+    use std::sync::Mutex;
+
+    static JOURNAL_FULL_AFTER: Mutex<Vec<(PathBuf, u64)>> = Mutex::new(Vec::new());
+
+    /// The journal of `output` accepts `batches` more batches, then reports a full disk once.
+    pub(crate) fn fill_disk_after(output: &Path, batches: u64) {
+        if let Ok(mut v) = JOURNAL_FULL_AFTER.lock() {
+            v.push((output.to_path_buf(), batches));
+        }
+    }
+
+    /// Whether this batch write to `output`'s journal fails.
+    pub(super) fn disk_full(output: &Path) -> bool {
+        let Ok(mut v) = JOURNAL_FULL_AFTER.lock() else {
+            return false;
+        };
+        let Some(i) = v.iter().position(|(p, _)| p == output) else {
+            return false;
+        };
+        // Fires once: after it, space is "freed" and writes succeed again.
+        if v[i].1 == 0 {
+            v.remove(i);
+            return true;
+        }
+        v[i].1 -= 1;
+        false
+    }
+}
+
 impl Sink for ResultWriter {
     fn finished(&mut self, batch: &Batch) -> std::io::Result<()> {
+        #[cfg(test)]
+        if fault::disk_full(&self.path) {
+            let e = std::io::Error::from_raw_os_error(libc::ENOSPC);
+            return Err(on(&journal_path(&self.path))(e));
+        }
         // One write per batch of whole rows: a process killed between writes leaves only
         // whole rows, and one killed inside a write at worst a torn last line, which
         // `resume_scan` cuts off.
-        self.journal.write_all(&batch.rows)
+        self.journal
+            .write_all(&batch.rows)
+            .map_err(on(&journal_path(&self.path)))
     }
 
     fn in_order(&mut self, batch: &Batch) -> std::io::Result<()> {
         if let Some(w) = self.ordered.as_mut() {
-            w.write_all(&batch.rows)?;
+            w.write_all(&batch.rows)
+                .map_err(on(&with_suffix(&self.path, ".tmp")))?;
         }
-        if let Some((_, w)) = self.trace.as_mut() {
-            w.write_all(&batch.trace)?;
+        if let Some((t, w)) = self.trace.as_mut() {
+            w.write_all(&batch.trace).map_err(on(t))?;
         }
         Ok(())
     }
