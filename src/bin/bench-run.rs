@@ -15,6 +15,7 @@ use puzzlebench::results::{Columns, Status};
 use puzzlebench::solver::{RunOption, Solver};
 use puzzlebench::strategies::resolve;
 use puzzlebench::sudoku::abc::{AbcParams, Limit, Neighbourhood};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
@@ -329,12 +330,21 @@ fn install_interrupt() -> Result<Arc<AtomicBool>> {
     let flag = Arc::new(AtomicBool::new(false));
     let presses = Arc::new(AtomicU32::new(0));
     let f = flag.clone();
+    // At a terminal the progress bar owns the current line: clear it (and the echoed `^C`)
+    // before the message, so the bar is redrawn below it instead of being left on screen twice.
+    let fresh_line = if std::io::stderr().is_terminal() {
+        "\r\x1b[2K"
+    } else {
+        "\n"
+    };
     ctrlc::set_handler(move || {
         if presses.fetch_add(1, Ordering::SeqCst) >= 1 {
-            eprintln!("\nbench-run: second interrupt, exiting now");
+            eprintln!("{fresh_line}bench-run: second interrupt, exiting now");
             std::process::exit(130);
         }
-        eprintln!("\nbench-run: interrupted; finishing running jobs (interrupt again to exit now)");
+        eprintln!(
+            "{fresh_line}bench-run: interrupted; finishing running jobs (interrupt again to exit now)"
+        );
         f.store(true, Ordering::SeqCst);
     })
     .context("cannot install the Ctrl-C handler")?;
