@@ -7,9 +7,9 @@
 //! same way offline, from a CI artifact, or printed.
 //!
 //! Every section is produced by the module that owns the computation, rendered as markdown
-//! ([`summary`], [`ab`], [`export`]) and turned into HTML by the small converter here, so the
-//! page and the terminal never disagree. Sections are always present (with a sentence saying
-//! why one is empty), under fixed ids: [`SECTION_IDS`].
+//! ([`summary`](super::summary), [`ab`], [`export`]) and turned into HTML by the small
+//! converter here, so the page and the terminal never disagree. Sections are always present
+//! (with a sentence saying why one is empty), under fixed ids: [`SECTION_IDS`].
 
 use crate::report::ab::{self, AbFormat, AbOptions, AbReport, Selector};
 use crate::report::compare::{column_mismatch, compare, CompareOptions};

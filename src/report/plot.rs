@@ -686,7 +686,7 @@ impl Values {
         self.n == 0
     }
 
-    /// `(k, v)`: the k-th smallest value is v (k from 1), at most [`MAX_DRAWN`] of them
+    /// `(k, v)`: the k-th smallest value is v (k from 1), at most `MAX_DRAWN` of them
     /// evenly spread over k, always including the last.
     pub fn ranked(&self) -> Vec<(u64, f64)> {
         let all: Vec<(u64, f64)> = match &self.bins {
