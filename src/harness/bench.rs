@@ -335,13 +335,6 @@ pub fn preflight(cfg: &BenchConfig) -> Result<RunPaths, BenchError> {
             output.display()
         ));
     }
-    if cfg.resume && !paths.journal.exists() {
-        return usage(format!(
-            "--resume: {} does not exist, so there is no interrupted run to continue for {}",
-            paths.journal.display(),
-            output.display()
-        ));
-    }
     Ok(paths)
 }
 
@@ -504,6 +497,15 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
     };
     let mut meta = run_meta(&cfg, &dataset, &plan, columns);
     let _lock = lock_output(&paths)?;
+    // Under the lock, so that a second `--resume` while the first run is still creating its
+    // journal is told about that run, not that there is nothing to resume.
+    if cfg.resume && !paths.journal.exists() {
+        return Err(BenchError::Usage(format!(
+            "--resume: {} does not exist, so there is no interrupted run to continue for {}",
+            paths.journal.display(),
+            paths.output.display()
+        )));
+    }
     // Checked again under the lock: another run may have finished or started meanwhile.
     if !cfg.resume && paths.journal.exists() && !cfg.force {
         return Err(BenchError::Usage(format!(
