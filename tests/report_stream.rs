@@ -272,3 +272,81 @@ fn compare_names_a_column_missing_on_one_side_and_fails_on_a_wrong_row() {
     // The rows helper reads through the same reader the reports use.
     assert_eq!(rows(&w).len(), 6);
 }
+
+/// A shard of an ABC plan with several colonies on the demo Sudoku, its meta removed.
+fn abc_shard_without_meta(
+    d: &TempDir,
+    name: &str,
+    seed: &str,
+    colonies: &str,
+    shard: &str,
+) -> PathBuf {
+    let out = d.path().join(name);
+    bench_run()
+        .arg("--dataset")
+        .arg(datasets().join("sudoku-demo"))
+        .args([
+            "--strategy",
+            "abc",
+            "--max-cycles",
+            "20",
+            "--seeds",
+            "2",
+            "--threads",
+            "1",
+        ])
+        .args(["--seed", seed, "--colonies", colonies, "--shard", shard])
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .code(0);
+    fs::remove_file(meta_path(&out)).expect("meta written, then removed");
+    out
+}
+
+#[test]
+fn merge_without_metas_checks_the_numbering_of_colonies() {
+    let d = TempDir::new().expect("tmp");
+    let a = abc_shard_without_meta(&d, "a.csv", "7", "3", "1/2");
+    let b = abc_shard_without_meta(&d, "b.csv", "7", "3", "2/2");
+    let merged = d.path().join("merged.csv");
+    let out = merge(&[&a, &b], &merged).code(0);
+    let said = String::from_utf8_lossy(&out.get_output().stdout).to_string();
+    assert!(
+        said.contains("6 rows (completeness unknown: not every input has a .meta.json"),
+        "{said}"
+    );
+    let merged_rows = rows(&merged);
+    let keys: Vec<(u64, u64, u32)> = merged_rows
+        .iter()
+        .map(|r| (r.job, r.seed, r.colony))
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            (0, 7, 0),
+            (1, 7, 1),
+            (2, 7, 2),
+            (3, 8, 0),
+            (4, 8, 1),
+            (5, 8, 2)
+        ]
+    );
+    // The other half of a plan with another --seed, or with another --colonies: the block's
+    // strategy, rules, params and seed range can all look right, only the numbering differs.
+    for (name, seed, colonies) in [("c.csv", "8", "3"), ("e.csv", "7", "2")] {
+        let other = abc_shard_without_meta(&d, name, seed, colonies, "2/2");
+        let target = d.path().join(format!("m-{name}"));
+        let out = merge(&[&a, &other], &target).code(2);
+        let err = String::from_utf8_lossy(&out.get_output().stderr).to_string();
+        for needle in [
+            "different plans (checked from the rows",
+            "rows of runs with different --seed, --seeds or --colonies are mixed",
+            &s(&a),
+            &s(&other),
+        ] {
+            assert!(err.contains(needle), "stderr lacks {needle:?}: {err}");
+        }
+        assert!(!target.exists(), "nothing published on a refusal");
+    }
+}

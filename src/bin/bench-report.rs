@@ -617,11 +617,16 @@ fn merge_cmd(
     }
     let meta = serde_json::to_string_pretty(&merged.meta)? + "\n";
     write_output(&out_meta, meta.as_bytes(), force, &inputs)?;
+    // Without the metas the plan's size is unknown, so the merge cannot call itself complete;
+    // its meta says `interrupted` (never `complete` on a guess), and the message says why.
+    let status = match merged.jobs_total {
+        None => "completeness unknown: not every input has a .meta.json; meta says interrupted",
+        Some(_) => merged.meta.status.map_or("unknown", |s| s.as_str()),
+    };
     common::print(&format!(
-        "{}: {} rows ({})\n",
+        "{}: {} rows ({status})\n",
         output.display(),
         merged.rows,
-        merged.meta.status.map_or("unknown", |s| s.as_str())
     ));
     Ok(ExitCode::SUCCESS)
 }

@@ -375,6 +375,10 @@ struct Block {
     seeds: (u64, u64),
     /// Whether any row has a colony above 0 (an ABC block run with several colonies).
     colonies: bool,
+    /// For blocks with several colonies: the number of colonies per run, once two rows of one
+    /// puzzle with different seeds have shown it (jobs per seed step), and the highest colony.
+    per_run: Option<u64>,
+    max_colony: u32,
     /// For single-colony rows: the first `job - seed`, and the gcd of every later one's
     /// distance from it. In one plan with S seed values, `job - seed` is the same modulo S
     /// for every row of a block.
@@ -388,6 +392,54 @@ impl Block {
             at.src,
             describe(&self.strategy, &self.rules, self.params.as_str(), at),
         )
+    }
+
+    /// The numbering of a block with several colonies, between the block's last row and the
+    /// next one `r` (the next in job order): a puzzle's run of one seed numbers its colonies
+    /// with consecutive jobs, and its next seed starts `colonies` jobs later, the same number
+    /// of jobs per seed step throughout the block.
+    fn check_colonies(&mut self, r: &Record) -> Result<(), &'static str> {
+        if self.per_run.is_some_and(|n| u64::from(r.colony) >= n) {
+            return Err(
+                "this row's colony number is beyond the colonies per run that the \
+                        block's numbering shows: rows of runs with different --colonies are mixed",
+            );
+        }
+        let last = &self.last;
+        if last.puzzle != r.puzzle_id {
+            return Ok(());
+        }
+        // `job - colony` is the job of the run's colony 0: equal within one (puzzle, seed).
+        let base = |job: u64, colony: u32| i128::from(job) - i128::from(colony);
+        let step = base(r.job, r.colony) - base(last.job, last.colony);
+        if r.seed == last.seed {
+            return if step == 0 {
+                Ok(())
+            } else {
+                Err(
+                    "one plan numbers the colonies of a puzzle's run with one seed as \
+                     consecutive jobs, but these rows of one run are numbered apart",
+                )
+            };
+        }
+        let seeds = i128::from(r.seed) - i128::from(last.seed);
+        let per_run = if seeds > 0 && step > 0 && step % seeds == 0 {
+            u64::try_from(step / seeds).ok()
+        } else {
+            None
+        };
+        match (per_run, self.per_run) {
+            (Some(n), None) if n > u64::from(self.max_colony) => {
+                self.per_run = Some(n);
+                Ok(())
+            }
+            (Some(n), Some(m)) if n == m && n > u64::from(self.max_colony) => Ok(()),
+            _ => Err(
+                "in one plan, each seed value of a puzzle takes the same number of jobs (one \
+                 per colony), but these rows number seeds and colonies differently: rows of \
+                 runs with different --seed, --seeds or --colonies are mixed",
+            ),
+        }
     }
 
     fn is(&self, r: &Record) -> bool {
@@ -411,8 +463,9 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
 /// puzzle by puzzle, then seed, then colony, with every block over the same seed values.
 /// So for single-colony rows, two rows of a block belong to the same puzzle exactly when
 /// `job - seed` is equal, and `job - seed` is one residue modulo the number of seed values.
-/// Memory is one entry per configuration. ABC blocks run with several colonies are checked
-/// for dataset, contiguity and seed range only.
+/// Memory is one entry per configuration. In blocks run with several colonies, a puzzle's
+/// seed runs are `colonies` consecutive jobs each, so `job - colony` is equal within a run and
+/// grows by `colonies` per seed step; that is checked between neighbouring rows.
 #[derive(Default)]
 pub struct PlanShape {
     dataset: Option<(usize, String, String)>,
@@ -476,6 +529,8 @@ impl PlanShape {
                     last: here.clone(),
                     seeds: (r.seed, r.seed),
                     colonies: false,
+                    per_run: None,
+                    max_colony: 0,
                     d0: None,
                     gcd: 0,
                 });
@@ -485,7 +540,17 @@ impl PlanShape {
         let b = &mut self.blocks[last];
         b.seeds = (b.seeds.0.min(r.seed), b.seeds.1.max(r.seed));
         b.colonies |= r.colony > 0;
-        if !b.colonies {
+        b.max_colony = b.max_colony.max(r.colony);
+        if b.colonies {
+            if let Err(why) = b.check_colonies(r) {
+                return Err(Self::mixed(
+                    why,
+                    paths,
+                    b.describe(&b.last),
+                    b.describe(&here),
+                ));
+            }
+        } else {
             let d = i128::from(r.job) - i128::from(r.seed);
             match b.d0 {
                 None => b.d0 = Some(d),
