@@ -65,7 +65,13 @@ batches = sum(n for i, n in calls.items() if names.get(i, "").endswith("Sink>::f
 # run, so the per-batch part of "feed, executor, writer" is larger here and varies with load.
 if batches:
     print(f"  batches: {batches:,}, {jobs / batches:.1f} jobs per batch")
-for k, v in [("solve", solve), ("verify", verify), ("format rows", fmt), ("feed, executor, writer, progress", rest), ("dataset open (once per run)", opened)]:
+# Two parts of the rest: the feed streaming the puzzles (each parsed once for all its seeds;
+# the rest of the feed is inlined into the worker loop) and the writer thread (above); the
+# remainder is the worker loop around a job, the hand-out of jobs and the batches.
+feed = get("dataset::Puzzles as core::iter::traits::iterator::Iterator>::next")
+parts = [("solve", solve), ("verify", verify), ("format rows", fmt), ("feed, executor, writer, progress", rest),
+         ("  of which puzzles streamed", feed), ("  of which writer thread", writer), ("dataset open (once per run)", opened)]
+for k, v in parts:
     print(f"  {k:34s} {v / jobs:9,.0f} Ir/job {100 * v / total:5.1f} %")
 ' "$name" "$jobs" "$tmp/$name.cg"
 }
