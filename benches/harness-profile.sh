@@ -24,7 +24,7 @@ profile() {
   (cd "$tmp" && callgrind_annotate --inclusive=yes --threshold=100 "$name.cg" 2>/dev/null) |
     python3 -c '
 import re, sys
-name, jobs = sys.argv[1], int(sys.argv[2])
+name, jobs, cg = sys.argv[1], int(sys.argv[2]), sys.argv[3]
 incl, total = {}, 0
 for line in sys.stdin:
     m = re.match(r"\s*([\d,]+) \(\s*[\d.]+%\)\s+(.*)$", line.rstrip("\n"))
@@ -48,9 +48,32 @@ print(f"{name}: {jobs} jobs, {total / jobs:,.0f} Ir/job; harness (all but solve 
 # while the pool threads run `work`; its share bounds the speedup with a second core.
 writer = get("puzzlebench::harness::run::execute")
 print(f"  writer thread: {writer / jobs:,.0f} Ir/job, {100 * writer / total:.1f} % of all instructions")
-for k, v in [("solve", solve), ("verify", verify), ("format rows", fmt), ("feed, executor, writer, progress", rest), ("dataset open (once per run)", opened)]:
+# Batches handed to the writer: calls of Sink::finished, from the call lines of the profile.
+names, calls, callee = {}, {}, None
+for line in open(cg):
+    m = re.match(r"c?fn=\((\d+)\)(?: (.*))?", line)
+    if m:
+        if m.group(2):
+            names[m.group(1)] = m.group(2).strip()
+        callee = m.group(1) if line.startswith("cfn=") else None
+    elif line.startswith("calls=") and callee is not None:
+        calls[callee] = calls.get(callee, 0) + int(line.split()[0][6:])
+        callee = None
+batches = sum(n for i, n in calls.items() if names.get(i, "").endswith("Sink>::finished"))
+# Chunks are sized by wall time (about 1 ms of jobs each), and callgrind runs the program
+# some 50 times slower, more on a loaded machine: its batches are far smaller than in a real
+# run, so the per-batch part of "feed, executor, writer" is larger here and varies with load.
+if batches:
+    print(f"  batches: {batches:,}, {jobs / batches:.1f} jobs per batch")
+# Two parts of the rest: the feed streaming the puzzles (each parsed once for all its seeds;
+# the rest of the feed is inlined into the worker loop) and the writer thread (above); the
+# remainder is the worker loop around a job, the hand-out of jobs and the batches.
+feed = get("dataset::Puzzles as core::iter::traits::iterator::Iterator>::next")
+parts = [("solve", solve), ("verify", verify), ("format rows", fmt), ("feed, executor, writer, progress", rest),
+         ("  of which puzzles streamed", feed), ("  of which writer thread", writer), ("dataset open (once per run)", opened)]
+for k, v in parts:
     print(f"  {k:34s} {v / jobs:9,.0f} Ir/job {100 * v / total:5.1f} %")
-' "$name" "$jobs"
+' "$name" "$jobs" "$tmp/$name.cg"
 }
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)  bin: $bin"
 profile 17-clue "$tmp/c17.txt" backtrack

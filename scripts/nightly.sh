@@ -28,6 +28,8 @@ set -e
 # compare never sees it), then one page. A failure here is reported but does not hide the
 # regression verdict above.
 html_ok=1
+# bench-run refuses a --trace into a directory that does not exist.
+mkdir -p "$out/trace"
 target/release/bench-run --quiet --force --dataset datasets/sudoku-demo --strategy abc \
   --seeds 20 --output "$out/trace/sudoku-demo.csv" --trace "$out/trace/sudoku-demo-trace.csv" \
   >/dev/null &&

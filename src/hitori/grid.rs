@@ -175,6 +175,11 @@ impl Shading {
         self.height
     }
 
+    /// All flags, row-major (`true` = black).
+    pub fn cells(&self) -> &[bool] {
+        &self.black
+    }
+
     /// Number of black cells.
     pub fn black_count(&self) -> usize {
         self.black.iter().filter(|&&b| b).count()
@@ -211,6 +216,7 @@ mod tests {
         assert!(s.is_black(0, 0) && !s.is_black(0, 1) && s.is_black(1, 1));
         assert_eq!(s.to_mask(), "#.#.#.");
         assert_eq!(s.black_count(), 3);
+        assert_eq!(s.cells(), [true, false, true, false, true, false]);
         let e = Shading::from_mask(3, 2, "#.x...").unwrap_err();
         assert_eq!(
             e,
