@@ -12,7 +12,7 @@ use std::str::FromStr;
 
 use rand::Rng;
 
-use super::encoding::{Layout, Source};
+use super::encoding::{Layout, Move, MoveIndex, Source};
 use super::grid::{Solution, SudokuPuzzle};
 use super::presolve;
 
@@ -263,6 +263,10 @@ struct Colony<'a, const CROSS: bool> {
     trial: Vec<u32>,
     /// Cumulative roulette weights, rebuilt once per onlooker phase.
     cumulative: Vec<u64>,
+    /// The phase's drawn moves, one per employed bee or onlooker (see `Colony::phases`).
+    draws: Vec<MoveIndex>,
+    /// The onlookers' picked sources, in pick order.
+    picks: Vec<u32>,
     /// Guide table over the cumulative weights: `guide[k]` is the first source whose
     /// cumulative weight exceeds `k * total / n` (Chen and Asau's method); `guide[n]` is the
     /// last source.
@@ -290,6 +294,8 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             // Padded so the pick's fixed window never reads past the end (see `cycle`).
             cumulative: vec![u64::MAX; n + PICK_WINDOW],
             guide: vec![0; n + 1],
+            draws: vec![0; n],
+            picks: vec![0; n],
             layout,
             evaluations: 0,
             scouts: 0,
@@ -353,17 +359,11 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     /// Takes the source's parts rather than an index so the employed phase can walk them with
     /// iterators (no bounds checks); the caller counts the evaluation.
     #[inline(always)]
-    fn try_neighbour<R: Rng + ?Sized>(
-        layout: &Layout,
+    fn try_move(
         best: &mut u32,
         (source, conflicts, trial): (&mut Source, &mut u32, &mut u32),
-        rng: &mut R,
+        mv: &Move,
     ) -> bool {
-        let mv = if CROSS {
-            layout.pick_cross_move(rng)
-        } else {
-            layout.pick_box_move(rng)
-        };
         let d = source.delta::<CROSS>(mv);
         if d < 0 {
             source.apply::<CROSS>(mv);
@@ -391,29 +391,125 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     }
 
     /// The body of [`Colony::cycle`], on the local generator.
+    ///
+    /// Each phase draws all its moves (and the onlookers their picks) before it scores any:
+    /// no draw depends on a score (the roulette's weights are fixed for the phase), so the
+    /// draws are those of the article's interleaved loop, and each of the two short loops
+    /// keeps its state in registers (interleaved, the generator, the move tables and the
+    /// scoring spilled to the stack). A phase that ends early, on a solution, rewinds the
+    /// generator to the phase's start and redraws only what the interleaved loop had drawn.
     #[inline(always)]
-    fn phases<R: Rng + ?Sized>(&mut self, limit: Limit, rng: &mut R) -> bool {
+    fn phases<R: Rng + Clone>(&mut self, limit: Limit, rng: &mut R) -> bool {
         let n = self.sources.len();
-        let employed = self
-            .sources
-            .iter_mut()
-            .zip(self.conflicts.iter_mut().zip(self.trial.iter_mut()));
-        for (i, (source, (conflicts, trial))) in employed.enumerate() {
-            let parts = (source, conflicts, trial);
-            if Self::try_neighbour(&self.layout, &mut self.best, parts, rng) {
-                self.evaluations += i as u64 + 1;
-                return true;
+        let start = rng.clone();
+        self.layout
+            .draw_moves::<CROSS, _>(&mut self.draws[..n], rng);
+        if let Some(i) = self.employed() {
+            self.evaluations += i as u64 + 1;
+            *rng = start;
+            for _ in 0..=i {
+                self.layout.pick_index::<CROSS, _>(rng);
             }
+            return true;
         }
         self.evaluations += n as u64;
 
-        // Roulette weights `max - conflicts + 1` (>= 1, so all-equal degrades to uniform),
-        // computed once for the phase as the article does. A pick draws x in [0, 1) and takes the
-        // first source whose cumulative weight exceeds x * total, as the article's linear scan.
-        // The sums are integers, so `cum > x * total` is the same test as
-        // `cum > floor(x * total)`. A guide table (one entry per source) jumps close to that
-        // source, so a pick costs O(1) expected instead of a scan or a binary search (whose
-        // chain of dependent loads was the single largest cost of a cycle).
+        let total_f = self.roulette();
+        let start = rng.clone();
+        Self::draw_onlookers(
+            &self.layout,
+            (
+                &self.guide[..=n],
+                &self.cumulative[..n + PICK_WINDOW],
+                total_f,
+            ),
+            (&mut self.picks[..n], &mut self.draws[..n]),
+            rng,
+        );
+        if let Some(k) = self.onlookers() {
+            self.evaluations += k as u64 + 1;
+            *rng = start;
+            for _ in 0..=k {
+                rng.next_u64();
+                self.layout.pick_index::<CROSS, _>(rng);
+            }
+            return true;
+        }
+        self.evaluations += n as u64;
+
+        match limit {
+            Limit::Fixed(l) => self.scouts(rng, |_| l),
+            Limit::Adaptive => self.scouts(rng, |c| Limit::Adaptive.for_conflicts(c)),
+        }
+    }
+
+    /// The onlookers' draws, in the article's order: per onlooker, its roulette pick, then its
+    /// move. Out of line so its arguments cannot alias (see `MoveTable::fill`).
+    #[inline(never)]
+    fn draw_onlookers<R: Rng + ?Sized>(
+        layout: &Layout,
+        (guide, cumulative, total_f): (&[u32], &[u64], f64),
+        (picks, draws): (&mut [u32], &mut [MoveIndex]),
+        rng: &mut R,
+    ) {
+        for (pick, slot) in picks.iter_mut().zip(draws) {
+            *pick = Self::roulette_pick(guide, cumulative, rng.next_u64(), total_f) as u32;
+            *slot = layout.pick_index::<CROSS, _>(rng);
+        }
+    }
+
+    /// Scores the drawn move of every source in turn. The index of the source that reached
+    /// 0 conflicts, if one did (the phase stops there).
+    #[inline(always)]
+    fn employed(&mut self) -> Option<usize> {
+        let n = self.sources.len();
+        let employed = self.sources.iter_mut().zip(
+            self.conflicts
+                .iter_mut()
+                .zip(self.trial.iter_mut().zip(&self.draws[..n])),
+        );
+        for (i, (source, (conflicts, (trial, &mv)))) in employed.enumerate() {
+            let mv = self.layout.get_move::<CROSS>(mv);
+            if Self::try_move(&mut self.best, (source, conflicts, trial), mv) {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// Scores the onlookers' drawn moves on their picked sources, in pick order (a source
+    /// picked twice sees its first move's result). The pick that reached 0 conflicts, if any.
+    #[inline(always)]
+    fn onlookers(&mut self) -> Option<usize> {
+        let n = self.sources.len();
+        // Slices of exactly `n`, so the clamped pick needs no bounds check.
+        let sources = &mut self.sources[..n];
+        let conflicts = &mut self.conflicts[..n];
+        let trial = &mut self.trial[..n];
+        let draws = self.picks[..n].iter().zip(&self.draws[..n]);
+        for (k, (&i, &mv)) in draws.enumerate() {
+            let i = (i as usize).min(n - 1);
+            let mv = self.layout.get_move::<CROSS>(mv);
+            let parts = (&mut sources[i], &mut conflicts[i], &mut trial[i]);
+            if Self::try_move(&mut self.best, parts, mv) {
+                return Some(k);
+            }
+        }
+        None
+    }
+
+    /// Builds the onlooker phase's roulette and returns its total weight, as a float.
+    ///
+    /// Roulette weights `max - conflicts + 1` (>= 1, so all-equal degrades to uniform),
+    /// computed once for the phase as the article does. A pick draws x in [0, 1) and takes the
+    /// first source whose cumulative weight exceeds x * total, as the article's linear scan.
+    /// The sums are integers, so `cum > x * total` is the same test as
+    /// `cum > floor(x * total)`. A guide table (one entry per source) jumps close to that
+    /// source, so a pick costs O(1) expected instead of a scan or a binary search (whose
+    /// chain of dependent loads was the single largest cost of a cycle).
+    #[inline(always)]
+    fn roulette(&mut self) -> f64 {
+        let n = self.sources.len();
         let max = self.conflicts.iter().copied().max().unwrap_or(0);
         let mut total = 0u64;
         for (slot, &c) in self.cumulative[..n].iter_mut().zip(&self.conflicts) {
@@ -448,59 +544,49 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             *g = running;
         }
         self.guide[n] = (n - 1) as u32;
-        let total_f = total as f64;
-        // Slices of exactly the lengths the picks rely on, so that indices clamped below `n`
-        // need no bounds check (eight compares a pick otherwise).
-        let guide = &self.guide[..=n];
-        let cumulative = &self.cumulative[..n + PICK_WINDOW];
-        let sources = &mut self.sources[..n];
-        let conflicts = &mut self.conflicts[..n];
-        let trial = &mut self.trial[..n];
-        for k in 0..n {
-            // `random::<f64>()` is (53 random bits) * 2^-53, taken apart here so the bucket
-            // below can use the same bits as an integer.
-            let bits = rng.next_u64() >> 11;
-            let x = bits as f64 * (1.0 / (1u64 << 53) as f64);
-            // In [0, total): the float-to-int `as` saturates, and through i64 that costs two
-            // compares instead of the dozen instructions of a direct u64 conversion.
-            let target = (x * total_f) as i64 as u64;
-            // The bucket is floor(bits * n / 2^53), exactly, by one wide multiplication. It is
-            // at most x * n, so its smallest target, floor(bucket * total / n), is at most the
-            // pick's target: the answer (the first source with cum > target) is at or after
-            // `guide[bucket]`, and at or before `guide[bucket + 1]`, the answer for a target
-            // no smaller. (The `min`s only tell the compiler what already holds.)
-            let bucket = (((u128::from(bits << 11) * n as u128) >> 64) as usize).min(n - 1);
-            let (lo, hi) = (guide[bucket] as usize, guide[bucket + 1] as usize);
-            let lo = lo.min(n - 1);
-            // Usually that range is a source or two wide, and counting the window's sums that
-            // are <= target gives the answer without a branch: a scan's exit, taken after a
-            // random number of steps, was mispredicted on every other pick. A wider range
-            // (many light sources in one bucket) takes the scan.
-            let i = if hi - lo < PICK_WINDOW {
-                let window = &cumulative[lo..lo + PICK_WINDOW];
-                let below = window
-                    .iter()
-                    .map(|&c| usize::from(c <= target))
-                    .sum::<usize>();
-                (lo + below).min(n - 1)
-            } else {
-                let mut i = lo;
-                while i < n - 1 && cumulative[i] <= target {
-                    i += 1;
-                }
-                i
-            };
-            let parts = (&mut sources[i], &mut conflicts[i], &mut trial[i]);
-            if Self::try_neighbour(&self.layout, &mut self.best, parts, rng) {
-                self.evaluations += k as u64 + 1;
-                return true;
-            }
-        }
-        self.evaluations += n as u64;
+        total as f64
+    }
 
-        match limit {
-            Limit::Fixed(l) => self.scouts(rng, |_| l),
-            Limit::Adaptive => self.scouts(rng, |c| Limit::Adaptive.for_conflicts(c)),
+    /// The source a roulette draw `u` (one `u64`, as `random::<f64>()` consumes) picks, from
+    /// the phase's `n + 1` guide entries and `n + PICK_WINDOW` cumulative weights: slices of
+    /// exactly the lengths the pick relies on, so that indices clamped below `n` need no
+    /// bounds check (eight compares a pick otherwise).
+    #[inline(always)]
+    fn roulette_pick(guide: &[u32], cumulative: &[u64], u: u64, total_f: f64) -> usize {
+        let n = guide.len() - 1;
+        let cumulative = &cumulative[..n + PICK_WINDOW];
+        // `random::<f64>()` is (53 random bits) * 2^-53, taken apart here so the bucket
+        // below can use the same bits as an integer.
+        let bits = u >> 11;
+        let x = bits as f64 * (1.0 / (1u64 << 53) as f64);
+        // In [0, total): the float-to-int `as` saturates, and through i64 that costs two
+        // compares instead of the dozen instructions of a direct u64 conversion.
+        let target = (x * total_f) as i64 as u64;
+        // The bucket is floor(bits * n / 2^53), exactly, by one wide multiplication. It is
+        // at most x * n, so its smallest target, floor(bucket * total / n), is at most the
+        // pick's target: the answer (the first source with cum > target) is at or after
+        // `guide[bucket]`, and at or before `guide[bucket + 1]`, the answer for a target
+        // no smaller. (The `min`s only tell the compiler what already holds.)
+        let bucket = (((u128::from(bits << 11) * n as u128) >> 64) as usize).min(n - 1);
+        let (lo, hi) = (guide[bucket] as usize, guide[bucket + 1] as usize);
+        let lo = lo.min(n - 1);
+        // Usually that range is a source or two wide, and counting the window's sums that
+        // are <= target gives the answer without a branch: a scan's exit, taken after a
+        // random number of steps, was mispredicted on every other pick. A wider range
+        // (many light sources in one bucket) takes the scan.
+        if hi - lo < PICK_WINDOW {
+            let window = &cumulative[lo..lo + PICK_WINDOW];
+            let below = window
+                .iter()
+                .map(|&c| usize::from(c <= target))
+                .sum::<usize>();
+            (lo + below).min(n - 1)
+        } else {
+            let mut i = lo;
+            while i < n - 1 && cumulative[i] <= target {
+                i += 1;
+            }
+            i
         }
     }
 
