@@ -249,8 +249,24 @@ pub fn solve<R: Rng + Clone>(
     result
 }
 
-/// Sums the onlooker pick compares without branching (see `Colony::cycle`).
+/// Sums the onlooker pick compares without branching (see `Colony::roulette_pick`).
 const PICK_WINDOW: usize = 4;
+
+/// An onlooker phase's roulette: guide table, cumulative weights, total weight as a float
+/// (see `Colony::roulette`).
+type Roulette<'r> = (&'r [u32], &'r [u64], f64);
+
+/// Whether the CPU has BMI1 and BMI2 (see `Colony::cycle`).
+fn has_bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("bmi1") && std::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
 
 /// The colony's state for one run; `CROSS` selects the neighbourhood at compile time so the
 /// inner loop carries no branch on it.
@@ -274,6 +290,8 @@ struct Colony<'a, const CROSS: bool> {
     evaluations: u64,
     scouts: u64,
     best: u32,
+    /// The CPU has BMI1 and BMI2: cycles run the build of the loops that uses them.
+    bmi2: bool,
     trace: Option<&'a mut Vec<u32>>,
 }
 
@@ -300,6 +318,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             evaluations: 0,
             scouts: 0,
             best: u32::MAX,
+            bmi2: has_bmi2(),
             trace,
         };
         for i in 0..n {
@@ -380,12 +399,35 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     /// Employed, onlooker and scout phases. True as soon as a source reaches 0 conflicts.
     /// Kept out of line: inlined into the caller's large frame, its loop state spilled to the
     /// stack, the generator's included, which put a store and a reload on every draw.
+    ///
+    /// Built twice: as is, and for x86-64 CPUs with BMI1 and BMI2 (detected once per run),
+    /// whose flag-free shifts by a register (the delta's four, the bounded draws') and
+    /// multiplications into any register leave the loops fewer moves and spills. Both builds
+    /// run the same code, so the same draws and results.
     #[inline(never)]
     fn cycle<R: Rng + Clone>(&mut self, limit: Limit, rng: &mut R) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if self.bmi2 {
+            // SAFETY: `bmi2` is set (in `run`) only when the CPU reports BMI1 and BMI2.
+            return unsafe { self.cycle_bmi2(limit, rng) };
+        }
+        self.cycle_in::<false, R>(limit, rng)
+    }
+
+    /// [`Colony::cycle`] compiled for BMI1 and BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2")]
+    fn cycle_bmi2<R: Rng + Clone>(&mut self, limit: Limit, rng: &mut R) -> bool {
+        self.cycle_in::<true, R>(limit, rng)
+    }
+
+    /// The body of [`Colony::cycle`]; `BMI2` says which build of the draws to call.
+    #[inline(always)]
+    fn cycle_in<const BMI2: bool, R: Rng + Clone>(&mut self, limit: Limit, rng: &mut R) -> bool {
         // A copy on the stack that nothing else can see lives in registers; through the
         // caller's reference, every draw stored the generator's state back to memory.
         let mut local = rng.clone();
-        let done = self.phases(limit, &mut local);
+        let done = self.phases::<BMI2, R>(limit, &mut local);
         *rng = local;
         done
     }
@@ -399,11 +441,10 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     /// scoring spilled to the stack). A phase that ends early, on a solution, rewinds the
     /// generator to the phase's start and redraws only what the interleaved loop had drawn.
     #[inline(always)]
-    fn phases<R: Rng + Clone>(&mut self, limit: Limit, rng: &mut R) -> bool {
+    fn phases<const BMI2: bool, R: Rng + Clone>(&mut self, limit: Limit, rng: &mut R) -> bool {
         let n = self.sources.len();
         let start = rng.clone();
-        self.layout
-            .draw_moves::<CROSS, _>(&mut self.draws[..n], rng);
+        Self::draw_phase::<BMI2, R>(&self.layout, None, (&mut [], &mut self.draws[..n]), rng);
         if let Some(i) = self.employed() {
             self.evaluations += i as u64 + 1;
             *rng = start;
@@ -416,13 +457,13 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
 
         let total_f = self.roulette();
         let start = rng.clone();
-        Self::draw_onlookers(
+        Self::draw_phase::<BMI2, R>(
             &self.layout,
-            (
+            Some((
                 &self.guide[..=n],
                 &self.cumulative[..n + PICK_WINDOW],
                 total_f,
-            ),
+            )),
             (&mut self.picks[..n], &mut self.draws[..n]),
             rng,
         );
@@ -443,18 +484,72 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         }
     }
 
-    /// The onlookers' draws, in the article's order: per onlooker, its roulette pick, then its
-    /// move. Out of line so its arguments cannot alias (see `MoveTable::fill`).
-    #[inline(never)]
-    fn draw_onlookers<R: Rng + ?Sized>(
+    /// A phase's draws, in the article's order: a move per source (employed bees, no
+    /// roulette), or per onlooker its roulette pick then its move. Calls the build of
+    /// [`Colony::draw`] that `BMI2` names.
+    #[inline(always)]
+    fn draw_phase<const BMI2: bool, R: Rng + ?Sized>(
         layout: &Layout,
-        (guide, cumulative, total_f): (&[u32], &[u64], f64),
+        roulette: Option<Roulette<'_>>,
+        out: (&mut [u32], &mut [MoveIndex]),
+        rng: &mut R,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if BMI2 {
+            // SAFETY: `BMI2` is true only inside `cycle_bmi2`, which `cycle` calls only when
+            // the CPU reports BMI1 and BMI2.
+            unsafe { Self::draw_bmi2(layout, roulette, out, rng) };
+            return;
+        }
+        Self::draw(layout, roulette, out, rng);
+    }
+
+    /// See [`Colony::draw_phase`]. Out of line so that its arguments cannot alias: inlined,
+    /// the stores to the draws made the compiler reload the move tables' sizes on every draw.
+    #[inline(never)]
+    fn draw<R: Rng + ?Sized>(
+        layout: &Layout,
+        roulette: Option<Roulette<'_>>,
+        out: (&mut [u32], &mut [MoveIndex]),
+        rng: &mut R,
+    ) {
+        Self::draw_body(layout, roulette, out, rng);
+    }
+
+    /// [`Colony::draw`] compiled for BMI1 and BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2")]
+    #[inline(never)]
+    fn draw_bmi2<R: Rng + ?Sized>(
+        layout: &Layout,
+        roulette: Option<Roulette<'_>>,
+        out: (&mut [u32], &mut [MoveIndex]),
+        rng: &mut R,
+    ) {
+        Self::draw_body(layout, roulette, out, rng);
+    }
+
+    /// The body of both builds of [`Colony::draw`].
+    #[inline(always)]
+    fn draw_body<R: Rng + ?Sized>(
+        layout: &Layout,
+        roulette: Option<Roulette<'_>>,
         (picks, draws): (&mut [u32], &mut [MoveIndex]),
         rng: &mut R,
     ) {
-        for (pick, slot) in picks.iter_mut().zip(draws) {
-            *pick = Self::roulette_pick(guide, cumulative, rng.next_u64(), total_f) as u32;
-            *slot = layout.pick_index::<CROSS, _>(rng);
+        match roulette {
+            None => {
+                for slot in draws {
+                    *slot = layout.pick_index::<CROSS, _>(rng);
+                }
+            }
+            Some((guide, cumulative, total_f)) => {
+                for (pick, slot) in picks.iter_mut().zip(draws) {
+                    let u = rng.next_u64();
+                    *pick = Self::roulette_pick(guide, cumulative, u, total_f) as u32;
+                    *slot = layout.pick_index::<CROSS, _>(rng);
+                }
+            }
         }
     }
 

@@ -138,16 +138,6 @@ impl MoveTable {
         (self.start[k] + j) as MoveIndex
     }
 
-    /// Successive [`MoveTable::pick_index`] draws into `out`. Out of line, so that its
-    /// arguments cannot alias: inlined, the stores to `out` made the compiler reload the
-    /// table's sizes from memory on every draw.
-    #[inline(never)]
-    fn fill<R: Rng + ?Sized>(&self, out: &mut [MoveIndex], rng: &mut R) {
-        for slot in out {
-            *slot = self.pick_index(rng);
-        }
-    }
-
     /// The move at an index from [`MoveTable::pick_index`] (masked: no bounds check).
     #[inline(always)]
     fn get(&self, index: MoveIndex) -> &Move {
@@ -316,20 +306,6 @@ impl Layout {
             self.line_moves.pick_index(rng)
         } else {
             self.box_moves.pick_index(rng)
-        }
-    }
-
-    /// Fills `out` with successive [`Layout::pick_index`] draws.
-    #[inline(always)]
-    pub(crate) fn draw_moves<const CROSS: bool, R: Rng + ?Sized>(
-        &self,
-        out: &mut [MoveIndex],
-        rng: &mut R,
-    ) {
-        if CROSS {
-            self.line_moves.fill(out, rng);
-        } else {
-            self.box_moves.fill(out, rng);
         }
     }
 
