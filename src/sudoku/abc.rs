@@ -252,9 +252,24 @@ pub fn solve<R: Rng + Clone>(
 /// Sums the onlooker pick compares without branching (see `Colony::roulette_pick`).
 const PICK_WINDOW: usize = 4;
 
-/// An onlooker phase's roulette: guide table, cumulative weights, total weight as a float
-/// (see `Colony::roulette`).
+/// An onlooker phase's roulette: guide table, cumulative weights, and the total weight times
+/// 2^-53 as a float (see `Colony::roulette` and `roulette_target`).
 type Roulette<'r> = (&'r [u32], &'r [u64], f64);
+
+/// The roulette's target, floor(x * total) for the draw x = `bits` * 2^-53 of `random::<f64>()`
+/// (`bits` < 2^53), given `scale` = total * 2^-53 (exact: a power of two times an integer
+/// below 2^53). The float product is the article's: x is exact, so x * total and
+/// `bits` * `scale` are the same real number, rounded once, to the same double (a test checks
+/// it over many draws). One multiplication instead of two.
+#[inline(always)]
+fn roulette_target(bits: u64, scale: f64) -> u64 {
+    let product = bits as f64 * scale;
+    // SAFETY: `product` is x * total with 0 <= x < 1 and total < 2^53, so finite and in
+    // [0, total], well inside i64. The checked `as` spends six more instructions (two float
+    // compares, two conditional moves) on a NaN or an overflow that cannot occur, fifty
+    // times a cycle.
+    unsafe { product.to_int_unchecked::<i64>() as u64 }
+}
 
 /// Whether the CPU has BMI1 and BMI2 (see `Colony::cycle`).
 fn has_bmi2() -> bool {
@@ -455,14 +470,14 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         }
         self.evaluations += n as u64;
 
-        let total_f = self.roulette();
+        let scale = self.roulette();
         let start = rng.clone();
         Self::draw_phase::<BMI2, R>(
             &self.layout,
             Some((
                 &self.guide[..=n],
                 &self.cumulative[..n + PICK_WINDOW],
-                total_f,
+                scale,
             )),
             (&mut self.picks[..n], &mut self.draws[..n]),
             rng,
@@ -543,10 +558,10 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
                     *slot = layout.pick_index::<CROSS, _>(rng);
                 }
             }
-            Some((guide, cumulative, total_f)) => {
+            Some((guide, cumulative, scale)) => {
                 for (pick, slot) in picks.iter_mut().zip(draws) {
                     let u = rng.next_u64();
-                    *pick = Self::roulette_pick(guide, cumulative, u, total_f) as u32;
+                    *pick = Self::roulette_pick(guide, cumulative, u, scale) as u32;
                     *slot = layout.pick_index::<CROSS, _>(rng);
                 }
             }
@@ -619,7 +634,10 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         // reciprocal per phase and a multiply-high per source, corrected to the exact quotient.
         let nn = n as u64;
         let inverse = u64::MAX / total;
-        self.guide.fill(0);
+        // A slice of exactly `n + 1`: the clamped index below needs no bounds check, and the
+        // increments, to a local slice, no reload of the vector's pointer after each store.
+        let guide = &mut self.guide[..=n];
+        guide.fill(0);
         for &c in &self.cumulative[..n] {
             let num = c * nn;
             // floor(num / total) is q or q + 1 (num < 2^64 / 2 for any colony that fits memory).
@@ -631,32 +649,27 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
                 (q, r)
             };
             let first_k = (q + u64::from(r > 0)).min(nn) as usize;
-            self.guide[first_k] += 1;
+            guide[first_k.min(n)] += 1;
         }
         let mut running = 0;
-        for g in &mut self.guide[..n] {
+        for g in &mut guide[..n] {
             running += *g;
             *g = running;
         }
-        self.guide[n] = (n - 1) as u32;
-        total as f64
+        guide[n] = (n - 1) as u32;
+        total as f64 * (1.0 / (1u64 << 53) as f64)
     }
 
     /// The source a roulette draw `u` (one `u64`, as `random::<f64>()` consumes) picks, from
     /// the phase's `n + 1` guide entries and `n + PICK_WINDOW` cumulative weights: slices of
     /// exactly the lengths the pick relies on, so that indices clamped below `n` need no
-    /// bounds check (eight compares a pick otherwise).
+    /// bounds check (eight compares a pick otherwise). `scale` is the total weight * 2^-53.
     #[inline(always)]
-    fn roulette_pick(guide: &[u32], cumulative: &[u64], u: u64, total_f: f64) -> usize {
+    fn roulette_pick(guide: &[u32], cumulative: &[u64], u: u64, scale: f64) -> usize {
         let n = guide.len() - 1;
         let cumulative = &cumulative[..n + PICK_WINDOW];
-        // `random::<f64>()` is (53 random bits) * 2^-53, taken apart here so the bucket
-        // below can use the same bits as an integer.
         let bits = u >> 11;
-        let x = bits as f64 * (1.0 / (1u64 << 53) as f64);
-        // In [0, total): the float-to-int `as` saturates, and through i64 that costs two
-        // compares instead of the dozen instructions of a direct u64 conversion.
-        let target = (x * total_f) as i64 as u64;
+        let target = roulette_target(bits, scale);
         // The bucket is floor(bits * n / 2^53), exactly, by one wide multiplication. It is
         // at most x * n, so its smallest target, floor(bucket * total / n), is at most the
         // pick's target: the answer (the first source with cum > target) is at or after
@@ -921,6 +934,42 @@ mod tests {
         assert!(bad(|p| p.colony_size = 7));
         assert!(bad(|p| p.max_cycles = 0));
         assert!(bad(|p| p.limit = Limit::Fixed(0)));
+    }
+
+    #[test]
+    #[allow(deprecated)] // StepRng: a generator that returns the given u64, as a reference.
+    fn roulette_target_is_the_article_float_product() {
+        // The article draws x = random::<f64>() and compares cumulative weights with x * total.
+        let mut rng = Pcg64Mcg::seed_from_u64(9);
+        for total in [
+            1u64,
+            2,
+            3,
+            50,
+            51,
+            97,
+            1000,
+            1023,
+            2049,
+            65_537,
+            (1 << 40) + 7,
+        ] {
+            let scale = total as f64 * (1.0 / (1u64 << 53) as f64);
+            for _ in 0..20_000 {
+                let u = rand::RngCore::next_u64(&mut rng);
+                let x: f64 = {
+                    let mut r = rand::rngs::mock::StepRng::new(u, 0);
+                    r.random()
+                };
+                let want = (x * total as f64) as u64;
+                assert_eq!(roulette_target(u >> 11, scale), want, "{u} {total}");
+            }
+        }
+        // The largest draw stays below the total.
+        assert_eq!(
+            roulette_target((1 << 53) - 1, 50.0 / (1u64 << 53) as f64),
+            49
+        );
     }
 
     /// Nearest-rank percentile of sorted values.

@@ -163,7 +163,7 @@ struct FreeCell {
 
 /// Where the free cells are, fixed for one puzzle.
 pub(crate) struct Layout {
-    /// The givens, 0 on free cells.
+    /// The givens as a source holds its cells (see `Source::vals`), 0 on free cells.
     givens: Cells,
     /// Row and column digit counts of the givens alone; every box counts each digit once (a
     /// fresh source fills every box with its missing digits).
@@ -193,7 +193,7 @@ impl Layout {
         let mut givens = [0; CELL_SLOTS];
         givens[..81].copy_from_slice(puzzle.cells());
         let mut l = Layout {
-            givens,
+            givens: givens.map(|d| 3 * d),
             base_counts: [[0; 16]; 32],
             pools: [0; POOL_SLOTS],
             shuffle: [ShuffleStep::default(); 81],
@@ -418,6 +418,8 @@ pub(crate) struct Source {
     /// Masks of every line, indexed like [`Layout::base_counts`]; slot [`EMPTY_LINE`] and the
     /// padding stay 0.
     masks: [Mask; LINE_SLOTS],
+    /// Each cell's digit `d` as `3d`, the position of its flags in a [`Mask`]: the delta shifts
+    /// by it directly (and by it `| DUP`, the same as `+ DUP` as `3d < DUP`).
     vals: Cells,
     /// Digit counts of every line (padded to 32 for masked indexing): only improving moves and
     /// fresh sources touch them.
@@ -437,7 +439,9 @@ impl Source {
     /// The grid.
     pub(crate) fn grid(&self) -> [u8; 81] {
         let mut g = [0; 81];
-        g.copy_from_slice(&self.vals[..81]);
+        for (d, &v) in g.iter_mut().zip(&self.vals) {
+            *d = v / 3;
+        }
         g
     }
 
@@ -460,7 +464,7 @@ impl Source {
         let mut conflicts = 0;
         for (f, &digit) in layout.free[..layout.n_free].iter().zip(&perm) {
             let d = usize::from(digit) & 15;
-            self.vals[usize::from(f.cell)] = digit;
+            self.vals[usize::from(f.cell)] = 3 * digit;
             let row = &mut self.counts[usize::from(f.row) & 31][d];
             conflicts += u32::from(*row != 0);
             *row += 1;
@@ -499,9 +503,11 @@ impl Source {
             at_a += mask(mv.boxes[0]);
             at_b += mask(mv.boxes[1]);
         }
-        let (x3, y3) = (3 * u32::from(x), 3 * u32::from(y));
-        let gained = ((at_a >> y3) + (at_b >> x3)) & 7;
-        let lost = ((at_a >> (DUP + x3)) + (at_b >> (DUP + y3))) & 7;
+        // Wrapping shifts: the amounts are below 64 anyway, and so stated they compile to the
+        // bare shift instruction, with no masking of the amount.
+        let (x3, y3) = (u32::from(x), u32::from(y));
+        let gained = (at_a.wrapping_shr(y3) + at_b.wrapping_shr(x3)) & 7;
+        let lost = (at_a.wrapping_shr(x3 | DUP) + at_b.wrapping_shr(y3 | DUP)) & 7;
         gained as i32 - lost as i32
     }
 
@@ -529,11 +535,11 @@ impl Source {
 
     /// Moves one `out` out of and one `inn` into a line, keeping its count and mask in step
     /// (only those two digits' bits can change; `inn` is present afterwards whatever its
-    /// count).
+    /// count). The digits come as cells hold them, `3d`.
     #[inline(always)]
-    fn exchange(&mut self, line: u8, out: u8, inn: u8) {
+    fn exchange(&mut self, line: u8, out3: u8, inn3: u8) {
         let counts = &mut self.counts[usize::from(line) & 31];
-        let (out, inn) = (usize::from(out) & 15, usize::from(inn) & 15);
+        let (out, inn) = (usize::from(out3 / 3) & 15, usize::from(inn3 / 3) & 15);
         counts[out] = counts[out].wrapping_sub(1);
         counts[inn] = counts[inn].wrapping_add(1);
         let (n_out, n_in) = (counts[out], counts[inn]);
