@@ -12,7 +12,7 @@ use std::str::FromStr;
 
 use rand::Rng;
 
-use super::encoding::{Layout, Source};
+use super::encoding::{Layout, Move, MoveIndex, Source};
 use super::grid::{Solution, SudokuPuzzle};
 use super::presolve;
 
@@ -249,8 +249,39 @@ pub fn solve<R: Rng + Clone>(
     result
 }
 
-/// Sums the onlooker pick compares without branching (see `Colony::cycle`).
+/// Sums the onlooker pick compares without branching (see `Colony::roulette_pick`).
 const PICK_WINDOW: usize = 4;
+
+/// An onlooker phase's roulette: guide table, cumulative weights, and the total weight times
+/// 2^-53 as a float (see `Colony::roulette` and `roulette_target`).
+type Roulette<'r> = (&'r [u32], &'r [u64], f64);
+
+/// The roulette's target, floor(x * total) for the draw x = `bits` * 2^-53 of `random::<f64>()`
+/// (`bits` < 2^53), given `scale` = total * 2^-53 (exact: a power of two times an integer
+/// below 2^53). The float product is the article's: x is exact, so x * total and
+/// `bits` * `scale` are the same real number, rounded once, to the same double (a test checks
+/// it over many draws). One multiplication instead of two.
+#[inline(always)]
+fn roulette_target(bits: u64, scale: f64) -> u64 {
+    let product = bits as f64 * scale;
+    // SAFETY: `product` is x * total with 0 <= x < 1 and total < 2^53, so finite and in
+    // [0, total], well inside i64. The checked `as` spends six more instructions (two float
+    // compares, two conditional moves) on a NaN or an overflow that cannot occur, fifty
+    // times a cycle.
+    unsafe { product.to_int_unchecked::<i64>() as u64 }
+}
+
+/// Whether the CPU has BMI1 and BMI2 (see `Colony::cycle`).
+fn has_bmi2() -> bool {
+    #[cfg(target_arch = "x86_64")]
+    {
+        std::is_x86_feature_detected!("bmi1") && std::is_x86_feature_detected!("bmi2")
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    {
+        false
+    }
+}
 
 /// The colony's state for one run; `CROSS` selects the neighbourhood at compile time so the
 /// inner loop carries no branch on it.
@@ -263,6 +294,10 @@ struct Colony<'a, const CROSS: bool> {
     trial: Vec<u32>,
     /// Cumulative roulette weights, rebuilt once per onlooker phase.
     cumulative: Vec<u64>,
+    /// The phase's drawn moves, one per employed bee or onlooker (see `Colony::phases`).
+    draws: Vec<MoveIndex>,
+    /// The onlookers' picked sources, in pick order.
+    picks: Vec<u32>,
     /// Guide table over the cumulative weights: `guide[k]` is the first source whose
     /// cumulative weight exceeds `k * total / n` (Chen and Asau's method); `guide[n]` is the
     /// last source.
@@ -270,6 +305,8 @@ struct Colony<'a, const CROSS: bool> {
     evaluations: u64,
     scouts: u64,
     best: u32,
+    /// The CPU has BMI1 and BMI2: cycles run the build of the loops that uses them.
+    bmi2: bool,
     trace: Option<&'a mut Vec<u32>>,
 }
 
@@ -290,10 +327,13 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             // Padded so the pick's fixed window never reads past the end (see `cycle`).
             cumulative: vec![u64::MAX; n + PICK_WINDOW],
             guide: vec![0; n + 1],
+            draws: vec![0; n],
+            picks: vec![0; n],
             layout,
             evaluations: 0,
             scouts: 0,
             best: u32::MAX,
+            bmi2: has_bmi2(),
             trace,
         };
         for i in 0..n {
@@ -353,17 +393,11 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     /// Takes the source's parts rather than an index so the employed phase can walk them with
     /// iterators (no bounds checks); the caller counts the evaluation.
     #[inline(always)]
-    fn try_neighbour<R: Rng + ?Sized>(
-        layout: &Layout,
+    fn try_move(
         best: &mut u32,
         (source, conflicts, trial): (&mut Source, &mut u32, &mut u32),
-        rng: &mut R,
+        mv: &Move,
     ) -> bool {
-        let mv = if CROSS {
-            layout.pick_cross_move(rng)
-        } else {
-            layout.pick_box_move(rng)
-        };
         let d = source.delta::<CROSS>(mv);
         if d < 0 {
             source.apply::<CROSS>(mv);
@@ -380,40 +414,212 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     /// Employed, onlooker and scout phases. True as soon as a source reaches 0 conflicts.
     /// Kept out of line: inlined into the caller's large frame, its loop state spilled to the
     /// stack, the generator's included, which put a store and a reload on every draw.
+    ///
+    /// Built twice: as is, and for x86-64 CPUs with BMI1 and BMI2 (detected once per run),
+    /// whose flag-free shifts by a register (the delta's four, the bounded draws') and
+    /// multiplications into any register leave the loops fewer moves and spills. Both builds
+    /// run the same code, so the same draws and results.
     #[inline(never)]
     fn cycle<R: Rng + Clone>(&mut self, limit: Limit, rng: &mut R) -> bool {
+        #[cfg(target_arch = "x86_64")]
+        if self.bmi2 {
+            // SAFETY: `bmi2` is set (in `run`) only when the CPU reports BMI1 and BMI2.
+            return unsafe { self.cycle_bmi2(limit, rng) };
+        }
+        self.cycle_in::<false, R>(limit, rng)
+    }
+
+    /// [`Colony::cycle`] compiled for BMI1 and BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2")]
+    fn cycle_bmi2<R: Rng + Clone>(&mut self, limit: Limit, rng: &mut R) -> bool {
+        self.cycle_in::<true, R>(limit, rng)
+    }
+
+    /// The body of [`Colony::cycle`]; `BMI2` says which build of the draws to call.
+    #[inline(always)]
+    fn cycle_in<const BMI2: bool, R: Rng + Clone>(&mut self, limit: Limit, rng: &mut R) -> bool {
         // A copy on the stack that nothing else can see lives in registers; through the
         // caller's reference, every draw stored the generator's state back to memory.
         let mut local = rng.clone();
-        let done = self.phases(limit, &mut local);
+        let done = self.phases::<BMI2, R>(limit, &mut local);
         *rng = local;
         done
     }
 
     /// The body of [`Colony::cycle`], on the local generator.
+    ///
+    /// Each phase draws all its moves (and the onlookers their picks) before it scores any:
+    /// no draw depends on a score (the roulette's weights are fixed for the phase), so the
+    /// draws are those of the article's interleaved loop, and each of the two short loops
+    /// keeps its state in registers (interleaved, the generator, the move tables and the
+    /// scoring spilled to the stack). A phase that ends early, on a solution, rewinds the
+    /// generator to the phase's start and redraws only what the interleaved loop had drawn.
     #[inline(always)]
-    fn phases<R: Rng + ?Sized>(&mut self, limit: Limit, rng: &mut R) -> bool {
+    fn phases<const BMI2: bool, R: Rng + Clone>(&mut self, limit: Limit, rng: &mut R) -> bool {
         let n = self.sources.len();
-        let employed = self
-            .sources
-            .iter_mut()
-            .zip(self.conflicts.iter_mut().zip(self.trial.iter_mut()));
-        for (i, (source, (conflicts, trial))) in employed.enumerate() {
-            let parts = (source, conflicts, trial);
-            if Self::try_neighbour(&self.layout, &mut self.best, parts, rng) {
-                self.evaluations += i as u64 + 1;
-                return true;
+        let start = rng.clone();
+        Self::draw_phase::<BMI2, R>(&self.layout, None, (&mut [], &mut self.draws[..n]), rng);
+        if let Some(i) = self.employed() {
+            self.evaluations += i as u64 + 1;
+            *rng = start;
+            for _ in 0..=i {
+                self.layout.pick_index::<CROSS, _>(rng);
             }
+            return true;
         }
         self.evaluations += n as u64;
 
-        // Roulette weights `max - conflicts + 1` (>= 1, so all-equal degrades to uniform),
-        // computed once for the phase as the article does. A pick draws x in [0, 1) and takes the
-        // first source whose cumulative weight exceeds x * total, as the article's linear scan.
-        // The sums are integers, so `cum > x * total` is the same test as
-        // `cum > floor(x * total)`. A guide table (one entry per source) jumps close to that
-        // source, so a pick costs O(1) expected instead of a scan or a binary search (whose
-        // chain of dependent loads was the single largest cost of a cycle).
+        let scale = self.roulette();
+        let start = rng.clone();
+        Self::draw_phase::<BMI2, R>(
+            &self.layout,
+            Some((
+                &self.guide[..=n],
+                &self.cumulative[..n + PICK_WINDOW],
+                scale,
+            )),
+            (&mut self.picks[..n], &mut self.draws[..n]),
+            rng,
+        );
+        if let Some(k) = self.onlookers() {
+            self.evaluations += k as u64 + 1;
+            *rng = start;
+            for _ in 0..=k {
+                rng.next_u64();
+                self.layout.pick_index::<CROSS, _>(rng);
+            }
+            return true;
+        }
+        self.evaluations += n as u64;
+
+        match limit {
+            Limit::Fixed(l) => self.scouts(rng, |_| l),
+            Limit::Adaptive => self.scouts(rng, |c| Limit::Adaptive.for_conflicts(c)),
+        }
+    }
+
+    /// A phase's draws, in the article's order: a move per source (employed bees, no
+    /// roulette), or per onlooker its roulette pick then its move. Calls the build of
+    /// [`Colony::draw`] that `BMI2` names.
+    #[inline(always)]
+    fn draw_phase<const BMI2: bool, R: Rng + ?Sized>(
+        layout: &Layout,
+        roulette: Option<Roulette<'_>>,
+        out: (&mut [u32], &mut [MoveIndex]),
+        rng: &mut R,
+    ) {
+        #[cfg(target_arch = "x86_64")]
+        if BMI2 {
+            // SAFETY: `BMI2` is true only inside `cycle_bmi2`, which `cycle` calls only when
+            // the CPU reports BMI1 and BMI2.
+            unsafe { Self::draw_bmi2(layout, roulette, out, rng) };
+            return;
+        }
+        Self::draw(layout, roulette, out, rng);
+    }
+
+    /// See [`Colony::draw_phase`]. Out of line so that its arguments cannot alias: inlined,
+    /// the stores to the draws made the compiler reload the move tables' sizes on every draw.
+    #[inline(never)]
+    fn draw<R: Rng + ?Sized>(
+        layout: &Layout,
+        roulette: Option<Roulette<'_>>,
+        out: (&mut [u32], &mut [MoveIndex]),
+        rng: &mut R,
+    ) {
+        Self::draw_body(layout, roulette, out, rng);
+    }
+
+    /// [`Colony::draw`] compiled for BMI1 and BMI2.
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2")]
+    #[inline(never)]
+    fn draw_bmi2<R: Rng + ?Sized>(
+        layout: &Layout,
+        roulette: Option<Roulette<'_>>,
+        out: (&mut [u32], &mut [MoveIndex]),
+        rng: &mut R,
+    ) {
+        Self::draw_body(layout, roulette, out, rng);
+    }
+
+    /// The body of both builds of [`Colony::draw`].
+    #[inline(always)]
+    fn draw_body<R: Rng + ?Sized>(
+        layout: &Layout,
+        roulette: Option<Roulette<'_>>,
+        (picks, draws): (&mut [u32], &mut [MoveIndex]),
+        rng: &mut R,
+    ) {
+        match roulette {
+            None => {
+                for slot in draws {
+                    *slot = layout.pick_index::<CROSS, _>(rng);
+                }
+            }
+            Some((guide, cumulative, scale)) => {
+                for (pick, slot) in picks.iter_mut().zip(draws) {
+                    let u = rng.next_u64();
+                    *pick = Self::roulette_pick(guide, cumulative, u, scale) as u32;
+                    *slot = layout.pick_index::<CROSS, _>(rng);
+                }
+            }
+        }
+    }
+
+    /// Scores the drawn move of every source in turn. The index of the source that reached
+    /// 0 conflicts, if one did (the phase stops there).
+    #[inline(always)]
+    fn employed(&mut self) -> Option<usize> {
+        let n = self.sources.len();
+        let employed = self.sources.iter_mut().zip(
+            self.conflicts
+                .iter_mut()
+                .zip(self.trial.iter_mut().zip(&self.draws[..n])),
+        );
+        for (i, (source, (conflicts, (trial, &mv)))) in employed.enumerate() {
+            let mv = self.layout.get_move::<CROSS>(mv);
+            if Self::try_move(&mut self.best, (source, conflicts, trial), mv) {
+                return Some(i);
+            }
+        }
+        None
+    }
+
+    /// Scores the onlookers' drawn moves on their picked sources, in pick order (a source
+    /// picked twice sees its first move's result). The pick that reached 0 conflicts, if any.
+    #[inline(always)]
+    fn onlookers(&mut self) -> Option<usize> {
+        let n = self.sources.len();
+        // Slices of exactly `n`, so the clamped pick needs no bounds check.
+        let sources = &mut self.sources[..n];
+        let conflicts = &mut self.conflicts[..n];
+        let trial = &mut self.trial[..n];
+        let draws = self.picks[..n].iter().zip(&self.draws[..n]);
+        for (k, (&i, &mv)) in draws.enumerate() {
+            let i = (i as usize).min(n - 1);
+            let mv = self.layout.get_move::<CROSS>(mv);
+            let parts = (&mut sources[i], &mut conflicts[i], &mut trial[i]);
+            if Self::try_move(&mut self.best, parts, mv) {
+                return Some(k);
+            }
+        }
+        None
+    }
+
+    /// Builds the onlooker phase's roulette and returns its total weight, as a float.
+    ///
+    /// Roulette weights `max - conflicts + 1` (>= 1, so all-equal degrades to uniform),
+    /// computed once for the phase as the article does. A pick draws x in [0, 1) and takes the
+    /// first source whose cumulative weight exceeds x * total, as the article's linear scan.
+    /// The sums are integers, so `cum > x * total` is the same test as
+    /// `cum > floor(x * total)`. A guide table (one entry per source) jumps close to that
+    /// source, so a pick costs O(1) expected instead of a scan or a binary search (whose
+    /// chain of dependent loads was the single largest cost of a cycle).
+    #[inline(always)]
+    fn roulette(&mut self) -> f64 {
+        let n = self.sources.len();
         let max = self.conflicts.iter().copied().max().unwrap_or(0);
         let mut total = 0u64;
         for (slot, &c) in self.cumulative[..n].iter_mut().zip(&self.conflicts) {
@@ -428,7 +634,10 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         // reciprocal per phase and a multiply-high per source, corrected to the exact quotient.
         let nn = n as u64;
         let inverse = u64::MAX / total;
-        self.guide.fill(0);
+        // A slice of exactly `n + 1`: the clamped index below needs no bounds check, and the
+        // increments, to a local slice, no reload of the vector's pointer after each store.
+        let guide = &mut self.guide[..=n];
+        guide.fill(0);
         for &c in &self.cumulative[..n] {
             let num = c * nn;
             // floor(num / total) is q or q + 1 (num < 2^64 / 2 for any colony that fits memory).
@@ -440,67 +649,52 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
                 (q, r)
             };
             let first_k = (q + u64::from(r > 0)).min(nn) as usize;
-            self.guide[first_k] += 1;
+            guide[first_k.min(n)] += 1;
         }
         let mut running = 0;
-        for g in &mut self.guide[..n] {
+        for g in &mut guide[..n] {
             running += *g;
             *g = running;
         }
-        self.guide[n] = (n - 1) as u32;
-        let total_f = total as f64;
-        // Slices of exactly the lengths the picks rely on, so that indices clamped below `n`
-        // need no bounds check (eight compares a pick otherwise).
-        let guide = &self.guide[..=n];
-        let cumulative = &self.cumulative[..n + PICK_WINDOW];
-        let sources = &mut self.sources[..n];
-        let conflicts = &mut self.conflicts[..n];
-        let trial = &mut self.trial[..n];
-        for k in 0..n {
-            // `random::<f64>()` is (53 random bits) * 2^-53, taken apart here so the bucket
-            // below can use the same bits as an integer.
-            let bits = rng.next_u64() >> 11;
-            let x = bits as f64 * (1.0 / (1u64 << 53) as f64);
-            // In [0, total): the float-to-int `as` saturates, and through i64 that costs two
-            // compares instead of the dozen instructions of a direct u64 conversion.
-            let target = (x * total_f) as i64 as u64;
-            // The bucket is floor(bits * n / 2^53), exactly, by one wide multiplication. It is
-            // at most x * n, so its smallest target, floor(bucket * total / n), is at most the
-            // pick's target: the answer (the first source with cum > target) is at or after
-            // `guide[bucket]`, and at or before `guide[bucket + 1]`, the answer for a target
-            // no smaller. (The `min`s only tell the compiler what already holds.)
-            let bucket = (((u128::from(bits << 11) * n as u128) >> 64) as usize).min(n - 1);
-            let (lo, hi) = (guide[bucket] as usize, guide[bucket + 1] as usize);
-            let lo = lo.min(n - 1);
-            // Usually that range is a source or two wide, and counting the window's sums that
-            // are <= target gives the answer without a branch: a scan's exit, taken after a
-            // random number of steps, was mispredicted on every other pick. A wider range
-            // (many light sources in one bucket) takes the scan.
-            let i = if hi - lo < PICK_WINDOW {
-                let window = &cumulative[lo..lo + PICK_WINDOW];
-                let below = window
-                    .iter()
-                    .map(|&c| usize::from(c <= target))
-                    .sum::<usize>();
-                (lo + below).min(n - 1)
-            } else {
-                let mut i = lo;
-                while i < n - 1 && cumulative[i] <= target {
-                    i += 1;
-                }
-                i
-            };
-            let parts = (&mut sources[i], &mut conflicts[i], &mut trial[i]);
-            if Self::try_neighbour(&self.layout, &mut self.best, parts, rng) {
-                self.evaluations += k as u64 + 1;
-                return true;
-            }
-        }
-        self.evaluations += n as u64;
+        guide[n] = (n - 1) as u32;
+        total as f64 * (1.0 / (1u64 << 53) as f64)
+    }
 
-        match limit {
-            Limit::Fixed(l) => self.scouts(rng, |_| l),
-            Limit::Adaptive => self.scouts(rng, |c| Limit::Adaptive.for_conflicts(c)),
+    /// The source a roulette draw `u` (one `u64`, as `random::<f64>()` consumes) picks, from
+    /// the phase's `n + 1` guide entries and `n + PICK_WINDOW` cumulative weights: slices of
+    /// exactly the lengths the pick relies on, so that indices clamped below `n` need no
+    /// bounds check (eight compares a pick otherwise). `scale` is the total weight * 2^-53.
+    #[inline(always)]
+    fn roulette_pick(guide: &[u32], cumulative: &[u64], u: u64, scale: f64) -> usize {
+        let n = guide.len() - 1;
+        let cumulative = &cumulative[..n + PICK_WINDOW];
+        let bits = u >> 11;
+        let target = roulette_target(bits, scale);
+        // The bucket is floor(bits * n / 2^53), exactly, by one wide multiplication. It is
+        // at most x * n, so its smallest target, floor(bucket * total / n), is at most the
+        // pick's target: the answer (the first source with cum > target) is at or after
+        // `guide[bucket]`, and at or before `guide[bucket + 1]`, the answer for a target
+        // no smaller. (The `min`s only tell the compiler what already holds.)
+        let bucket = (((u128::from(bits << 11) * n as u128) >> 64) as usize).min(n - 1);
+        let (lo, hi) = (guide[bucket] as usize, guide[bucket + 1] as usize);
+        let lo = lo.min(n - 1);
+        // Usually that range is a source or two wide, and counting the window's sums that
+        // are <= target gives the answer without a branch: a scan's exit, taken after a
+        // random number of steps, was mispredicted on every other pick. A wider range
+        // (many light sources in one bucket) takes the scan.
+        if hi - lo < PICK_WINDOW {
+            let window = &cumulative[lo..lo + PICK_WINDOW];
+            let below = window
+                .iter()
+                .map(|&c| usize::from(c <= target))
+                .sum::<usize>();
+            (lo + below).min(n - 1)
+        } else {
+            let mut i = lo;
+            while i < n - 1 && cumulative[i] <= target {
+                i += 1;
+            }
+            i
         }
     }
 
@@ -740,6 +934,42 @@ mod tests {
         assert!(bad(|p| p.colony_size = 7));
         assert!(bad(|p| p.max_cycles = 0));
         assert!(bad(|p| p.limit = Limit::Fixed(0)));
+    }
+
+    #[test]
+    #[allow(deprecated)] // StepRng: a generator that returns the given u64, as a reference.
+    fn roulette_target_is_the_article_float_product() {
+        // The article draws x = random::<f64>() and compares cumulative weights with x * total.
+        let mut rng = Pcg64Mcg::seed_from_u64(9);
+        for total in [
+            1u64,
+            2,
+            3,
+            50,
+            51,
+            97,
+            1000,
+            1023,
+            2049,
+            65_537,
+            (1 << 40) + 7,
+        ] {
+            let scale = total as f64 * (1.0 / (1u64 << 53) as f64);
+            for _ in 0..20_000 {
+                let u = rand::RngCore::next_u64(&mut rng);
+                let x: f64 = {
+                    let mut r = rand::rngs::mock::StepRng::new(u, 0);
+                    r.random()
+                };
+                let want = (x * total as f64) as u64;
+                assert_eq!(roulette_target(u >> 11, scale), want, "{u} {total}");
+            }
+        }
+        // The largest draw stays below the total.
+        assert_eq!(
+            roulette_target((1 << 53) - 1, 50.0 / (1u64 << 53) as f64),
+            49
+        );
     }
 
     /// Nearest-rank percentile of sorted values.

@@ -84,6 +84,8 @@ struct MoveTable {
 }
 
 const MOVE_SLOTS: usize = 1024;
+/// A move's place in its table (under [`MOVE_SLOTS`]), as the colony stores a phase's draws.
+pub(crate) type MoveIndex = u16;
 /// The shuffle's scratch copy of the pools, padded to a power of two so its two indices are
 /// masked rather than bounds-checked.
 const POOL_SLOTS: usize = 128;
@@ -120,13 +122,26 @@ impl MoveTable {
     }
 
     /// A group uniformly, then a move of it uniformly, from one `u64` draw (two `below`s).
-    /// Requires at least one group.
-    #[inline(always)]
+    /// Requires at least one group. (The colony draws indices; tests draw moves.)
+    #[cfg(test)]
     fn pick<R: Rng + ?Sized>(&self, rng: &mut R) -> &Move {
+        self.get(self.pick_index(rng))
+    }
+
+    /// The index of the move [`MoveTable::pick`] returns, for the same draws: the colony draws
+    /// a whole phase's moves first and scores them after (see `abc::Colony::phases`).
+    #[inline(always)]
+    fn pick_index<R: Rng + ?Sized>(&self, rng: &mut R) -> MoveIndex {
         let r = rng.next_u64();
         let k = below(r as u32, self.groups, rng) as usize & (GROUP_SLOTS - 1);
         let j = below((r >> 32) as u32, self.len[k], rng);
-        &self.moves[(self.start[k] + j) as usize & (MOVE_SLOTS - 1)]
+        (self.start[k] + j) as MoveIndex
+    }
+
+    /// The move at an index from [`MoveTable::pick_index`] (masked: no bounds check).
+    #[inline(always)]
+    fn get(&self, index: MoveIndex) -> &Move {
+        &self.moves[usize::from(index) & (MOVE_SLOTS - 1)]
     }
 }
 
@@ -148,7 +163,7 @@ struct FreeCell {
 
 /// Where the free cells are, fixed for one puzzle.
 pub(crate) struct Layout {
-    /// The givens, 0 on free cells.
+    /// The givens as a source holds its cells (see `Source::vals`), 0 on free cells.
     givens: Cells,
     /// Row and column digit counts of the givens alone; every box counts each digit once (a
     /// fresh source fills every box with its missing digits).
@@ -178,7 +193,7 @@ impl Layout {
         let mut givens = [0; CELL_SLOTS];
         givens[..81].copy_from_slice(puzzle.cells());
         let mut l = Layout {
-            givens,
+            givens: givens.map(|d| 3 * d),
             base_counts: [[0; 16]; 32],
             pools: [0; POOL_SLOTS],
             shuffle: [ShuffleStep::default(); 81],
@@ -271,16 +286,37 @@ impl Layout {
 
     /// Box move: a box among those with >= 2 free cells, then two distinct free cells of it
     /// (an ordered pair, uniform). Requires `can_move(false)`.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn pick_box_move<R: Rng + ?Sized>(&self, rng: &mut R) -> &Move {
         self.box_moves.pick(rng)
     }
 
     /// Cross-box move: a row or column whose free cells span >= 2 boxes, then an ordered pair of
     /// its free cells lying in different boxes, uniform. Requires `can_move(true)`.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn pick_cross_move<R: Rng + ?Sized>(&self, rng: &mut R) -> &Move {
         self.line_moves.pick(rng)
+    }
+
+    /// A box move (`CROSS` false) or a cross-box move (`CROSS` true), as described on
+    /// `pick_box_move` and `pick_cross_move`, by its index: [`Layout::get_move`] maps it back.
+    #[inline(always)]
+    pub(crate) fn pick_index<const CROSS: bool, R: Rng + ?Sized>(&self, rng: &mut R) -> MoveIndex {
+        if CROSS {
+            self.line_moves.pick_index(rng)
+        } else {
+            self.box_moves.pick_index(rng)
+        }
+    }
+
+    /// The move of a [`Layout::pick_index`] index.
+    #[inline(always)]
+    pub(crate) fn get_move<const CROSS: bool>(&self, index: MoveIndex) -> &Move {
+        if CROSS {
+            self.line_moves.get(index)
+        } else {
+            self.box_moves.get(index)
+        }
     }
 }
 
@@ -304,15 +340,50 @@ fn below<R: Rng + ?Sized>(bits: u32, range: u32, rng: &mut R) -> u32 {
 /// stay 0. Sixteen bytes so [`mask_of`] reads them as two words.
 type Counts = [u8; 16];
 
-/// The same facts as bits, for the delta: bit `d` set when digit `d` occurs in the line, bit
-/// `16 + d` set when it occurs at least twice. One load answers both questions a swap asks.
-type Mask = u32;
+/// The same facts as bits, for the delta: bit `3d` set when digit `d` occurs in the line, bit
+/// `DUP + 3d` set when it occurs at least twice. One load answers both questions a swap asks,
+/// and the two spare bits above each flag let the delta add the masks of a cell's lines and
+/// read a digit's flags of all of them as one 2-bit field (at most 3 lines, so at most 3), and
+/// two such fields, of the two cells, as one 3-bit sum (at most 6): see [`Source::delta`].
+type Mask = u64;
 
-/// Bit `16 + d` of a [`Mask`].
-const DUP: u32 = 16;
+/// Where the "at least twice" flags start: bit `DUP + 3d` of a [`Mask`] (up to bit 61).
+const DUP: u32 = 32;
+
+/// Bit `3i` set for each bit `i` of a five-bit index: spreads flags at digits to flags at
+/// their [`Mask`] positions, five digits a lookup.
+const SPREAD: [u64; 32] = {
+    let mut t = [0u64; 32];
+    let mut i = 0;
+    while i < 32 {
+        let mut b = 0;
+        while b < 5 {
+            if i >> b & 1 == 1 {
+                t[i] |= 1 << (3 * b);
+            }
+            b += 1;
+        }
+        i += 1;
+    }
+    t
+};
+
+/// Digit flags (bit `d` for digit `d`, `d` < 10) at their [`Mask`] positions (bit `3d`).
+#[inline(always)]
+fn spread(flags: u32) -> Mask {
+    SPREAD[(flags & 31) as usize] | SPREAD[(flags >> 5 & 31) as usize] << 15
+}
 
 /// Mask of a line holding 1..9 once each, as every box of a fresh source does.
-const WHOLE_BOX: Mask = 0x3FE;
+const WHOLE_BOX: Mask = {
+    let mut m = 0;
+    let mut d = 1;
+    while d <= 9 {
+        m |= 1 << (3 * d);
+        d += 1;
+    }
+    m
+};
 
 /// Bit `i` set when byte `i` of `w` has its top bit set (the eight top bits gathered by one
 /// multiplication: the shifted copies land on distinct bit positions, so no carries).
@@ -337,14 +408,7 @@ fn mask_of(counts: &Counts) -> Mask {
     let present =
         top_bits(lo.wrapping_add(ONES * 0x7F)) | top_bits(hi.wrapping_add(ONES * 0x7F)) << 8;
     let dup = top_bits(lo.wrapping_add(ONES * 0x7E)) | top_bits(hi.wrapping_add(ONES * 0x7E)) << 8;
-    present | dup << DUP
-}
-
-/// Change of a line's duplicates when one `out` leaves it and one `inn` (≠ `out`) enters:
-/// +1 if `inn` was already there, -1 if `out` was there more than once. 0 on the empty line.
-#[inline(always)]
-fn line_delta(mask: Mask, out: u8, inn: u8) -> i32 {
-    ((mask >> inn) & 1) as i32 - ((mask >> (DUP + u32::from(out))) & 1) as i32
+    spread(present) | spread(dup) << DUP
 }
 
 /// One food source: a full grid consistent with the encoding, its digit counts and their masks.
@@ -354,6 +418,8 @@ pub(crate) struct Source {
     /// Masks of every line, indexed like [`Layout::base_counts`]; slot [`EMPTY_LINE`] and the
     /// padding stay 0.
     masks: [Mask; LINE_SLOTS],
+    /// Each cell's digit `d` as `3d`, the position of its flags in a [`Mask`]: the delta shifts
+    /// by it directly (and by it `| DUP`, the same as `+ DUP` as `3d < DUP`).
     vals: Cells,
     /// Digit counts of every line (padded to 32 for masked indexing): only improving moves and
     /// fresh sources touch them.
@@ -373,7 +439,9 @@ impl Source {
     /// The grid.
     pub(crate) fn grid(&self) -> [u8; 81] {
         let mut g = [0; 81];
-        g.copy_from_slice(&self.vals[..81]);
+        for (d, &v) in g.iter_mut().zip(&self.vals) {
+            *d = v / 3;
+        }
         g
     }
 
@@ -396,7 +464,7 @@ impl Source {
         let mut conflicts = 0;
         for (f, &digit) in layout.free[..layout.n_free].iter().zip(&perm) {
             let d = usize::from(digit) & 15;
-            self.vals[usize::from(f.cell)] = digit;
+            self.vals[usize::from(f.cell)] = 3 * digit;
             let row = &mut self.counts[usize::from(f.row) & 31][d];
             conflicts += u32::from(*row != 0);
             *row += 1;
@@ -416,6 +484,12 @@ impl Source {
     /// count too (the cross-box variant); without it the cells share a box (so hold different
     /// digits). Branch-free on purpose: whether the cells share a row or column is a coin toss
     /// the branch predictor would lose, so a shared line reads the empty line instead.
+    ///
+    /// Per line, a swap changes the duplicates by +1 if the digit coming in was already there
+    /// and by -1 if the digit going out was there more than once. Cell `a`'s lines lose `x`
+    /// and gain `y`, cell `b`'s the reverse, so the sum of those flags over `a`'s lines is the
+    /// field at `y` (and at `DUP + x`) of the sum of their masks, and the same for `b`: two
+    /// sums of masks, four shifts, and no per-line work.
     #[inline(always)]
     pub(crate) fn delta<const CROSS: bool>(&self, mv: &Move) -> i32 {
         let (x, y) = (self.vals[usize::from(mv.a)], self.vals[usize::from(mv.b)]);
@@ -423,14 +497,18 @@ impl Source {
             return 0;
         }
         let mask = |line: u8| self.masks[usize::from(line)];
-        let mut d = line_delta(mask(mv.row[0]), x, y)
-            + line_delta(mask(mv.row[1]), y, x)
-            + line_delta(mask(mv.col[0]), x, y)
-            + line_delta(mask(mv.col[1]), y, x);
+        let mut at_a = mask(mv.row[0]) + mask(mv.col[0]);
+        let mut at_b = mask(mv.row[1]) + mask(mv.col[1]);
         if CROSS {
-            d += line_delta(mask(mv.boxes[0]), x, y) + line_delta(mask(mv.boxes[1]), y, x);
+            at_a += mask(mv.boxes[0]);
+            at_b += mask(mv.boxes[1]);
         }
-        d
+        // Wrapping shifts: the amounts are below 64 anyway, and so stated they compile to the
+        // bare shift instruction, with no masking of the amount.
+        let (x3, y3) = (u32::from(x), u32::from(y));
+        let gained = (at_a.wrapping_shr(y3) + at_b.wrapping_shr(x3)) & 7;
+        let lost = (at_a.wrapping_shr(x3 | DUP) + at_b.wrapping_shr(y3 | DUP)) & 7;
+        gained as i32 - lost as i32
     }
 
     /// Swaps the move's two cells, updating counts and masks. Out of line: about one move in
@@ -457,27 +535,28 @@ impl Source {
 
     /// Moves one `out` out of and one `inn` into a line, keeping its count and mask in step
     /// (only those two digits' bits can change; `inn` is present afterwards whatever its
-    /// count).
+    /// count). The digits come as cells hold them, `3d`.
     #[inline(always)]
-    fn exchange(&mut self, line: u8, out: u8, inn: u8) {
+    fn exchange(&mut self, line: u8, out3: u8, inn3: u8) {
         let counts = &mut self.counts[usize::from(line) & 31];
-        let (out, inn) = (usize::from(out) & 15, usize::from(inn) & 15);
+        let (out, inn) = (usize::from(out3 / 3) & 15, usize::from(inn3 / 3) & 15);
         counts[out] = counts[out].wrapping_sub(1);
         counts[inn] = counts[inn].wrapping_add(1);
         let (n_out, n_in) = (counts[out], counts[inn]);
         // Both digits' present and repeated bits, cleared and rewritten from their counts.
-        let both = 1u32 | 1 << DUP;
+        let both = 1u64 | 1 << DUP;
+        let (out3, inn3) = (3 * out as u32, 3 * inn as u32);
         let mask = &mut self.masks[usize::from(line)];
-        *mask = *mask & !(both << out | both << inn)
-            | COUNT_BITS[usize::from(n_out)] << out
-            | COUNT_BITS[usize::from(n_in)] << inn;
+        *mask = *mask & !(both << out3 | both << inn3)
+            | COUNT_BITS[usize::from(n_out)] << out3
+            | COUNT_BITS[usize::from(n_in)] << inn3;
     }
 }
 
 /// The mask bits of one digit by its count, at digit 0: present from 1, repeated from 2. All
 /// 256 counts, as the empty line's counts pass through 255 (see [`Source::apply`]), and so a
 /// `u8` index needs no bounds check.
-const COUNT_BITS: [u32; 256] = {
+const COUNT_BITS: [u64; 256] = {
     let mut t = [1 | 1 << DUP; 256];
     t[0] = 0;
     t[1] = 1;
@@ -518,7 +597,7 @@ mod tests {
         let mut masks = [0; LINE_SLOTS];
         for (mask, c) in masks.iter_mut().zip(&counts) {
             for (d, &n) in c.iter().enumerate().take(10).skip(1) {
-                *mask |= u32::from(n >= 1) << d | u32::from(n >= 2) << (DUP + d as u32);
+                *mask |= u64::from(n >= 1) << (3 * d) | u64::from(n >= 2) << (DUP + 3 * d as u32);
             }
         }
         (counts, masks)
@@ -555,8 +634,9 @@ mod tests {
                 c[d] = n;
                 c[10 - d] = 9 - n.min(9);
                 let mut want = 0;
-                for (k, &v) in c.iter().enumerate() {
-                    want |= u32::from(v >= 1) << k | u32::from(v >= 2) << (DUP + k as u32);
+                for (k, &v) in c.iter().enumerate().take(10) {
+                    want |=
+                        u64::from(v >= 1) << (3 * k) | u64::from(v >= 2) << (DUP + 3 * k as u32);
                 }
                 assert_eq!(mask_of(&c), want, "{c:?}");
             }
