@@ -72,7 +72,7 @@ pub(crate) fn first_solution_in_previous_order(puzzle: &SudokuPuzzle) -> Option<
 }
 
 /// A search entry point: [`search`], or in the tests one of the builds it picks from.
-type Search = fn(&mut Ctx<'_>, Bitboard);
+type Search = fn(&mut Ctx<'_>, &mut Bitboard);
 
 fn run(
     search: Search,
@@ -93,8 +93,8 @@ fn run(
         first: None,
         end: None,
     };
-    if let Ok(board) = Bitboard::new(puzzle) {
-        search(&mut ctx, board);
+    if let Ok(mut board) = Bitboard::new(puzzle) {
+        search(&mut ctx, &mut board);
     }
     BacktrackResult {
         end: ctx.end.unwrap_or(BacktrackEnd::Complete),
@@ -107,7 +107,7 @@ fn run(
 
 /// The search, compiled for the machine where it can be: [`search_x86`] when the CPU has the
 /// instructions it is built with, else [`search_portable`].
-fn search(ctx: &mut Ctx<'_>, board: Bitboard) {
+fn search(ctx: &mut Ctx<'_>, board: &mut Bitboard) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt")
         && std::arch::is_x86_feature_detected!("bmi1")
@@ -121,7 +121,7 @@ fn search(ctx: &mut Ctx<'_>, board: Bitboard) {
 }
 
 /// [`node`] for any CPU of the target.
-fn search_portable(ctx: &mut Ctx<'_>, board: Bitboard) {
+fn search_portable(ctx: &mut Ctx<'_>, board: &mut Bitboard) {
     node(ctx, board, search_portable);
 }
 
@@ -133,7 +133,7 @@ fn search_portable(ctx: &mut Ctx<'_>, board: Bitboard) {
 /// The CPU must have POPCNT, BMI1 and BMI2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2")]
-unsafe fn search_x86(ctx: &mut Ctx<'_>, board: Bitboard) {
+unsafe fn search_x86(ctx: &mut Ctx<'_>, board: &mut Bitboard) {
     // SAFETY: the caller guarantees the features, and the recursion is on the same CPU.
     node(ctx, board, |ctx, board| unsafe { search_x86(ctx, board) });
 }
@@ -142,7 +142,7 @@ unsafe fn search_x86(ctx: &mut Ctx<'_>, board: Bitboard) {
 /// so that the whole search is compiled for one set of CPU features). Sets `ctx.end` when the
 /// whole search must stop.
 #[inline(always)]
-fn node(ctx: &mut Ctx<'_>, mut board: Bitboard, child: impl Fn(&mut Ctx<'_>, Bitboard)) {
+fn node(ctx: &mut Ctx<'_>, board: &mut Bitboard, child: impl Fn(&mut Ctx<'_>, &mut Bitboard)) {
     if ctx.nodes >= ctx.node_limit {
         ctx.end = Some(BacktrackEnd::NodeLimit);
         return;
@@ -170,10 +170,10 @@ fn node(ctx: &mut Ctx<'_>, mut board: Bitboard, child: impl Fn(&mut Ctx<'_>, Bit
         let d = rest.trailing_zeros() as usize;
         rest &= rest - 1;
         ctx.guesses += 1;
-        let mut next = board;
+        let mut next = *board;
         // A candidate of an unsolved cell always has its place; Err would only mean a dead end.
         if next.place(d, cell).is_ok() {
-            child(ctx, next);
+            child(ctx, &mut next);
         }
         if ctx.end.is_some() {
             return;
@@ -352,11 +352,27 @@ mod tests {
             let noise = if i % 3 == 0 { 2 } else { 0 };
             let p = random_puzzle(&mut rng, keep, noise);
             for (previous, max) in [(false, 1), (false, 2), (false, 3), (true, 1)] {
-                let picked = run(search, &p, previous, max, None, &mut never());
-                let portable = run(search_portable, &p, previous, max, None, &mut never());
-                assert_eq!(picked, portable, "{} max {max}", p.to_line());
+                for limit in [None, Some(7)] {
+                    let picked = run(search, &p, previous, max, limit, &mut never());
+                    let portable = run(search_portable, &p, previous, max, limit, &mut never());
+                    assert_eq!(
+                        picked,
+                        portable,
+                        "{} max {max} limit {limit:?}",
+                        p.to_line()
+                    );
+                }
             }
         }
+        // It polls the stop callback on the same schedule.
+        let empty = SudokuPuzzle::new([0; 81]).unwrap();
+        let mut calls = 0;
+        let r = run(search_portable, &empty, false, u32::MAX, None, &mut || {
+            calls += 1;
+            calls >= 2
+        });
+        assert_eq!(r.end, BacktrackEnd::Stopped);
+        assert_eq!(r.nodes, 2 * (STOP_MASK + 1));
     }
 
     #[test]

@@ -176,11 +176,14 @@ const ALONE: [u16; 512] = {
 /// The first cell of every triad of a lane (bits `9 * row + 3 * box`).
 const TRIAD_BASE: u32 = 0x0124_9249;
 
-/// A band's triad matrix (bit `3 * box + row`) from a lane mask that has bits only on triads'
-/// first cells ([`TRIAD_BASE`]): row `r` moves down `8 * r` bits, onto bit `3 * box + r`, and
-/// what the shifts carry elsewhere falls outside the nine bits.
-fn fold_rows(m: u32) -> Triads {
-    ((m | m >> 8 | m >> 16) & 0x1FF) as usize
+/// Two band triad matrices (bit `3 * box + row`) from two lane masks that have bits only on
+/// triads' first cells ([`TRIAD_BASE`]): row `r` moves down `8 * r` bits, onto bit
+/// `3 * box + r`, and what the shifts carry elsewhere falls outside the nine bits. Both masks
+/// in one `u64`, 32 bits apart, so one set of shifts folds the two.
+fn fold_rows(a: u32, b: u32) -> (Triads, Triads) {
+    let both = u64::from(a) | u64::from(b) << 32;
+    let folded = both | both >> 8 | both >> 16;
+    ((folded & 0x1FF) as usize, (folded >> 32 & 0x1FF) as usize)
 }
 
 /// The cells of a band's triads (bit `3 * box + row`) as a 27-bit lane mask.
@@ -389,14 +392,15 @@ impl Bitboard {
             let (w1, w2) = (w >> 1, w >> 2);
             let any = (w | w1 | w2) & TRIAD_BASE;
             let two = ((w & w1) | (w2 & (w | w1))) & TRIAD_BASE;
-            let keep = table[fold_rows(any)] as usize;
+            let (present, one) = fold_rows(any, any & !two);
+            let keep = table[present] as usize;
             if keep == 0 {
                 return Err(Contradiction);
             }
             // Placed cells are never taken (their lines and box hold nothing else anyway).
             let w = w & (TRIAD_CELLS[keep] | !open[k]);
             lanes[k] = w;
-            single[k] = w & TRIAD_CELLS[keep & ALONE[keep] as usize & fold_rows(any & !two)];
+            single[k] = w & TRIAD_CELLS[keep & ALONE[keep] as usize & one];
         }
         // Columns and boxes, stack by stack, from two 27-bit column masks (bit
         // `9 * band + column`): the columns with a candidate in at least one / exactly one of
@@ -645,7 +649,9 @@ mod tests {
             let cells = TRIAD_CELLS[1 << i];
             // Three adjacent cells of one row: the triad of box i / 3 and row i % 3.
             assert_eq!(cells, 7 << (9 * (i % 3) + 3 * (i / 3)));
-            assert_eq!(fold_rows(cells & TRIAD_BASE), 1 << i);
+            assert_eq!(fold_rows(cells & TRIAD_BASE, 0), (1 << i, 0));
+            assert_eq!(fold_rows(0, cells & TRIAD_BASE), (0, 1 << i));
+            assert_eq!(fold_rows(TRIAD_BASE, cells & TRIAD_BASE), (0x1FF, 1 << i));
             // Band i / 3, column i % 3 of the first stack.
             let cols = STACK_COLS[1 << i];
             assert_eq!(cols, 1 << (9 * (i / 3) + i % 3));
