@@ -9,6 +9,8 @@
 # Usage: scripts/peers/compare.sh TDOKU_SRC [CORPUS_DIR] [PUZZLEBENCH_BIN]
 #   CORPUS_DIR default ../shared/corpora/sudoku beside the repository (or two levels up).
 #   PUZZLEBENCH_BIN: a built examples/sudoku_bt_time (default: built here, release).
+#   PB_BASE (env): another build of that example (say main's), run in the same rounds and
+#   labelled pb-base, for a before/after side by side.
 set -euo pipefail
 here="$(cd "$(dirname "$0")/../.." && pwd)"
 tdoku_src="$1"
@@ -32,6 +34,9 @@ trap 'rm -f "$out"' EXIT
 "$here/scripts/peers/tdoku.sh" "$tdoku_src" -- >/dev/null
 echo "load before: $(uptime)"
 for _ in $(seq "${ROUNDS:-3}"); do
+    if [[ -n "${PB_BASE:-}" ]]; then
+        "$PB_BASE" "${files[@]}" | sed 's/^puzzlebench /pb-base /' >>"$out"
+    fi
     "$pb" "${files[@]}" >>"$out"
     "$here/scripts/peers/sudoku-crate.sh" -- "${files[@]}" >>"$out"
     "$here/scripts/peers/tdoku.sh" "$tdoku_src" -- "${files[@]}" >>"$out"

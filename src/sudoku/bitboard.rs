@@ -70,9 +70,11 @@ const PEERS_AT: [u128; 96] = {
 };
 
 /// A triad matrix: for one digit, which of nine triads (three lines crossing three boxes) hold
-/// a candidate, bit `3 * line + box`. In a band the lines are its rows and the boxes its boxes;
-/// in a stack the roles are transposed (bit `3 * box + line`, the lines being its columns), which
-/// the tables below do not mind: every rule they encode treats lines and boxes alike.
+/// a candidate, bit `3 * i + j` for the triad of box `i` and line `j` in a band (its rows), and of
+/// band `i` and line `j` in a stack (its columns). Which role takes the high index is free: every
+/// rule the tables below encode treats lines and boxes alike (see the `tables_are_symmetric`
+/// test), and these orders are the ones the bits fall into most cheaply
+/// ([`fold_rows`], [`fold_stack`]).
 type Triads = usize;
 
 /// The triads of line `r` / box `b` (see [`Triads`]).
@@ -171,31 +173,20 @@ const ALONE: [u16; 512] = {
     t
 };
 
-/// For a 9-bit row: bits 0..3, the boxes where it has a candidate; bits 4..7, the boxes where it
-/// has exactly one.
-const ROW_TRIADS: [u8; 512] = {
-    let mut t = [0u8; 512];
-    let mut y = 0;
-    while y < 512 {
-        let mut v = 0;
-        let mut b = 0;
-        while b < 3 {
-            let part = (y >> (3 * b)) & 7;
-            if part != 0 {
-                v |= 1 << b;
-                if part & (part - 1) == 0 {
-                    v |= 1 << (4 + b);
-                }
-            }
-            b += 1;
-        }
-        t[y] = v;
-        y += 1;
-    }
-    t
-};
+/// The first cell of every triad of a lane (bits `9 * row + 3 * box`).
+const TRIAD_BASE: u32 = 0x0124_9249;
 
-/// The cells of a band's triads (bit `3 * row + box`) as a 27-bit lane mask.
+/// Two band triad matrices (bit `3 * box + row`) from two lane masks that have bits only on
+/// triads' first cells ([`TRIAD_BASE`]): row `r` moves down `8 * r` bits, onto bit
+/// `3 * box + r`, and what the shifts carry elsewhere falls outside the nine bits. Both masks
+/// in one `u64`, 32 bits apart, so one set of shifts folds the two.
+fn fold_rows(a: u32, b: u32) -> (Triads, Triads) {
+    let both = u64::from(a) | u64::from(b) << 32;
+    let folded = both | both >> 8 | both >> 16;
+    ((folded & 0x1FF) as usize, (folded >> 32 & 0x1FF) as usize)
+}
+
+/// The cells of a band's triads (bit `3 * box + row`) as a 27-bit lane mask.
 const TRIAD_CELLS: [u32; 512] = {
     let mut t = [0u32; 512];
     let mut m = 0;
@@ -204,7 +195,7 @@ const TRIAD_CELLS: [u32; 512] = {
         let mut i = 0;
         while i < 9 {
             if m >> i & 1 == 1 {
-                cells |= 7 << (9 * (i / 3) + 3 * (i % 3));
+                cells |= 7 << (9 * (i % 3) + 3 * (i / 3));
             }
             i += 1;
         }
@@ -214,16 +205,43 @@ const TRIAD_CELLS: [u32; 512] = {
     t
 };
 
-/// Bits `3s..3s+3` of three 9-bit column masks (one per band) as a stack's triad matrix, bit
-/// `3 * band + column`.
-fn gather(m: [u32; 3], s: usize) -> Triads {
-    let part = |k: usize| ((m[k] >> (3 * s)) & 7) as usize;
-    part(0) | part(1) << 3 | part(2) << 6
+/// Columns `0..3` of each band in a 27-bit column mask (bit `9 * band + column`).
+const STACK_0: u32 = 0x001C_0E07;
+
+/// A stack's triad matrix (bit `3 * band + column`) from a 27-bit column mask shifted so that
+/// the stack's columns are its bits `0..3` of each band: the bands move down 6 and 12 bits.
+fn fold_stack(cols: u32) -> Triads {
+    let m = cols & STACK_0;
+    ((m | m >> 6 | m >> 12) & 0x1FF) as usize
 }
+
+/// The inverse of [`fold_stack`]: a stack's triad matrix back to a 27-bit column mask of its
+/// first stack (bit `9 * band + column`).
+const STACK_COLS: [u32; 512] = {
+    let mut t = [0u32; 512];
+    let mut m = 0;
+    while m < 512 {
+        t[m] = (m & 7 | (m & 0x38) << 6 | (m & 0x1C0) << 12) as u32;
+        m += 1;
+    }
+    t
+};
 
 /// A 9-bit column mask copied into the three rows of a lane.
 fn spread(cols: u32) -> u32 {
     cols * (1 | 1 << 9 | 1 << 18)
+}
+
+/// What [`Bitboard::scan`] found for a digit.
+struct Scanned {
+    /// The digit's set without its locked candidates.
+    set: u128,
+    /// Its hidden singles.
+    singles: u128,
+    /// Whether the columns' locked candidates took some: only then can the rows and boxes
+    /// have more (those of the rows and boxes are at their fixpoint after one look-up each, and
+    /// the columns saw them gone).
+    again: bool,
 }
 
 /// Candidates and placements, digit-major. `Copy` (160 bytes): the search branches by copying.
@@ -278,19 +296,25 @@ impl Bitboard {
     }
 
     /// Puts digit `d + 1` in `cell`. Err when the cell is placed already or cannot hold it.
+    #[inline(always)]
     pub(crate) fn place(&mut self, d: usize, cell: usize) -> Result<(), Contradiction> {
         self.place_all(d, bit(cell))
     }
 
     /// Puts digit `d + 1` in every cell of `cells` at once. Err when one of them is placed
     /// already or cannot hold it, or two of them see each other (they would both need it).
-    #[inline]
+    #[inline(always)]
     fn place_all(&mut self, d: usize, cells: u128) -> Result<(), Contradiction> {
+        // A hidden single of a row can lose its place to locked candidates along a column in
+        // the same scan: the row is then left without a place for the digit.
+        if cells & !(self.pos[d] & self.unsolved) != 0 {
+            return Err(Contradiction);
+        }
         // Every digit loses the cells, then `d + 1` gets its set back: no branch per digit.
         let own = self.pos[d];
         let mut hit = 0u16;
-        for (e, set) in self.pos.iter_mut().enumerate() {
-            hit |= u16::from(*set & cells != 0) << e;
+        for set in self.pos.iter_mut().rev() {
+            hit = hit << 1 | u16::from(*set & cells != 0);
             *set &= !cells;
         }
         self.pos[d] = own;
@@ -299,13 +323,11 @@ impl Bitboard {
     }
 
     /// [`Self::place_all`] for cells where `d + 1` is the only candidate (naked singles): no
-    /// other digit's set holds them, so only this digit's set changes.
-    #[inline]
+    /// other digit's set holds them, so only this digit's set changes. The cells must be
+    /// unsolved and in the digit's set (naked singles are by construction).
+    #[inline(always)]
     fn place_sole(&mut self, d: usize, cells: u128) -> Result<(), Contradiction> {
         let set = self.pos[d];
-        if cells & !(set & self.unsolved) != 0 {
-            return Err(Contradiction);
-        }
         let mut peers = 0;
         let mut rest = cells;
         while rest != 0 {
@@ -323,6 +345,7 @@ impl Bitboard {
     }
 
     /// Unsolved cells with exactly one candidate. Err when an unsolved cell has none.
+    #[inline(always)]
     fn naked_singles(&self) -> Result<u128, Contradiction> {
         // A placed cell is in its digit's set alone, so counting over whole sets and masking
         // once at the end gives the same singles with two operations less per digit.
@@ -350,7 +373,8 @@ impl Bitboard {
     /// [`super::cands::Board`] and `logic::singles_and_locked`; only their order differs, and it
     /// does not change the fixpoint: each rule only removes candidates, and removing more never
     /// stops another rule from firing.
-    fn scan(&self, d: usize, locked: bool) -> Result<(u128, u128), Contradiction> {
+    #[inline(always)]
+    fn scan(&self, d: usize, locked: bool) -> Result<Scanned, Contradiction> {
         let table = if locked { &LOCKED } else { &CHECKED };
         let set = self.pos[d];
         let mut lanes = [set as u32, (set >> 32) as u32, (set >> 64) as u32];
@@ -360,16 +384,15 @@ impl Bitboard {
             (self.unsolved >> 64) as u32,
         ];
         let mut single = [0u32; 3];
-        // Rows and boxes, band by band.
+        // Rows and boxes, band by band. A triad's three cells, shifted onto its first, say
+        // whether it has a candidate and whether it has exactly one: a few operations for the
+        // nine triads at once.
         for k in 0..3 {
             let w = lanes[k];
-            let rows = [w & 0x1FF, (w >> 9) & 0x1FF, w >> 18].map(|y| ROW_TRIADS[y as usize]);
-            let present = (rows[0] & 7) as usize
-                | ((rows[1] & 7) as usize) << 3
-                | ((rows[2] & 7) as usize) << 6;
-            let one = (rows[0] >> 4) as usize
-                | ((rows[1] >> 4) as usize) << 3
-                | ((rows[2] >> 4) as usize) << 6;
+            let (w1, w2) = (w >> 1, w >> 2);
+            let any = (w | w1 | w2) & TRIAD_BASE;
+            let two = ((w & w1) | (w2 & (w | w1))) & TRIAD_BASE;
+            let (present, one) = fold_rows(any, any & !two);
             let keep = table[present] as usize;
             if keep == 0 {
                 return Err(Contradiction);
@@ -379,39 +402,44 @@ impl Bitboard {
             lanes[k] = w;
             single[k] = w & TRIAD_CELLS[keep & ALONE[keep] as usize & one];
         }
-        // Columns and boxes, stack by stack: per band, the columns with a candidate in at
-        // least one / exactly one of its rows.
-        let mut once = [0u32; 3];
-        let mut exactly_one = [0u32; 3];
-        for k in 0..3 {
-            let w = lanes[k];
+        // Columns and boxes, stack by stack, from two 27-bit column masks (bit
+        // `9 * band + column`): the columns with a candidate in at least one / exactly one of
+        // the band's rows.
+        let (mut once, mut exactly_one) = (0u32, 0u32);
+        for (k, &w) in lanes.iter().enumerate() {
             let (a, b, c) = (w & 0x1FF, (w >> 9) & 0x1FF, w >> 18);
-            once[k] = a | b | c;
-            exactly_one[k] = once[k] & !((a & b) | (c & (a | b)));
+            let any = a | b | c;
+            once |= any << (9 * k);
+            exactly_one |= (any & !((a & b) | (c & (a | b)))) << (9 * k);
         }
-        let (mut cols_keep, mut cols_single) = ([0u32; 3], [0u32; 3]);
+        let (mut cols_keep, mut cols_single) = (0u32, 0u32);
         for s in 0..3 {
-            let keep = table[gather(once, s)] as usize;
+            let keep = table[fold_stack(once >> (3 * s))] as usize;
             if keep == 0 {
                 return Err(Contradiction);
             }
-            let lone = keep & ALONE[keep] as usize & gather(exactly_one, s);
-            for k in 0..3 {
-                cols_keep[k] |= (((keep >> (3 * k)) & 7) as u32) << (3 * s);
-                cols_single[k] |= (((lone >> (3 * k)) & 7) as u32) << (3 * s);
-            }
+            let lone = keep & ALONE[keep] as usize & fold_stack(exactly_one >> (3 * s));
+            cols_keep |= STACK_COLS[keep] << (3 * s);
+            cols_single |= STACK_COLS[lone] << (3 * s);
         }
+        let rows_done = lanes;
         for k in 0..3 {
-            lanes[k] &= spread(cols_keep[k]) | !open[k];
-            single[k] |= lanes[k] & spread(cols_single[k]);
+            let band = |m: u32| spread((m >> (9 * k)) & 0x1FF);
+            lanes[k] &= band(cols_keep) | !open[k];
+            single[k] |= lanes[k] & band(cols_single);
             single[k] &= open[k];
         }
         let join = |m: [u32; 3]| u128::from(m[0]) | u128::from(m[1]) << 32 | u128::from(m[2]) << 64;
-        Ok((join(lanes), join(single)))
+        Ok(Scanned {
+            set: join(lanes),
+            singles: join(single),
+            again: lanes != rows_done,
+        })
     }
 
     /// Naked and hidden singles, and with `locked` locked candidates, to a fixpoint. On `Err` the
     /// board is garbage.
+    #[inline(always)]
     pub(crate) fn propagate(&mut self, locked: bool) -> Result<(), Contradiction> {
         // Whether a set changed since the last naked-singles pass. Naked singles go first: their
         // pass is the cheapest and places the most.
@@ -427,8 +455,8 @@ impl Bitboard {
                     // The digits with singles first, without a branch per digit: which ones
                     // have some is unpredictable, a loop over a mask of them mispredicts once.
                     let mut digits = 0u16;
-                    for (d, &set) in self.pos.iter().enumerate() {
-                        digits |= u16::from(singles & set != 0) << d;
+                    for &set in self.pos.iter().rev() {
+                        digits = digits << 1 | u16::from(singles & set != 0);
                     }
                     while digits != 0 {
                         let d = digits.trailing_zeros() as usize;
@@ -450,13 +478,17 @@ impl Bitboard {
             while round != 0 {
                 let d = round.trailing_zeros() as usize;
                 round &= round - 1;
-                let (set, cells) = self.scan(d, locked)?;
-                // Where locked candidates went, the digit may have more and other cells may be
-                // singles. (No branch: whether they did is unpredictable.)
-                let shrunk = set != self.pos[d];
+                let Scanned {
+                    set,
+                    singles: cells,
+                    again,
+                } = self.scan(d, locked)?;
+                // Where locked candidates went, other cells may be singles, and where the
+                // columns took some the digit's rows may have more. (No branch: whether they
+                // did is unpredictable.)
+                changed |= set != self.pos[d];
                 self.pos[d] = set;
-                self.dirty |= u16::from(shrunk) << d;
-                changed |= shrunk;
+                self.dirty |= u16::from(again) << d;
                 if cells != 0 {
                     self.place_all(d, cells)?;
                     changed = true;
@@ -469,9 +501,42 @@ impl Bitboard {
     /// `most_peers`, one with the most unsolved peers (the most constrained, whose guesses prune
     /// the most: on top1465 this halves the nodes); then the first in row-major order. None when
     /// every cell is placed.
+    #[inline(always)]
     pub(crate) fn branch_cell(&self, most_peers: bool) -> Option<usize> {
         if self.unsolved == 0 {
             return None;
+        }
+        let mut m = self.fewest();
+        let mut best = (0, m.trailing_zeros());
+        if most_peers {
+            while m != 0 {
+                let p = m.trailing_zeros();
+                m &= m - 1;
+                let score = (PEERS_AT[p as usize] & self.unsolved).count_ones();
+                if score > best.0 {
+                    best = (score, p);
+                }
+            }
+        }
+        Some(cell_of(best.1))
+    }
+
+    /// The unsolved cells with the fewest candidates (some, if a cell is unsolved).
+    #[inline(always)]
+    fn fewest(&self) -> u128 {
+        // At a fixpoint every unsolved cell has two candidates or more and almost always some
+        // have exactly two: cells with one or more, two or more, three or more candidates
+        // answer that case in a third of the work of a full count. Placed cells are in one set
+        // only, so they are masked out once at the end.
+        let (mut one, mut two, mut three) = (0u128, 0u128, 0u128);
+        for &set in &self.pos {
+            three |= two & set;
+            two |= one & set;
+            one |= set;
+        }
+        let pairs = two & !three & self.unsolved;
+        if pairs != 0 && self.unsolved & !two == 0 {
+            return pairs;
         }
         // Bit-sliced count of candidates per cell: bit j of every count in `count[j]`.
         let mut count = [0u128; 4];
@@ -489,31 +554,20 @@ impl Bitboard {
             for (j, &c) in count.iter().enumerate() {
                 m &= if n >> j & 1 == 1 { c } else { !c };
             }
-            if m == 0 {
-                continue;
+            if m != 0 {
+                return m;
             }
-            let mut best = (0, m.trailing_zeros());
-            if most_peers {
-                while m != 0 {
-                    let p = m.trailing_zeros();
-                    m &= m - 1;
-                    let score = (PEERS_AT[p as usize] & self.unsolved).count_ones();
-                    if score > best.0 {
-                        best = (score, p);
-                    }
-                }
-            }
-            return Some(cell_of(best.1));
         }
-        None
+        0
     }
 
     /// The candidate digits of a cell (bit `d` for digit `d + 1`).
+    #[inline(always)]
     pub(crate) fn candidates(&self, cell: usize) -> u16 {
         let b = bit(cell) & self.unsolved;
         let mut m = 0;
-        for (d, &set) in self.pos.iter().enumerate() {
-            m |= u16::from(set & b != 0) << d;
+        for &set in self.pos.iter().rev() {
+            m = m << 1 | u16::from(set & b != 0);
         }
         m
     }
@@ -549,7 +603,7 @@ mod tests {
 
     /// The hidden singles of digit `d`.
     fn hidden(b: &Bitboard, d: usize) -> Result<u128, Contradiction> {
-        b.scan(d, false).map(|(_, singles)| singles)
+        b.scan(d, false).map(|s| s.singles)
     }
 
     fn propagated(p: &SudokuPuzzle) -> Option<Bitboard> {
@@ -568,6 +622,44 @@ mod tests {
             assert_eq!(PEERS_AT[bit(c).trailing_zeros() as usize], peers);
         }
         assert_eq!(CELLS.count_ones(), 81);
+    }
+
+    /// The triad matrix with its two indices swapped (bit `3 * i + j` to bit `3 * j + i`).
+    fn transpose(m: usize) -> usize {
+        (0..9).fold(0, |t, i| t | (m >> i & 1) << (3 * (i % 3) + i / 3))
+    }
+
+    /// The scan may index a triad matrix either way round (box or line first): the tables must
+    /// not mind.
+    #[test]
+    fn tables_are_symmetric() {
+        for m in 0..512 {
+            let t = transpose(m);
+            assert_eq!(transpose(t), m);
+            assert_eq!(usize::from(LOCKED[t]), transpose(usize::from(LOCKED[m])));
+            assert_eq!(usize::from(CHECKED[t]), transpose(usize::from(CHECKED[m])));
+            assert_eq!(usize::from(ALONE[t]), transpose(usize::from(ALONE[m])));
+        }
+    }
+
+    /// The folds put each triad's bit where [`TRIAD_CELLS`] and [`STACK_COLS`] expect it.
+    #[test]
+    fn folds_match_the_cell_tables() {
+        for i in 0..9 {
+            let cells = TRIAD_CELLS[1 << i];
+            // Three adjacent cells of one row: the triad of box i / 3 and row i % 3.
+            assert_eq!(cells, 7 << (9 * (i % 3) + 3 * (i / 3)));
+            assert_eq!(fold_rows(cells & TRIAD_BASE, 0), (1 << i, 0));
+            assert_eq!(fold_rows(0, cells & TRIAD_BASE), (0, 1 << i));
+            assert_eq!(fold_rows(TRIAD_BASE, cells & TRIAD_BASE), (0x1FF, 1 << i));
+            // Band i / 3, column i % 3 of the first stack.
+            let cols = STACK_COLS[1 << i];
+            assert_eq!(cols, 1 << (9 * (i / 3) + i % 3));
+            assert_eq!(fold_stack(cols), 1 << i);
+            // The same column in the second or third stack is not the first stack's.
+            assert_eq!(fold_stack(cols << 3), 0);
+            assert_eq!(fold_stack(cols << 6), 0);
+        }
     }
 
     #[test]
@@ -651,7 +743,7 @@ mod tests {
     /// The cells (row, column; transposed on request) that locked candidates take digit 1 from.
     fn locked_removals(b: &mut Bitboard, transpose: bool) -> Vec<(usize, usize)> {
         let before = b.pos[0];
-        let (after, _) = b.scan(0, true).unwrap();
+        let after = b.scan(0, true).unwrap().set;
         b.pos[0] = after;
         let gone = before & !after;
         assert_ne!(gone, 0);
@@ -683,7 +775,7 @@ mod tests {
                 (3..9).map(|c| (0, c)).collect::<Vec<_>>()
             );
             // Nothing more to remove for 1: the scan reached the fixpoint of the rules.
-            assert_eq!(b.scan(0, true).map(|(set, _)| set), Ok(b.pos[0]));
+            assert_eq!(b.scan(0, true).map(|s| s.set), Ok(b.pos[0]));
             // Claiming: row 1 outside box 1 is full, so its 1 is in box 1 and the box's other
             // rows lose it.
             let givens: Vec<_> = (3..9).map(|c| (0, c, c as u8 - 1)).collect();
@@ -717,7 +809,7 @@ mod tests {
         let b = board(&givens, false);
         // Singles alone see no contradiction yet; locked candidates do.
         assert!(hidden(&b, 0).is_ok());
-        assert_eq!(b.scan(0, true), Err(Contradiction));
+        assert!(b.scan(0, true).is_err());
         let mut b = board(&givens, false);
         assert_eq!(b.propagate(true), Err(Contradiction));
     }
@@ -734,7 +826,7 @@ mod tests {
         for transpose in [false, true] {
             let b = board(&givens, transpose);
             assert!(hidden(&b, 0).is_ok());
-            assert_eq!(b.scan(0, true), Err(Contradiction));
+            assert!(b.scan(0, true).is_err());
             let mut b = b;
             assert_eq!(b.propagate(true), Err(Contradiction));
         }
