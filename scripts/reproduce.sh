@@ -10,9 +10,11 @@
 #                                                          # from the rows already in results/reproduce
 #
 # Every comparison between two configurations goes through `bench-report ab` (Wilson intervals,
-# McNemar, paired-bootstrap ratios, Wilcoxon, A12, ERT) and every per-group rate through
-# `bench-report summary --format json`, so each statistic has one implementation (Rust);
-# reproduce_table.py only selects figures from their JSON and applies the verdict rules.
+# McNemar, paired-bootstrap ratios, Wilcoxon, A12, ERT) and every descriptive figure (counts,
+# means, sums, type-7 quantiles of row subsets, best-of-K portfolios, convergence) through
+# `bench-report summary --counters [--where] [--best-of] [--trace] --format json`, so each
+# statistic has one implementation (Rust); reproduce_table.py only selects figures from their
+# JSON and applies the verdict rules.
 #
 # Every bench-run below has a fixed --seed, so every deterministic counter (nodes, cycles,
 # status, best conflicts) is identical on every machine and every rerun; only wall_s varies.
@@ -212,6 +214,43 @@ rc=0
 "$report_bin" summary "$OUT"/givens/g*.csv --format json >"$OUT/givens.summary.json" || rc=$?
 record givens-summary "$rc" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')" \
   "bench-report summary $OUT/givens/g*.csv --format json"
+
+echo "reproduce: descriptive figures (bench-report summary --counters)"
+# summ KEY ARGS...: bench-report summary ARGS --counters --format json into $OUT/KEY.summary.json.
+# Every count, mean, sum and quantile the table quotes comes from these files (row subsets
+# through --where, best-of-K portfolios through --best-of, convergence through --trace).
+summ() {
+  local key=$1; shift
+  local t0 rc=0 shown="" a
+  t0=$(date +%s.%N)
+  "$report_bin" summary "$@" --counters --format json >"$OUT/$key.summary.json" 2>"$OUT/$key.summary.err" || rc=$?
+  # Quote the arguments a shell would expand (*, <, >) so the listed command can be pasted.
+  for a in "$@"; do
+    if [[ $a =~ [^A-Za-z0-9_./=,:+-] ]]; then shown+=" '$a'"; else shown+=" $a"; fi
+  done
+  record "$key" "$rc" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')" \
+    "bench-report summary${shown} --counters --format json"
+}
+summ s-h5-gen "$OUT/h5-basic.csv" "$OUT/h5-full.csv" --where 'puzzle_id=generated:*'
+summ s-hitori "$OUT"/h10-{basic,full}.csv "$OUT"/h20-{basic,full}.csv
+if [ $have_corpora = 1 ]; then
+  for s in 5 10 15 20 25; do
+    summ "s-tud-$s" "$OUT/tud-basic.csv" "$OUT/tud-full.csv" --where "size=${s}x$s"
+  done
+fi
+abc_files=("$OUT"/{sm-abc,sh-abc,se-abc,demo-abc,demo-hybrid,demo-cross}.csv)
+[ $have_corpora = 1 ] && abc_files+=("$OUT/top20-abc.csv")
+summ s-abc "${abc_files[@]}"
+summ s-abc-solved "${abc_files[@]}" --where status=solved
+summ s-abc-unsolved "${abc_files[@]}" --where status=unsolved
+summ s-abc-long "${abc_files[@]}" --where 'status=solved,cycles>=1500'
+summ s-abc-few "${abc_files[@]}" --where 'empties_after_presolve<=8'
+bt_files=("$OUT"/{sm-bt,sh-bt}.csv)
+[ $have_corpora = 1 ] && bt_files+=("$OUT"/{top-bt,f1106-bt}.csv)
+summ s-bt "${bt_files[@]}"
+summ s-cost "$OUT"/{sm-abc,sm-s50,sm-s200,sm-s400}.csv --where seed=0
+summ s-k16 "$OUT/demo-k16.csv" "$OUT/sh-k16.csv" --best-of 1,2,4,8,16
+summ s-trace "$OUT/sm-trace.csv" "$OUT/demo-abc.csv" --trace "$OUT/sm-trace.trace.csv" --trace "$OUT/demo-abc.trace.csv"
 
 echo "reproduce: writing REPRODUCTION.md"
 export REPRO_DATE REPRO_REV REPRO_NPROC REPRO_CPU REPRO_BIN REPRO_SHARED REPRO_SECS REPRO_LOAD

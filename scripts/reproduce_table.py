@@ -4,18 +4,24 @@
 Usage: scripts/reproduce_table.py RESULTS_DIR OUTPUT_MD   (run by scripts/reproduce.sh)
 
 Standard library only. Every verdict is computed from figures by the rule written next to it,
-so a change in a counter changes the table, never silently the other way round. Inferential
-statistics (Wilson intervals, McNemar, paired-bootstrap ratios, Wilcoxon, A12, ERT) are not
-computed here: they are read from the JSON of `bench-report ab` (KEY.ab.json) and `bench-report
-summary` (givens.summary.json), their one implementation. Descriptive figures of raw columns
-(means, type-7 quantiles, the best-of-K times of claim 17) are computed here.
+so a change in a counter changes the table, never silently the other way round.
+
+This script computes no statistic: it selects figures from bench-report's JSON and applies the
+verdict rules. Inferential statistics (Wilson intervals, McNemar, paired-bootstrap ratios,
+Wilcoxon, A12) come from `bench-report ab` (KEY.ab.json); every descriptive figure — counts,
+means, sums, type-7 quantiles of row subsets, best-of-K portfolio ERTs, convergence quantiles —
+from `bench-report summary --counters [--where …] [--best-of …] [--trace …] --format json`
+(KEY.summary.json, written by reproduce.sh). So each statistic has one implementation, in
+Rust (decision and reasons: README.md, "Reproducing the articles' claims"). What remains here is
+arithmetic on those figures that a verdict rule states (a ratio of two means, a growth exponent,
+claim 10's z for two rates), one row looked up for claim 1's shading, and the mean number of
+givens of two dataset files (a property of the input puzzles, not of any run).
 """
 
 import csv
 import json
 import math
 import os
-import statistics
 import sys
 
 OUT, MD = sys.argv[1], sys.argv[2]
@@ -88,22 +94,48 @@ def ref(*keys):
     return "[" + ", ".join(str(CMDS[k][0]) for k in keys if k in CMDS) + "]"
 
 
-# ---------------------------------------------------------------- statistics
+# ---------------------------------------------------------------- bench-report summary JSON
 
 
-def quantile(xs, p):
-    """Type 7 (linear interpolation between order statistics), as bench-report, R and NumPy."""
-    xs = sorted(xs)
-    if not xs:
-        return float("nan")
-    h = (len(xs) - 1) * p
-    lo = math.floor(h)
-    hi = min(lo + 1, len(xs) - 1)
-    return xs[lo] + (h - lo) * (xs[hi] - xs[lo])
+def summ(key):
+    """The `bench-report summary --format json` report written as KEY.summary.json, or None."""
+    path = os.path.join(OUT, key + ".summary.json")
+    if key not in CMDS or not os.path.exists(path) or os.path.getsize(path) == 0:
+        return None
+    with open(path) as f:
+        return json.load(f)
 
 
-def mean(xs):
-    return statistics.fmean(xs) if xs else float("nan")
+def params_of(g):
+    return dict(kv.split("=", 1) for kv in g["params"].split(";") if kv)
+
+
+def group(key, dataset, strategy, rules="", **params):
+    """The group of summary KEY with that configuration (params: a subset), or None."""
+    js = summ(key)
+    for g in (js["groups"] if js else []):
+        p = params_of(g)
+        if (g["dataset"], g["strategy"], g["rules"]) == (dataset, strategy, rules) and all(
+                p.get(k) == str(v) for k, v in params.items()):
+            return g
+    return None
+
+
+NAN = float("nan")
+
+
+def cstat(g, name, stat):
+    """Statistic `stat` (runs, zeros, sum, mean, min, p10, median, p90, max) of column `name`
+    of group g (`--counters`); NaN (runs, zeros, sum: 0) when the group or column is absent."""
+    c = ((g or {}).get("counters") or {}).get(name)
+    if c is None:
+        return 0 if stat in ("runs", "zeros", "sum") else NAN
+    return c[stat]
+
+
+def whole(x):
+    """A count or an integer counter's extreme (JSON gives floats) as an int; None when absent."""
+    return None if x is None or math.isnan(x) else int(x)
 
 
 def fnum(x, nd=1):
@@ -129,24 +161,11 @@ def pct(k, n):
     return f"{k}/{n} ({100.0 * k / n:.0f}%)" if n else "0/0"
 
 
-def ints(rs, col):
-    return [int(r[col]) for r in rs if r[col] != ""]
-
-
-def floats(rs, col):
-    return [float(r[col]) for r in rs if r[col] != ""]
-
-
 def sel(rs, **kw):
     out = rs
     for k, v in kw.items():
-        out = [r for r in out if (v(r[k]) if callable(v) else r[k] == v)]
+        out = [r for r in out if r[k] == v]
     return out
-
-
-def cells(size):
-    w, h = size.split("x")
-    return int(w) * int(h)
 
 
 # ---------------------------------------------------------------- table rows
@@ -163,29 +182,33 @@ SKIP = "skipped: `../shared/corpora` absent"
 
 # ================================================================ Hitori
 
-h5b = rows("h5-basic")
-h5f = rows("h5-full")
-h10b = rows("h10-basic")
-h10f = rows("h10-full")
-gen = lambda v: v.startswith("generated:")  # noqa: E731  the article's 40-puzzle sample
-tudb = rows("tud-basic") if corpus else []
-tudf = rows("tud-full") if corpus else []
+# Summaries (reproduce.sh): s-h5-gen = hitori5's 40 generated puzzles (the article's sample),
+# s-hitori = hitori10 and hitori20, s-tud-N = the corpus's N×N puzzles.
+TUD = "tud-singles-5to25"
 
 
-def tud(rs, size, strategy):
-    return sel(rs, size=size, strategy=strategy)
+def h5(strategy, rules):
+    return group("s-h5-gen", "hitori5", strategy, rules)
 
 
-def nodes_stats(rs):
-    n = ints(rs, "nodes")
-    return {"n": len(n), "mean": mean(n), "median": quantile(n, 0.5), "max": max(n) if n else None,
-            "solved": len(sel(rs, status="solved"))}
+def hit(n, strategy, rules):
+    return group("s-hitori", f"hitori{n}", strategy, rules)
+
+
+def tud(n, strategy, rules):
+    return group(f"s-tud-{n}", TUD, strategy, rules)
+
+
+def nodes_stats(g):
+    return {"n": cstat(g, "nodes", "runs"), "mean": cstat(g, "nodes", "mean"), "median": cstat(g, "nodes", "median"),
+            "max": whole(cstat(g, "nodes", "max")), "solved": g["solved"]}
 
 
 # ---- 1. demo puzzle
 PRINTED = "#..#..#.......#.#.#.#...."  # the article's printed shading, row-major
-d = sel(h5b, puzzle_id="demo", strategy="mrv")[0]
-df = sel(h5f, puzzle_id="demo", strategy="mrv")[0]
+# One row each, looked up (no statistic): the shading is a cell of the row.
+d = sel(rows("h5-basic"), puzzle_id="demo", strategy="mrv")[0]
+df = sel(rows("h5-full"), puzzle_id="demo", strategy="mrv")[0]
 ok1 = d["status"] == "solved" and int(d["nodes"]) == 8 and d["solution"] == PRINTED
 claim(
     1,
@@ -201,14 +224,14 @@ claim(
 )
 
 # ---- 2. 40 random 5x5
-g_b = nodes_stats(sel(h5b, strategy="mrv", puzzle_id=gen))
-g_f = nodes_stats(sel(h5f, strategy="mrv", puzzle_id=gen))
+g_b = nodes_stats(h5("mrv", "basic"))
+g_f = nodes_stats(h5("mrv", "full"))
 parts = [f"hitori5, 40 generated, mrv/basic: mean {fnum(g_b['mean'])}, median {fnum(g_b['median'])}, "
          f"max {g_b['max']} ({g_b['solved']}/40 solved) {ref('h5-basic')}",
          f"mrv/full: mean {fnum(g_f['mean'])}, max {g_f['max']} {ref('h5-full')}"]
 if corpus:
-    t_b = nodes_stats(tud(tudb, "5x5", "mrv"))
-    t_f = nodes_stats(tud(tudf, "5x5", "mrv"))
+    t_b = nodes_stats(tud(5, "mrv", "basic"))
+    t_f = nodes_stats(tud(5, "mrv", "full"))
     parts.append(f"corpus 150 5×5, mrv/basic: mean {fnum(t_b['mean'])}, median {fnum(t_b['median'])}, "
                  f"max {t_b['max']} {ref('tud-basic')}; mrv/full: mean {fnum(t_f['mean'])}, max {t_f['max']} "
                  f"{ref('tud-full')}")
@@ -236,24 +259,24 @@ claim(2, "“40 randomly generated valid 5×5 puzzles: on average only 9 search 
       "(criterion: within a factor 2).")
 
 # ---- 3. row vs mrv
-def ratio(rs, nodes_of=None):
-    m = ints(sel(rs, strategy="mrv"), "nodes")
-    r = ints(sel(rs, strategy="row"), "nodes")
-    return mean(r) / mean(m), max(r) / max(m), mean(m), mean(r), max(m), max(r)
+def ratio(of):
+    """Row / mrv: ratio of mean nodes and of maximum nodes, from the two groups' summaries."""
+    m, r = nodes_stats(of("mrv")), nodes_stats(of("row"))
+    return r["mean"] / m["mean"], r["max"] / m["max"], m["mean"], r["mean"], m["max"], r["max"]
 
 
-sets3 = [("hitori5 (40 gen.) basic", sel(h5b, puzzle_id=gen), "h5-basic"),
-         ("hitori5 (40 gen.) full", sel(h5f, puzzle_id=gen), "h5-full"),
-         ("hitori10 basic", h10b, "h10-basic"),
-         ("hitori10 full", h10f, "h10-full"),
-         ("hitori20 basic", rows("h20-basic"), "h20-basic"),
-         ("hitori20 full", rows("h20-full"), "h20-full")]
+sets3 = [("hitori5 (40 gen.) basic", lambda s: h5(s, "basic"), "h5-basic"),
+         ("hitori5 (40 gen.) full", lambda s: h5(s, "full"), "h5-full"),
+         ("hitori10 basic", lambda s: hit(10, s, "basic"), "h10-basic"),
+         ("hitori10 full", lambda s: hit(10, s, "full"), "h10-full"),
+         ("hitori20 basic", lambda s: hit(20, s, "basic"), "h20-basic"),
+         ("hitori20 full", lambda s: hit(20, s, "full"), "h20-full")]
 if corpus:
-    sets3 += [("corpus 5×5 basic", sel(tudb, size="5x5"), "tud-basic"),
-              ("corpus 10×10 basic", sel(tudb, size="10x10"), "tud-basic"),
-              ("corpus 10×10 full", sel(tudf, size="10x10"), "tud-full"),
-              ("corpus 25×25 basic", sel(tudb, size="25x25"), "tud-basic")]
-r3 = {name: ratio(rs) for name, rs, _ in sets3}
+    sets3 += [("corpus 5×5 basic", lambda s: tud(5, s, "basic"), "tud-basic"),
+              ("corpus 10×10 basic", lambda s: tud(10, s, "basic"), "tud-basic"),
+              ("corpus 10×10 full", lambda s: tud(10, s, "full"), "tud-full"),
+              ("corpus 25×25 basic", lambda s: tud(25, s, "basic"), "tud-basic")]
+r3 = {name: ratio(of) for name, of, _ in sets3}
 meas3 = "; ".join(f"{name}: ×{a:.2f} (mean {fnum(m)}→{fnum(r)}), max ×{b:.2f} ({mm}→{mr}) {ref(k)}"
                   for (name, _, k), (a, b, m, r, mm, mr) in zip(sets3, r3.values()))
 basic_ratios = [v[0] for k, v in r3.items() if "basic" in k and "25" not in k]
@@ -291,26 +314,29 @@ claim(3, "“Replacing MRV by naive row/column-order cell selection makes the no
       "several-fold (成倍, ≥ ×2)", meas3, v3, w3)
 
 # ---- 4. propagation fixes 60-90%
-def prop_stats(rs):
-    p = floats(rs, "propagated")
-    lb = [1 - int(r["max_depth"]) / cells(r["size"]) for r in rs]
-    return mean(p), quantile(p, 0.5), mean(lb), quantile(lb, 0.5), min(lb)
+def prop_stats(g, cells):
+    """Mean and median of `propagated`; mean, median and minimum of 1 − max_depth/cells. Every
+    puzzle of a group here has `cells` cells, so the latter are affine in max_depth's summary
+    statistics (the median of a decreasing affine map is the map of the median, type 7 too)."""
+    return (cstat(g, "propagated", "mean"), cstat(g, "propagated", "median"), 1 - cstat(g, "max_depth", "mean") / cells,
+            1 - cstat(g, "max_depth", "median") / cells, 1 - cstat(g, "max_depth", "max") / cells)
 
 
-sets4 = [("hitori5 (40 gen.)", sel(h5b, puzzle_id=gen, strategy="mrv"), sel(h5f, puzzle_id=gen, strategy="mrv"), "h5-basic", "h5-full"),
-         ("hitori10", sel(h10b, strategy="mrv"), sel(h10f, strategy="mrv"), "h10-basic", "h10-full")]
+sets4 = [("hitori5 (40 gen.)", h5("mrv", "basic"), h5("mrv", "full"), 25, "h5-basic", "h5-full"),
+         ("hitori10", hit(10, "mrv", "basic"), hit(10, "mrv", "full"), 100, "h10-basic", "h10-full")]
 if corpus:
-    sets4.append(("corpus 5×5", tud(tudb, "5x5", "mrv"), tud(tudf, "5x5", "mrv"), "tud-basic", "tud-full"))
-    sets4.append(("corpus 10×10", tud(tudb, "10x10", "mrv"), tud(tudf, "10x10", "mrv"), "tud-basic", "tud-full"))
+    sets4.append(("corpus 5×5", tud(5, "mrv", "basic"), tud(5, "mrv", "full"), 25, "tud-basic", "tud-full"))
+    sets4.append(("corpus 10×10", tud(10, "mrv", "basic"), tud(10, "mrv", "full"), 100, "tud-basic", "tud-full"))
 m4, lbs = [], []
-for name, b, fl, kb, kf in sets4:
-    pb = prop_stats(b)
-    pf = prop_stats(fl)
+for name, b, fl, cells, kb, kf in sets4:
+    pb = prop_stats(b, cells)
+    pf = prop_stats(fl, cells)
     lbs.append(pb[3])
-    single = sum(1 for r in b if int(r["nodes"]) == int(r["max_depth"]) + 1)
+    # off_path = nodes − 1 − max_depth: 0 when the search tree is a single path.
+    single = cstat(b, "off_path", "zeros")
     m4.append(f"{name}: root, basic {100 * pb[0]:.0f}% {ref(kb)}, full mean {100 * pf[0]:.0f}% "
               f"(median {100 * pf[1]:.0f}%) {ref(kf)}; along the path (basic, 1 − max_depth/cells) "
-              f"median ≥ {100 * pb[3]:.0f}%, min ≥ {100 * pb[4]:.0f}% (exact for the {pct(single, len(b))} single-path searches)")
+              f"median ≥ {100 * pb[3]:.0f}%, min ≥ {100 * pb[4]:.0f}% (exact for the {pct(single, b['runs'])} single-path searches)")
 if all(0.6 <= x <= 0.9 for x in lbs):
     v4 = "holds"
     w4 = "in the only reading the article's own rules allow (propagation along the search path), the lower bound's median lies in 60–90% on every set"
@@ -331,19 +357,20 @@ claim(4, "“The propagation phase already fixes 60%–90% of the cells.”", "6
       "article does not say how it measured.")
 
 # ---- 5. connectivity pruning within depth 2
-def proxy(rs):
-    extra = [int(r["nodes"]) - 1 - int(r["max_depth"]) for r in rs]
-    bt = ints(rs, "backtracks")
-    single = sum(1 for e in extra if e == 0)
-    return sum(extra) / sum(bt) if sum(bt) else float("nan"), single, len(rs), max(extra), mean(bt)
+def proxy(g):
+    """Nodes off the deepest path (off_path = nodes − 1 − max_depth) per failed branch, from the
+    two columns' totals; single-path searches; runs; most off-path nodes; mean failed branches."""
+    extra, bt = cstat(g, "off_path", "sum"), cstat(g, "backtracks", "sum")
+    return (extra / bt if bt else NAN, cstat(g, "off_path", "zeros"), g["runs"], whole(cstat(g, "off_path", "max")),
+            cstat(g, "backtracks", "mean"))
 
 
-sets5 = [("hitori5 (40 gen.)", sel(h5b, puzzle_id=gen, strategy="mrv"), "h5-basic"),
-         ("hitori10", sel(h10b, strategy="mrv"), "h10-basic")]
+sets5 = [("hitori5 (40 gen.)", h5("mrv", "basic"), "h5-basic"),
+         ("hitori10", hit(10, "mrv", "basic"), "h10-basic")]
 if corpus:
-    sets5.append(("corpus 5×5", tud(tudb, "5x5", "mrv"), "tud-basic"))
-    sets5.append(("corpus 10×10", tud(tudb, "10x10", "mrv"), "tud-basic"))
-p5 = [(name, proxy(rs), k) for name, rs, k in sets5]
+    sets5.append(("corpus 5×5", tud(5, "mrv", "basic"), "tud-basic"))
+    sets5.append(("corpus 10×10", tud(10, "mrv", "basic"), "tud-basic"))
+p5 = [(name, proxy(g), k) for name, g, k in sets5]
 meas5 = "; ".join(f"{name} (mrv/basic): proxy {x[0]:.2f} extra nodes per failed branch, single-path searches "
                   f"{pct(x[1], x[2])}, mean failed branches {fnum(x[4])} {ref(k)}" for name, x, k in p5)
 single_share = [x[1] / x[2] for _, x, _ in p5]
@@ -360,15 +387,17 @@ claim(5, "“Connectivity pruning cuts wrong branches within depth 2 on average.
       meas5, v5, w5 + ". A counter of the depth of each failed subtree (or a histogram) would measure it directly.")
 
 # ---- 6. milliseconds per 5x5
-w_g = floats(sel(h5b, puzzle_id=gen, strategy="mrv"), "wall_s")
-parts6 = [f"hitori5 40 gen. mrv/basic, 1 thread: median {ftime(quantile(w_g, 0.5))}, max {ftime(max(w_g))} {ref('h5-basic')}"]
-worst6 = max(w_g)
+w_g = h5("mrv", "basic")
+parts6 = [f"hitori5 40 gen. mrv/basic, 1 thread: median {ftime(cstat(w_g, 'wall_s', 'median'))}, "
+          f"max {ftime(cstat(w_g, 'wall_s', 'max'))} {ref('h5-basic')}"]
+worst6 = cstat(w_g, "wall_s", "max")
 if corpus:
-    w_t = floats(tud(tudb, "5x5", "mrv"), "wall_s")
-    parts6.append(f"corpus 5×5: median {ftime(quantile(w_t, 0.5))}, max {ftime(max(w_t))} {ref('tud-basic')}")
-    worst6 = max(worst6, max(w_t))
-    w25 = floats(tud(tudb, "25x25", "mrv"), "wall_s")
-    parts6.append(f"(corpus 25×25: median {ftime(quantile(w25, 0.5))}, max {ftime(max(w25))})")
+    w_t = tud(5, "mrv", "basic")
+    parts6.append(f"corpus 5×5: median {ftime(cstat(w_t, 'wall_s', 'median'))}, max {ftime(cstat(w_t, 'wall_s', 'max'))} "
+                  f"{ref('tud-basic')}")
+    worst6 = max(worst6, cstat(w_t, "wall_s", "max"))
+    w25 = tud(25, "mrv", "basic")
+    parts6.append(f"(corpus 25×25: median {ftime(cstat(w25, 'wall_s', 'median'))}, max {ftime(cstat(w25, 'wall_s', 'max'))})")
 claim(6, "“All solved within milliseconds” / “the actual solving time falls in the millisecond range.”",
       "≤ milliseconds per 5×5",
       "; ".join(parts6),
@@ -380,8 +409,8 @@ claim(6, "“All solved within milliseconds” / “the actual solving time fall
 # ---- 16 (extra). MRV keeps the search "linear"
 if corpus:
     sizes = [5, 10, 15, 20, 25]
-    by = {s: nodes_stats(tud(tudb, f"{s}x{s}", "mrv")) for s in sizes}
-    byr = {s: nodes_stats(tud(tudb, f"{s}x{s}", "row")) for s in sizes}
+    by = {s: nodes_stats(tud(s, "mrv", "basic")) for s in sizes}
+    byr = {s: nodes_stats(tud(s, "row", "basic")) for s in sizes}
     slope = math.log(by[25]["mean"] / by[5]["mean"]) / math.log(25 / 5)
     meas16 = ("corpus, mrv/basic mean (max) nodes by side N: " +
               ", ".join(f"{s}: {fnum(by[s]['mean'])} ({by[s]['max']})" for s in sizes) +
@@ -396,42 +425,40 @@ else:
 
 # ================================================================ Sudoku
 
-smr = rows("sm-abc")
-shr = rows("sh-abc")
-ser = rows("se-abc")
-dab = rows("demo-abc")
-dhy = rows("demo-hybrid")
-sad = rows("sm-adaptive")
-dad = rows("demo-adaptive")
-dcr = rows("demo-cross")
 top = have("top20-abc")
-t20 = rows("top20-abc") if top else []
 
 
 def givens(path):
-    """Mean number of givens of a Sudoku lines file."""
+    """Mean number of givens of a Sudoku lines file: a property of the input puzzles (no run
+    reports it), the one mean this script takes itself."""
     g = []
     with open(path) as f:
         for line in f:
             line = line.strip()
             if line and not line.startswith("#"):
                 g.append(sum(ch not in ".0" for ch in line[:81]))
-    return mean(g)
+    return sum(g) / len(g)
 
 
 G_MED = givens("datasets/sudoku-medium/generated.txt")
 G_DEMO = givens("datasets/sudoku-demo/demo.txt")
 
 
-def abc_stats(rs):
-    solved = sel(rs, status="solved")
-    c = ints(solved, "cycles")
-    final = ints(sel(rs, status="unsolved"), "best_conflicts")
-    return {"n": len(rs), "k": len(solved), "rate": len(solved) / len(rs) if rs else float("nan"),
-            "med": quantile(c, 0.5), "p10": quantile(c, 0.1), "p90": quantile(c, 0.9),
-            "max": max(c) if c else None, "cycles": c, "final_med": quantile(final, 0.5),
-            "final": final, "puzzles_any": len({r["puzzle_id"] for r in solved}),
-            "puzzles": len({r["puzzle_id"] for r in rs})}
+# Summaries of the ABC runs (reproduce.sh): s-abc every row, s-abc-solved and s-abc-unsolved
+# by status, s-abc-long the solved runs of 1500+ cycles, s-abc-few the runs that singles left
+# with at most 8 blanks; groups by dataset, strategy and neighbourhood.
+DEMO, MED, HARD, EASY, TOP20 = "sudoku-demo", "sudoku-medium", "sudoku-hard", "sudoku-easy", "top1465-first20"
+
+
+def abc_stats(dataset, strategy="abc", neighbourhood="box"):
+    of = lambda key: group(key, dataset, strategy, neighbourhood=neighbourhood)  # noqa: E731
+    g, gs, gu = of("s-abc"), of("s-abc-solved"), of("s-abc-unsolved")
+    return {"n": g["runs"], "k": g["solved"], "rate": g["solved"] / g["runs"],
+            "med": cstat(gs, "cycles", "median"), "p10": cstat(gs, "cycles", "p10"), "p90": cstat(gs, "cycles", "p90"),
+            "max": whole(cstat(gs, "cycles", "max")), "long": (of("s-abc-long") or {}).get("solved", 0),
+            "final_med": cstat(gu, "best_conflicts", "median"), "final": cstat(gu, "best_conflicts", "runs"),
+            "puzzles_any": g["puzzles_solved"], "puzzles": g["puzzles"], "wall_med": cstat(g, "wall_s", "median"),
+            "g": g, "few": (of("s-abc-few") or {}).get("runs", 0)}
 
 
 def abc_str(s, with_cycles=True):
@@ -443,42 +470,32 @@ def abc_str(s, with_cycles=True):
     return t
 
 
-# ---- 7. convergence from traces
-def load_trace(path):
-    runs = {}
-    with open(path, newline="") as f:
-        for r in csv.DictReader(f):
-            key = (r["puzzle_id"], r["seed"], r["colony"])
-            runs.setdefault(key, []).append(int(r["best_conflicts"]))
-    return list(runs.values())  # each: best conflicts at cycle 0..last (a solved run ends at 0)
+# ---- 7. convergence from traces (bench-report summary --trace: per-cycle quantiles of best
+# conflicts over every run, and over the runs still unsolved, at every cycle where one changed)
+def trace_stats(dataset):
+    js = summ("s-trace")
+    c = next(c for c in js["convergence"] if c["dataset"] == dataset)
+    pts = c["points"]
 
+    def at(cycle):  # the state at `cycle`: the last point at or before it
+        return [p for p in pts if p["cycle"] <= cycle][-1]
 
-def at(run, c):
-    return run[c] if c < len(run) else run[-1]  # after its last cycle a run keeps its final best
+    def q3(p, prefix=""):
+        return (p[prefix + "p10"], p[prefix + "median"], p[prefix + "p90"]) if p["unsolved"] or not prefix else None
 
-
-def trace_stats(path):
-    runs = load_trace(path)
-    res = {"n": len(runs)}
-    for c in (0, 20, 100):
-        xs = [at(r, c) for r in runs]
-        res[c] = (quantile(xs, 0.1), quantile(xs, 0.5), quantile(xs, 0.9))
-    long_runs = [r for r in runs if len(r) > 201 and at(r, 200) > 0]  # unsolved at cycle 200
-    res["long"] = len(long_runs)
-    plateau = [at(r, 200) for r in long_runs]
-    final = [r[-1] for r in runs if r[-1] > 0]
-    res["plat"] = (quantile(plateau, 0.1), quantile(plateau, 0.5), quantile(plateau, 0.9)) if plateau else None
-    res["final"] = (quantile(final, 0.1), quantile(final, 0.5), quantile(final, 0.9)) if final else None
-    res["nfinal"] = len(final)
-    horizon = max(len(r) for r in runs)
-    res["to10"] = next((c for c in range(horizon) if quantile([at(r, c) for r in runs], 0.5) <= 10), None)
+    res = {"n": c["runs"]}
+    for cyc in (0, 20, 100):
+        res[cyc] = q3(at(cyc))
+    res["long"] = at(200)["unsolved"]
+    res["plat"] = q3(at(200), "unsolved_")
+    res["final"] = q3(pts[-1], "unsolved_")
+    res["nfinal"] = pts[-1]["unsolved"]
+    res["to10"] = next((p["cycle"] for p in pts if p["median"] <= 10), None)
     return res
 
 
-tr_m = trace_stats(os.path.join(OUT, "sm-trace.trace.csv"))
-tr_d = trace_stats(os.path.join(OUT, "demo-abc.trace.csv"))
-
-
+tr_m = trace_stats(MED)
+tr_d = trace_stats(DEMO)
 def q3(t):
     return f"{fnum(t[1], 0)} (p10–p90 {fnum(t[0], 0)}–{fnum(t[2], 0)})" if t else "–"
 
@@ -515,9 +532,9 @@ claim(7, "“From a random start (usually 30–50 conflicts) ABC drops to about 
       "curve, so a slower-than-claimed descent would be slower still for it.")
 
 # ---- 8. medium in 300-800 cycles
-s_m = abc_stats(sel(smr, strategy="abc"))
-s_e = abc_stats(sel(ser, strategy="abc"))
-s_d = abc_stats(dab)
+s_m = abc_stats(MED)
+s_e = abc_stats(EASY)
+s_d = abc_stats(DEMO)
 meas8 = (f"sudoku-medium, 50 puzzles × 20 seeds: {abc_str(s_m)}; puzzles solved by any seed {s_m['puzzles_any']}/"
          f"{s_m['puzzles']} {ref('sm-abc')}. For context: sudoku-easy (5 seeds) {abc_str(s_e)} {ref('se-abc')}; "
          f"the article's demo ({G_DEMO:.0f} givens, solvable by singles alone) {abc_str(s_d)} {ref('demo-abc')}")
@@ -563,15 +580,15 @@ claim(8, "“Configuration colonySize=100 (50 food sources), limit=50, maxCycles
          "solved within 300–800 cycles.”", "300–800 cycles, usually solved", meas8, v8, w8)
 
 # ---- 9. hard 1500+ cycles, occasional failure
-s_h = abc_stats(sel(shr, strategy="abc"))
+s_h = abc_stats(HARD)
 meas9 = f"sudoku-hard, 50 × 20 seeds: {abc_str(s_h)} {ref('sh-abc')}"
 tt = None
 if top:
-    tt = abc_stats(sel(t20, strategy="abc"))
+    tt = abc_stats(TOP20)
     meas9 += f"; top1465 first 20 × 5 seeds: {abc_str(tt)} {ref('top20-abc')}"
 else:
     meas9 += "; top1465: " + SKIP
-long9 = sum(1 for c in s_h["cycles"] if c >= 1500)
+long9 = s_h["long"]
 if s_h["rate"] >= 0.5 and s_h["k"] and long9 / s_h["k"] >= 0.25:
     v9, w9 = "holds", "most runs solve and at least a quarter of them need 1500+ cycles"
 else:
@@ -604,16 +621,16 @@ claim(10, "The demo puzzle with the article's parameters — its Java code, run 
        f"p90 ×{p90_ratio:.2f} of the Java run (criteria: |z| < 2, quantile ratios within ×⅔–×1.5)"))
 
 # ---- 11. backtracking: ms for medium, tens of ms for hard
-def bt(key):
-    rs = rows(key)
-    w = floats(rs, "wall_s")
-    return {"n": len(rs), "k": len(sel(rs, status="solved")), "med": quantile(w, 0.5), "p90": quantile(w, 0.9),
-            "max": max(w), "nodes": quantile(ints(rs, "nodes"), 0.5)}
+def bt(dataset):
+    g = group("s-bt", dataset, "backtrack")
+    return {"n": g["runs"], "k": g["solved"], "med": cstat(g, "wall_s", "median"), "p90": cstat(g, "wall_s", "p90"),
+            "max": cstat(g, "wall_s", "max"), "nodes": cstat(g, "nodes", "median")}
 
 
-b11 = [("sudoku-medium", bt("sm-bt"), "sm-bt"), ("sudoku-hard", bt("sh-bt"), "sh-bt")]
+b11 = [("sudoku-medium", bt(MED), "sm-bt"), ("sudoku-hard", bt(HARD), "sh-bt")]
 if have("top-bt"):
-    b11 += [("top1465", bt("top-bt"), "top-bt"), ("forum_hardest_1106", bt("f1106-bt"), "f1106-bt")]
+    b11 += [("top1465", bt("puzzles3_magictour_top1465"), "top-bt"),
+            ("forum_hardest_1106", bt("puzzles6_forum_hardest_1106"), "f1106-bt")]
 meas11 = "; ".join(f"{n}: {pct(b['k'], b['n'])} solved, wall median {ftime(b['med'])}, p90 {ftime(b['p90'])}, "
                    f"max {ftime(b['max'])} {ref(k)}" for n, b, k in b11) + " (1 thread)"
 bm, bh = b11[0][1], b11[1][1]
@@ -630,20 +647,18 @@ claim(11, "“Backtracking with proper constraint propagation: milliseconds for 
           "for hard ones.”", "medium ~1 ms, hard ~10s of ms", meas11, v11, w11)
 
 # ---- 12. cost per cycle, 1000 cycles in "seconds"
-def per_cycle(rs):
-    c = sum(int(r["cycles"]) for r in rs if r["cycles"] != "")
-    w = sum(float(r["wall_s"]) for r in rs if r["cycles"] != "")
-    e = sum(int(r["evaluations"]) for r in rs if r["evaluations"] != "")
-    return c, w, e
+def per_cycle(groups):
+    """Totals of cycles, wall time and evaluations over the groups (every ABC row reports cycles)."""
+    tot = lambda name: sum(cstat(g, name, "sum") for g in groups)  # noqa: E731  adds up group totals
+    return tot("cycles"), tot("wall_s"), tot("evaluations")
 
 
-abc_all = sel(smr, strategy="abc") + sel(shr, strategy="abc") + dab
-c12, w12, e12 = per_cycle(abc_all)
+c12, w12, e12 = per_cycle([abc_stats(d)["g"] for d in (MED, HARD, DEMO)])
 cps = c12 / w12
 s_cost = {}
-for S, key, rs in ((50, "sm-s50", rows("sm-s50")), (100, "sm-abc", sel(smr, strategy="abc", seed="0")),
-                   (200, "sm-s200", rows("sm-s200")), (400, "sm-s400", rows("sm-s400"))):
-    c, w, _ = per_cycle(rs)
+# s-cost: sudoku-medium, seed 0 only, one group per colony size.
+for S, key in ((50, "sm-s50"), (100, "sm-abc"), (200, "sm-s200"), (400, "sm-s400")):
+    c, w, _ = per_cycle([group("s-cost", MED, "abc", colony_size=S)])
     s_cost[S] = (w / c, key)
 meas12 = (f"{fnum(c12)} cycles in {w12:.1f} s of solver time over the abc runs (1 thread): {fnum(cps)} cycles/s, "
           f"1000 cycles = {ftime(1000 / cps)}; {fnum(e12 / w12)} evaluations/s {ref('sm-abc', 'sh-abc', 'demo-abc')}. "
@@ -659,23 +674,23 @@ claim(12, "“One cycle costs O(S·81); with S=100 and C=1000 cycles about 8×10
        f"S ×8 (50 → 400) costs ×{lin:.1f} per cycle (about linear; each cycle makes S evaluations plus scouts)") if v12 != "holds" else "same order of magnitude")
 
 # ---- 13. hybrid
-def emp(rs):
-    e = ints(rs, "empties_after_presolve")
-    return quantile(e, 0.5), quantile(e, 0.1), quantile(e, 0.9), sum(1 for x in e if x <= 8), len(e)
+def emp(s):
+    g = s["g"]
+    return (cstat(g, "empties_after_presolve", "median"), cstat(g, "empties_after_presolve", "p10"),
+            cstat(g, "empties_after_presolve", "p90"), s["few"], cstat(g, "empties_after_presolve", "runs"))
 
 
-sets13 = [("demo (100 seeds)", dab, dhy, "demo-abc", "demo-hybrid"),
-          ("easy (5 seeds)", sel(ser, strategy="abc"), sel(ser, strategy="abc-hybrid"), "se-abc", "se-abc"),
-          ("medium (20 seeds)", sel(smr, strategy="abc"), sel(smr, strategy="abc-hybrid"), "sm-abc", "sm-abc"),
-          ("hard (20 seeds)", sel(shr, strategy="abc"), sel(shr, strategy="abc-hybrid"), "sh-abc", "sh-abc")]
+sets13 = [("demo (100 seeds)", DEMO, "demo-abc", "demo-hybrid"),
+          ("easy (5 seeds)", EASY, "se-abc", "se-abc"),
+          ("medium (20 seeds)", MED, "sm-abc", "sm-abc"),
+          ("hard (20 seeds)", HARD, "sh-abc", "sh-abc")]
 if top:
-    sets13.append(("top1465 first 20 (5 seeds)", sel(t20, strategy="abc"), sel(t20, strategy="abc-hybrid"),
-                   "top20-abc", "top20-abc"))
+    sets13.append(("top1465 first 20 (5 seeds)", TOP20, "top20-abc", "top20-abc"))
 m13, better, worse = [], 0, 0
-for name, a, h, ka, kh in sets13:
-    sa, sh = abc_stats(a), abc_stats(h)
-    e = emp(h)
-    wa, wh = quantile(floats(a, "wall_s"), 0.5), quantile(floats(h, "wall_s"), 0.5)
+for name, dataset, ka, kh in sets13:
+    sa, sh = abc_stats(dataset), abc_stats(dataset, "abc-hybrid")
+    e = emp(sh)
+    wa, wh = sa["wall_med"], sh["wall_med"]
     m13.append(f"{name}: abc {pct(sa['k'], sa['n'])}"
                + (f" (median {fnum(sa['med'], 0)} cycles)" if sa["k"] else "")
                + f" vs hybrid {pct(sh['k'], sh['n'])}"
@@ -699,12 +714,11 @@ claim(13, "“Pure ABC is not very efficient; the best practice is a hybrid: nak
        "solves only a minority of those runs") if v13 == "holds" else f"hybrid better on {better}, worse on {worse} sets")
 
 # ---- 14. adaptive limit
-sets14 = [("demo abc (100 seeds)", dab, dad, "demo-abc", "demo-adaptive"),
-          ("medium abc (20 seeds)", sel(smr, strategy="abc"), sel(sad, strategy="abc"), "sm-abc", "sm-adaptive"),
-          ("medium abc-hybrid (20 seeds)", sel(smr, strategy="abc-hybrid"), sel(sad, strategy="abc-hybrid"),
-           "sm-abc", "sm-adaptive")]
+sets14 = [("demo abc (100 seeds)", "demo-abc", "demo-adaptive"),
+          ("medium abc (20 seeds)", "sm-abc", "sm-adaptive"),
+          ("medium abc-hybrid (20 seeds)", "sm-abc", "sm-adaptive")]
 m14, imp, deg = [], 0, 0
-for (name, f50, fad, k1, k2), key in zip(sets14, ("ab-demo-limit", "ab-sm-limit-abc", "ab-sm-limit-hybrid")):
+for (name, k1, k2), key in zip(sets14, ("ab-demo-limit", "ab-sm-limit-abc", "ab-sm-limit-hybrid")):
     d = ab(key)
     sc = d["overall"]["success"]
     cyc = ab_effort(key, "cycles")
@@ -733,7 +747,7 @@ claim(14, "“An adaptive limit is a simple, effective improvement: limit = 15 +
       "runs are paired on puzzle and seed by `bench-report ab`")
 
 # ---- 15. cross-box
-s_c = abc_stats(dcr)
+s_c = abc_stats(DEMO, neighbourhood="cross-box")
 claim(15, "“Replace `neighbour` by a cross-box swap — exchange digits in two different boxes — which can jump out of "
           "single-box local optima, at the cost of rechecking box constraints.”",
       "escapes local optima (no figure)",
@@ -750,28 +764,22 @@ claim(16, "“MRV branches at the narrowest point and presses the exponential bl
       "linear (no figure)", meas16, v16, w16)
 
 # ---- 17. near-linear scalable parallelism (best of K independent colonies; threads)
-def best_of_k(rs, k, col):
-    """K colonies on K cores: per (puzzle, seed) and disjoint block of K colonies, the time to the
-    first solution (`col` of the fastest solving colony) or, when none solves, the time all of them
-    ran. Returns ERT (total of those times / blocks solved), success rate and blocks."""
-    blocks = {}
-    for r in rs:
-        b = (r["puzzle_id"], r["seed"], int(r["colony"]) // k)
-        blocks.setdefault(b, []).append((r["status"] == "solved", float(r[col])))
-    total, solved = 0.0, 0
-    for runs in blocks.values():
-        ok = [v for s_, v in runs if s_]
-        total += min(ok) if ok else max(v for _, v in runs)
-        solved += bool(ok)
-    return (total / solved if solved else float("inf")), solved / len(blocks), len(blocks)
+def best_of_k(g, k, col):
+    """K colonies on K cores (bench-report summary --best-of): per (puzzle, seed) and disjoint
+    block of K colonies, the time to the first solution or, when none solves, the time all of
+    them ran. ERT (in cycles for `col` = cycles, else in seconds), success rate and blocks."""
+    b = next(b for b in g["best_of"] if b["k"] == k)
+    ert = b["ert_effort"] if col == "cycles" else b["ert_s"]
+    return (float("inf") if ert is None else ert), b["solved_pct"] / 100, b["blocks"]
 
 
 KS = (1, 2, 4, 8, 16)
 m17, eff17 = [], {}
-for name, key in (("demo, abc, 100 seeds", "demo-k16"), ("sudoku-hard, abc-hybrid, 4 seeds", "sh-k16")):
+for name, key, of in (("demo, abc, 100 seeds", "demo-k16", (DEMO, "abc")),
+                      ("sudoku-hard, abc-hybrid, 4 seeds", "sh-k16", (HARD, "abc-hybrid"))):
     if not have(key):
         continue
-    rs = rows(key)
+    rs = group("s-k16", *of)
     parts = []
     for col, unit in (("cycles", "cycles"), ("wall_s", "time")):
         e1 = best_of_k(rs, 1, col)[0]
@@ -831,6 +839,7 @@ claim(17, "“ABC gains near-linear scalable parallelism” and pays off “when
 # ================================================================ write
 
 rev = ENV("REPRO_REV", "unknown")
+first_summ = min((v[0] for k, v in CMDS.items() if k.startswith("s-")), default="?")
 lines = [
     "# Reproduction of the source articles' numeric claims",
     "",
@@ -852,8 +861,11 @@ lines = [
     "convergence traces 5 seeds on medium; the givens sweep and the 16-colony runs as stated in their rows. "
     "Every comparison of two configurations is `bench-report ab` (paired on puzzle, seed and colony; Wilson 95% "
     "intervals, McNemar's exact test, paired-bootstrap 95% intervals of ratios, Wilcoxon signed-rank, A12) and the "
-    "per-N rates of the givens sweep are `bench-report summary --format json`; this table only quotes their JSON "
-    "(the decision to keep the table in Python is in README.md, “Reproducing the articles”). "
+    "per-N rates of the givens sweep are `bench-report summary --format json`; every other count, mean, total and "
+    "quantile (of row subsets through `--where`), the best-of-K portfolio times (`--best-of`) and the convergence "
+    f"figures (`--trace`) come from `bench-report summary --counters` (commands {first_summ} on). This table only quotes "
+    "their JSON and applies the verdict rules: each statistic has one implementation, in Rust (the decision to keep "
+    "the table itself in Python is in README.md, “Reproducing the articles”). "
     "Numbers in brackets refer to the command list at the end. "
     "Nodes, cycles and rates come from different puzzles than the article's (it names none except the two "
     "demos), so a count “holds” when it has the article's order (criteria stated per row); quantiles are type 7.",

@@ -267,3 +267,247 @@ fn summary_ratios_and_csv_compare_like_with_like() {
         .expect("header")
         .ends_with("solved_lo_pct,solved_hi_pct,ert_unit,ert_effort,ert_s"));
 }
+
+/// Hitori rows of mrv: `generated:1..4` with nodes 3, 7, 1, 9 (max depth nodes - 1 for the
+/// first two: single-path searches) and a `demo` puzzle with 100 nodes.
+fn hitori_subset_rows() -> Vec<Record> {
+    let spec = [
+        ("generated:1", 3, 2),
+        ("generated:2", 7, 6),
+        ("generated:3", 1, 0),
+        ("generated:4", 9, 4),
+        ("demo", 100, 9),
+    ];
+    spec.iter()
+        .enumerate()
+        .map(|(j, &(p, nodes, depth))| {
+            let mut r = Record::sample("h5", "mrv", p, Status::Solved, 0.001 * (j + 1) as f64);
+            r.job = j as u64;
+            r.counters.nodes = Some(nodes);
+            r.counters.max_depth = Some(depth);
+            r.counters.backtracks = Some(nodes / 2);
+            r
+        })
+        .collect()
+}
+
+fn summary_json(args: &[&str]) -> serde_json::Value {
+    let out = bench_report()
+        .arg("summary")
+        .args(args)
+        .args(["--format", "json"])
+        .assert()
+        .success();
+    serde_json::from_slice(&out.get_output().stdout).expect("json")
+}
+
+#[test]
+fn summary_where_and_counters_give_type7_figures_of_a_subset() {
+    let d = TempDir::new().expect("tmp");
+    let p = d.path().join("run.csv");
+    write(&p, &hitori_subset_rows());
+    let j = summary_json(&[&s(&p), "--where", "puzzle_id=generated:*", "--counters"]);
+    assert_eq!(j["filter"], "puzzle_id=generated:*");
+    let g = &j["groups"][0];
+    assert_eq!(
+        (g["runs"].as_u64(), g["puzzles"].as_u64()),
+        (Some(4), Some(4))
+    );
+    let n = &g["counters"]["nodes"];
+    // Sorted 1 3 7 9: type 7 p10 at h = 0.3 -> 1 + 0.3 * 2; median h = 1.5 -> 3 + 0.5 * 4;
+    // p90 h = 2.7 -> 7 + 0.7 * 2.
+    assert_eq!(n["runs"], 4);
+    assert_eq!(n["sum"], 20.0);
+    assert_eq!(n["mean"], 5.0);
+    assert_eq!(
+        (n["min"].as_f64(), n["max"].as_f64()),
+        (Some(1.0), Some(9.0))
+    );
+    assert_eq!(n["p10"], 1.6);
+    assert_eq!(n["median"], 5.0);
+    assert_eq!(n["p90"], 8.4);
+    // off_path = nodes - 1 - max_depth: 0, 0, 0, 4.
+    let off = &g["counters"]["off_path"];
+    assert_eq!(
+        (off["zeros"].as_u64(), off["sum"].as_f64()),
+        (Some(3), Some(4.0))
+    );
+    assert_eq!(g["counters"]["wall_s"]["max"], 0.004);
+    assert!(
+        g["counters"].get("cycles").is_none(),
+        "no row reports cycles"
+    );
+    // Numeric terms, and-ed.
+    let j = summary_json(&[&s(&p), "--where", "nodes>=7,nodes<100", "--counters"]);
+    assert_eq!(j["groups"][0]["runs"], 2);
+    assert_eq!(j["groups"][0]["counters"]["nodes"]["sum"], 16.0);
+    let j = summary_json(&[&s(&p), "--where", "off_path=0"]);
+    assert_eq!(j["groups"][0]["runs"], 3);
+    // Without --counters the key is null; the text form names the filter.
+    assert!(summary_json(&[&s(&p)])["groups"][0]["counters"].is_null());
+    bench_report()
+        .args(["summary", &s(&p), "--where", "puzzle_id=demo", "--counters"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Rows: only those with puzzle_id=demo",
+        ))
+        .stdout(predicate::str::contains("off_path"));
+    // A filter that keeps nothing is said, not an error.
+    bench_report()
+        .args(["summary", &s(&p), "--where", "status=wrong"])
+        .assert()
+        .success()
+        .stderr(predicate::str::contains(
+            "warning: --where status=wrong matched none of the 5 rows",
+        ));
+}
+
+#[test]
+fn summary_best_of_k_over_colonies() {
+    let d = TempDir::new().expect("tmp");
+    let p = d.path().join("k.csv");
+    // One puzzle, seed 0, 8 colonies: colony c solves in cycles[c] (0: unsolved after 2000).
+    let cycles = [0u64, 0, 300, 0, 0, 0, 0, 100];
+    let rows: Vec<Record> = cycles
+        .iter()
+        .enumerate()
+        .map(|(c, &n)| {
+            let status = if n > 0 {
+                Status::Solved
+            } else {
+                Status::Unsolved
+            };
+            let n = if n > 0 { n } else { 2000 };
+            let mut r = Record::sample("sd", "abc", "sd:1", status, n as f64 / 1000.0);
+            r.job = c as u64;
+            r.colony = c as u32;
+            r.counters.cycles = Some(n);
+            r
+        })
+        .collect();
+    write(&p, &rows);
+    let j = summary_json(&[&s(&p), "--best-of", "1,2,4,8,3"]);
+    let b = &j["groups"][0]["best_of"];
+    let at = |i: usize, k: &str| b[i][k].clone();
+    // K = 1: 8 runs, 2 solved, (6 * 2000 + 300 + 100) / 2 = 6200 cycles, 6.2 s.
+    assert_eq!(
+        (at(0, "k"), at(0, "blocks"), at(0, "solved")),
+        (1.into(), 8.into(), 2.into())
+    );
+    assert_eq!(
+        (at(0, "ert_effort"), at(0, "ert_s")),
+        (6200.0.into(), 6.2.into())
+    );
+    // K = 2: {0,1} 2000, {2,3} 300, {4,5} 2000, {6,7} 100 -> 4400 / 2.
+    assert_eq!(
+        (at(1, "blocks"), at(1, "solved"), at(1, "ert_effort")),
+        (4.into(), 2.into(), 2200.0.into())
+    );
+    // K = 4: {0..3} 300, {4..7} 100 -> 400 / 2; K = 8: 100.
+    assert_eq!(at(2, "ert_effort"), 200.0);
+    assert_eq!(
+        (at(3, "blocks"), at(3, "ert_effort"), at(3, "solved_pct")),
+        (1.into(), 100.0.into(), 100.0.into())
+    );
+    // K = 3: blocks {0,1,2} 300 and {3,4,5} 2000; {6,7} is incomplete and left out.
+    assert_eq!(
+        (at(4, "blocks"), at(4, "solved"), at(4, "ert_effort")),
+        (2.into(), 1.into(), 2300.0.into())
+    );
+    assert_eq!(at(4, "unit"), "cycles");
+    bench_report()
+        .args(["summary", &s(&p), "--best-of", "2"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("best of k colonies"));
+    bench_report()
+        .args(["summary", &s(&p), "--best-of", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--best-of"));
+}
+
+#[test]
+fn summary_trace_gives_convergence_quantiles() {
+    let d = TempDir::new().expect("tmp");
+    let (p, t) = (d.path().join("r.csv"), d.path().join("t.csv"));
+    let mut trace =
+        puzzlebench::results::write::csv_line(puzzlebench::results::trace::TRACE_COLUMNS)
+            .expect("header");
+    let mut rows = Vec::new();
+    // Three seeds: best conflicts fall by 1 a cycle from 4, 6 and 8; seed 0 solves at cycle 4,
+    // the others stop unsolved at cycle 5 (at 1 and 3).
+    for (seed, start) in [(0u64, 4u32), (1, 6), (2, 8)] {
+        let solved = seed == 0;
+        let status = if solved {
+            Status::Solved
+        } else {
+            Status::Unsolved
+        };
+        let mut r = Record::sample("sd", "abc", "sd:1", status, 0.01);
+        r.seed = seed;
+        r.job = seed;
+        r.counters.cycles = Some(if solved { 4 } else { 5 });
+        let best: Vec<u32> = (0..=r.counters.cycles.unwrap_or(0) as u32)
+            .map(|c| start.saturating_sub(c))
+            .collect();
+        puzzlebench::results::trace::write_job(&mut trace, &r, &best).expect("trace rows");
+        rows.push(r);
+    }
+    fs::write(&t, trace).expect("trace");
+    write(&p, &rows);
+    let j = summary_json(&[&s(&p), "--trace", &s(&t)]);
+    let c = &j["convergence"][0];
+    assert_eq!(
+        (c["dataset"].as_str(), c["runs"].as_u64()),
+        (Some("sd"), Some(3))
+    );
+    let pts = c["points"].as_array().expect("points");
+    let first = &pts[0];
+    // Cycle 0: 4 6 8 -> p10 4.4, median 6, p90 7.6, all unsolved.
+    assert_eq!(
+        (first["cycle"].as_u64(), first["median"].as_f64()),
+        (Some(0), Some(6.0))
+    );
+    assert_eq!(
+        (first["p10"].as_f64(), first["p90"].as_f64()),
+        (Some(4.4), Some(7.6))
+    );
+    let last = pts.last().expect("last");
+    // Cycle 5: 0 (solved, carried forward), 1, 3; unsolved 1 and 3 -> median 2.
+    assert_eq!(
+        (last["cycle"].as_u64(), last["median"].as_f64()),
+        (Some(5), Some(1.0))
+    );
+    assert_eq!(
+        (last["unsolved"].as_u64(), last["unsolved_median"].as_f64()),
+        (Some(2), Some(2.0))
+    );
+    bench_report()
+        .args(["summary", &s(&p), "--trace", &s(&d.path().join("none.csv"))])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("none.csv"));
+}
+
+#[test]
+fn summary_bad_where_exits_2_saying_what_was_expected() {
+    let d = TempDir::new().expect("tmp");
+    let p = d.path().join("run.csv");
+    write(&p, &hitori_subset_rows());
+    for (filter, needle) in [
+        ("size<9x9", "size is text"),
+        ("nodes>=many", "nodes is a number"),
+        ("status=done", "status is solved, unsolved"),
+        ("nodes", "expected key=value"),
+        ("strategy=mrv,", "empty term"),
+        ("limt=50", "no row has a column or parameter limt"),
+    ] {
+        bench_report()
+            .args(["summary", &s(&p), "--where", filter])
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains(needle));
+    }
+}

@@ -13,12 +13,14 @@ use puzzlebench::report::ab::{self, AbFormat, AbOptions, Selector};
 use puzzlebench::report::compare::{
     check_datasets, column_mismatch, compare_sorted, CompareOptions,
 };
+use puzzlebench::report::describe::convergence_groups;
 use puzzlebench::report::export;
+use puzzlebench::report::filter::RowFilter;
 use puzzlebench::report::html::{self, HtmlOptions};
 use puzzlebench::report::merge::{check_gaps, merge_stream, MergeInput};
 use puzzlebench::report::plot;
 use puzzlebench::report::summary::{
-    DuplicateJobs, Format, Incomplete, SummaryBuilder, SummaryOptions,
+    Detail, DuplicateJobs, Format, Incomplete, SummaryBuilder, SummaryOptions,
 };
 use puzzlebench::results::meta::{meta_path, RunStatus};
 use puzzlebench::results::read::{
@@ -70,6 +72,21 @@ enum Cmd {
         /// e.g. two runs of one plan in one directory, is refused with the files named).
         #[arg(long)]
         allow_duplicates: bool,
+        /// Only rows meeting every comma-separated term: key=value (text; `*` matches any
+        /// characters) or key=N, key<N, key<=N, key>N, key>=N (seed, colony, wall_s,
+        /// off_path, counters), e.g. `size=25x25,status=solved` or `puzzle_id=gen*,nodes>=10`.
+        #[arg(long = "where", value_name = "TERMS")]
+        filter: Option<RowFilter>,
+        /// Add each counter's (and off_path's, wall_s's) runs, sum, mean, min, p10, median,
+        /// p90 and max per group.
+        #[arg(long)]
+        counters: bool,
+        /// Add best-of-K portfolios of colonies per group, e.g. `--best-of 1,2,4,8,16`.
+        #[arg(long, value_name = "K,...", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..))]
+        best_of: Vec<u32>,
+        /// ABC trace CSV (bench-run --trace): add per-cycle convergence; repeatable.
+        #[arg(long, value_name = "FILE")]
+        trace: Vec<PathBuf>,
     },
     /// Compare a new run with a baseline; exit 1 on a regression.
     Compare(CompareArgs),
@@ -238,7 +255,25 @@ fn run() -> Result<ExitCode> {
             format,
             time_limit,
             allow_duplicates,
-        } => summary(&files, format, time_limit, allow_duplicates),
+            filter,
+            counters,
+            best_of,
+            trace,
+        } => {
+            let detail = Detail {
+                counters,
+                best_of: best_of.into_iter().map(|k| k as usize).collect(),
+            };
+            let opts = SummaryArgs {
+                format,
+                time_limit,
+                allow_duplicates,
+                filter,
+                detail,
+                trace,
+            };
+            summary(&files, opts)
+        }
         Cmd::Compare(args) => compare_cmd(args),
         Cmd::Ab {
             files,
@@ -334,20 +369,39 @@ fn incompleteness(p: &Path) -> Result<Option<(String, Option<u64>)>> {
     })
 }
 
-fn summary(
-    files: &[PathBuf],
+/// `bench-report summary` options beyond the files.
+struct SummaryArgs {
     format: Format,
     time_limit: Option<f64>,
     allow_duplicates: bool,
-) -> Result<ExitCode> {
+    filter: Option<RowFilter>,
+    detail: Detail,
+    trace: Vec<PathBuf>,
+}
+
+fn summary(files: &[PathBuf], a: SummaryArgs) -> Result<ExitCode> {
+    let SummaryArgs {
+        format,
+        time_limit,
+        allow_duplicates,
+        mut filter,
+        detail,
+        trace,
+    } = a;
     if let Some(t) = time_limit {
         if !(t.is_finite() && t > 0.0) {
             bail!("--time-limit must be a positive number of seconds, got {t}");
         }
     }
+    // Read the traces first: a bad trace file fails before the (possibly long) row pass.
+    let mut traced = Vec::new();
+    for t in &trace {
+        traced.push(convergence_groups(&read_trace(t)?));
+    }
     // Streamed, so summarising a million-row file needs no copy of its rows.
-    let mut builder = SummaryBuilder::default();
+    let mut builder = SummaryBuilder::new(detail);
     let mut dups = DuplicateJobs::default();
+    let (mut seen, mut kept) = (0u64, 0u64);
     let inputs = expand_inputs(files)?;
     for (i, p) in inputs.iter().enumerate() {
         let (_, rows) = for_each_result(p, |r| {
@@ -363,7 +417,11 @@ fn summary(
                     });
                 }
             }
-            builder.add(&r);
+            seen += 1;
+            if filter.as_mut().is_none_or(|f| f.matches(&r)) {
+                kept += 1;
+                builder.add(&r);
+            }
             Ok(())
         })?;
         if let Some((reason, jobs)) = incompleteness(p)? {
@@ -381,6 +439,21 @@ fn summary(
         }
     }
     builder.duplicates_counted(dups.repeats);
+    if let Some(f) = &filter {
+        if let Some(msg) = f.unknown_params() {
+            bail!("{msg}");
+        }
+        if kept == 0 {
+            eprintln!(
+                "bench-report: warning: --where {} matched none of the {seen} rows",
+                f.text()
+            );
+        }
+        builder.filtered(f.text());
+    }
+    for groups in traced {
+        builder.convergence(groups);
+    }
     let (time_limit_s, time_limit_note) = match time_limit {
         Some(t) => (Some(t), None),
         None => meta_time_limit(files)?,

@@ -9,6 +9,9 @@
 //! - [`stats`]: mean, percentiles, ECDF, bootstrap confidence intervals.
 //! - [`table`]: aligned text and markdown tables from one set of cells.
 //! - [`summary`]: per-strategy tables (text, markdown, csv, json) and strategy ratios.
+//! - [`describe`]: a summary's optional parts: every counter's distribution, best-of-K
+//!   portfolios of colonies, ABC convergence.
+//! - [`filter`]: `--where` row filters.
 //! - [`compare`]: baseline vs new run: status, counter and time changes.
 //! - [`export`]: a comparison as markdown and as CI benchmark JSON (github-action-benchmark,
 //!   Bencher BMF).
@@ -18,7 +21,9 @@
 
 pub mod ab;
 pub mod compare;
+pub mod describe;
 pub mod export;
+pub mod filter;
 pub mod html;
 pub mod inference;
 pub mod merge;

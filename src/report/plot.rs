@@ -23,7 +23,7 @@
 //! axes share one code path: values are mapped (log10 or identity) onto a linear axis with
 //! explicit tick positions, and tick labels map back.
 
-use crate::report::stats;
+use crate::report::{describe, stats};
 use crate::report::{labels, GroupKey};
 use crate::results::TraceRun;
 use crate::results::{Record, Status};
@@ -1184,37 +1184,13 @@ fn ratio_guides(ml: f64, mh: f64, edge: Option<f64>) -> Vec<Guide> {
     guides
 }
 
-/// Per-cycle p10, median and p90 of best conflicts over a group's runs. A run's value
-/// carries forward past its last trace row (and between rows: the trace holds only the
-/// cycles where the count changed), so runs that stop early (solved: 0 conflicts) keep
-/// counting instead of vanishing from the statistics.
+/// Per-cycle (cycle, p10, median, p90) of best conflicts over a group's runs, from
+/// [`describe::convergence`] (the same figures `bench-report summary --trace` prints).
 fn convergence_stats(runs: &[&[(u64, u64)]]) -> Vec<(f64, f64, f64, f64)> {
-    let mut cycles: Vec<u64> = runs.iter().flat_map(|r| r.iter()).map(|p| p.0).collect();
-    cycles.sort_unstable();
-    cycles.dedup();
-    let mut pos = vec![0usize; runs.len()];
-    let mut out = Vec::with_capacity(cycles.len());
-    let mut buf = Vec::with_capacity(runs.len());
-    for c in cycles {
-        buf.clear();
-        for (r, p) in runs.iter().zip(pos.iter_mut()) {
-            while *p + 1 < r.len() && r[*p + 1].0 <= c {
-                *p += 1;
-            }
-            if r.first().is_some_and(|f| f.0 <= c) {
-                buf.push(r[*p].1 as f64);
-            }
-        }
-        buf.sort_by(f64::total_cmp);
-        if let (Some(lo), Some(med), Some(hi)) = (
-            stats::percentile_sorted(&buf, 0.1),
-            stats::percentile_sorted(&buf, 0.5),
-            stats::percentile_sorted(&buf, 0.9),
-        ) {
-            out.push((c as f64, lo, med, hi));
-        }
-    }
-    out
+    describe::convergence(runs)
+        .into_iter()
+        .map(|p| (p.cycle as f64, p.p10, p.median, p.p90))
+        .collect()
 }
 
 /// A step line through `(x, y)` points: the value holds until the next x.

@@ -4,6 +4,7 @@
 
 use crate::hash::StableHasher;
 use crate::report::ab::Ert;
+use crate::report::describe::{BestOf, BestOfAcc, ColumnStats, ColumnsAcc, ConvergenceGroup};
 use crate::report::inference::wilson;
 use crate::report::stats;
 use crate::report::table::{self, Style};
@@ -21,6 +22,17 @@ pub struct SummaryOptions {
     /// Why the time limit is unknown, for the footnote (e.g. "files disagree"). Only read when
     /// `time_limit_s` is `None`.
     pub time_limit_note: Option<String>,
+}
+
+/// Optional parts of a summary, asked for when the builder is made
+/// ([`SummaryBuilder::new`]); each costs memory per row, so none is on by default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Detail {
+    /// Distribution (count, sum, mean, min, p10, median, p90, max) of every counter, of
+    /// `off_path` and of `wall_s` per group (`--counters`): 8 bytes a reported value.
+    pub counters: bool,
+    /// Best-of-K portfolios of independent colonies per group, one per K (`--best-of`).
+    pub best_of: Vec<usize>,
 }
 
 /// Output format of [`Summary::render`].
@@ -126,6 +138,15 @@ pub struct GroupSummary {
     pub par2_s: Option<f64>,
     /// Portfolio view, for groups with more than one colony.
     pub portfolio: Option<Portfolio>,
+    /// Distinct puzzles the group ran.
+    pub puzzles: usize,
+    /// Of those, the puzzles some run (any seed or colony) solved.
+    pub puzzles_solved: usize,
+    /// Per column (every counter reported, `off_path`, `wall_s`): its distribution over the
+    /// group's runs that report it. `None` unless asked for ([`Detail::counters`]).
+    pub counters: Option<BTreeMap<&'static str, ColumnStats>>,
+    /// Best-of-K portfolios, one per K asked for ([`Detail::best_of`]), in the order asked.
+    pub best_of: Vec<BestOf>,
 }
 
 /// Two groups of one dataset and kind that ran common jobs (same puzzle, seed and colony),
@@ -202,6 +223,10 @@ pub struct Summary {
     pub duplicate_jobs: u64,
     /// The time limit used for PAR-2.
     pub time_limit_s: Option<f64>,
+    /// The `--where` filter the rows passed, as given; `None` when every row counts.
+    pub filter: Option<String>,
+    /// ABC convergence per (dataset, strategy, params) of the `--trace` files, if any.
+    pub convergence: Vec<ConvergenceGroup>,
     /// Notes printed under the tables (definitions, omissions).
     pub footnotes: Vec<String>,
 }
@@ -340,6 +365,12 @@ struct GroupAcc {
     colonies: BTreeSet<u32>,
     /// ABC rows: (puzzle id hash, seed) -> fewest cycles among solving colonies.
     instances: HashMap<(u64, u64), Option<u64>>,
+    /// Puzzle id hash -> whether some run of it solved.
+    puzzles: HashMap<u64, bool>,
+    /// Every column's values, with [`Detail::counters`].
+    columns: Option<ColumnsAcc>,
+    /// One per K of [`Detail::best_of`].
+    best_of: Vec<BestOfAcc>,
 }
 
 fn status_slot(s: Status) -> usize {
@@ -359,6 +390,14 @@ fn id_hash(id: &str) -> u64 {
 }
 
 impl GroupAcc {
+    fn new(detail: &Detail) -> GroupAcc {
+        GroupAcc {
+            columns: detail.counters.then(ColumnsAcc::default),
+            best_of: detail.best_of.iter().map(|&k| BestOfAcc::new(k)).collect(),
+            ..GroupAcc::default()
+        }
+    }
+
     fn add(&mut self, r: &Record) {
         self.runs += 1;
         if let Some(s) = r.status {
@@ -380,6 +419,13 @@ impl GroupAcc {
         self.jobs
             .insert(job, JobMark::new(solved, EffortAcc::value(r), r.wall_s));
         self.colonies.insert(r.colony);
+        *self.puzzles.entry(puzzle).or_insert(false) |= solved;
+        if let Some(c) = &mut self.columns {
+            c.add(r);
+        }
+        for b in &mut self.best_of {
+            b.add(puzzle, r);
+        }
         if r.counters.cycles.is_some() {
             let e = self.instances.entry((puzzle, r.seed)).or_insert(None);
             if solved {
@@ -421,9 +467,20 @@ pub struct SummaryBuilder {
     groups: BTreeMap<GroupKey, GroupAcc>,
     incomplete: Vec<Incomplete>,
     duplicate_jobs: u64,
+    detail: Detail,
+    filter: Option<String>,
+    convergence: Vec<ConvergenceGroup>,
 }
 
 impl SummaryBuilder {
+    /// A builder that also gathers the optional parts in `detail`.
+    pub fn new(detail: Detail) -> SummaryBuilder {
+        SummaryBuilder {
+            detail,
+            ..SummaryBuilder::default()
+        }
+    }
+
     /// Account for one row.
     pub fn add(&mut self, r: &Record) {
         // Groups are few: find the row's without allocating a key for every row.
@@ -431,7 +488,21 @@ impl SummaryBuilder {
             g.add(r);
             return;
         }
-        self.groups.entry(GroupKey::of(r)).or_default().add(r);
+        let detail = &self.detail;
+        self.groups
+            .entry(GroupKey::of(r))
+            .or_insert_with(|| GroupAcc::new(detail))
+            .add(r);
+    }
+
+    /// Say that only rows passing the filter `text` (`--where`) were added.
+    pub fn filtered(&mut self, text: &str) {
+        self.filter = Some(text.to_string());
+    }
+
+    /// Add the convergence of traced runs (`--trace`).
+    pub fn convergence(&mut self, groups: Vec<ConvergenceGroup>) {
+        self.convergence.extend(groups);
     }
 
     /// Report an input as incomplete: the summary says so above its tables and in JSON.
@@ -459,6 +530,7 @@ impl SummaryBuilder {
                 (acc.solved_wall_sum + 2.0 * t * (acc.runs - solved) as f64) / acc.runs as f64
             });
             let portfolio = acc.portfolio();
+            let puzzles_solved = acc.puzzles.values().filter(|&&s| s).count();
             // Groups hold at least one row, so the interval always exists.
             let (lo, hi) = wilson(solved as u64, acc.runs as u64).unwrap_or((0.0, 1.0));
             let per_success = |total: f64| (solved > 0).then(|| total / solved as f64);
@@ -486,6 +558,10 @@ impl SummaryBuilder {
                 wall_p90_s: stats::percentile_sorted(&acc.walls, 0.9).unwrap_or(f64::NAN),
                 par2_s: par2,
                 portfolio,
+                puzzles: acc.puzzles.len(),
+                puzzles_solved,
+                counters: acc.columns.map(ColumnsAcc::finish),
+                best_of: acc.best_of.into_iter().map(BestOfAcc::finish).collect(),
             });
             job_maps.push(acc.jobs);
         }
@@ -504,6 +580,8 @@ impl SummaryBuilder {
             incomplete: self.incomplete,
             duplicate_jobs: self.duplicate_jobs,
             time_limit_s: limit,
+            filter: self.filter,
+            convergence: self.convergence,
         }
     }
 }
@@ -801,12 +879,20 @@ impl Summary {
                 _ => format!("{line}\n\n"),
             });
         }
+        if let Some(f) = &self.filter {
+            out.push_str(&table::footnote(
+                style,
+                &format!("Rows: only those with {f}"),
+            ));
+            out.push('\n');
+        }
         let (h, r) = self.main_table();
         out.push_str(&table::render(style, &h, &r));
         if let Some((h, r)) = self.portfolio_table() {
             out.push_str(&table::heading(style, "Portfolio over colonies"));
             out.push_str(&table::render(style, &h, &r));
         }
+        self.render_detail(style, &mut out);
         if !self.ratios.is_empty() {
             out.push_str(&table::heading(
                 style,
@@ -824,6 +910,103 @@ impl Summary {
             out.push_str(&table::footnote(style, f));
         }
         out
+    }
+
+    /// The optional parts: counters, best-of-K, convergence.
+    fn render_detail(&self, style: Style, out: &mut String) {
+        let names = |g: &GroupSummary| [g.key.dataset.clone(), g.label.clone()];
+        let mut rows = Vec::new();
+        for g in &self.groups {
+            for (col, c) in g.counters.iter().flatten() {
+                let mut row = names(g).to_vec();
+                row.push((*col).to_string());
+                row.push(c.runs.to_string());
+                row.push(c.zeros.to_string());
+                let nums = [c.sum, c.mean, c.min, c.p10, c.median, c.p90, c.max];
+                row.extend(nums.iter().map(|&v| opt_num(Some(v))));
+                rows.push(row);
+            }
+        }
+        if !rows.is_empty() {
+            let h = [
+                "dataset", "strategy", "column", "runs", "zeros", "sum", "mean", "min", "p10",
+                "median", "p90", "max",
+            ];
+            out.push_str(&table::heading(
+                style,
+                "Counters (over the runs reporting each)",
+            ));
+            out.push_str(&table::render(style, &h.map(String::from), &rows));
+        }
+        rows.clear();
+        for g in &self.groups {
+            for b in &g.best_of {
+                let mut row = names(g).to_vec();
+                row.extend([b.k.to_string(), b.blocks.to_string(), b.solved.to_string()]);
+                row.push(format!("{:.1}%", b.solved_pct));
+                row.push(match (b.unit, b.ert_effort) {
+                    (Some(u), Some(e)) => format!("{} {u}", opt_num(Some(e))),
+                    (Some(_), None) if b.solved == 0 => "∞".to_string(),
+                    _ => "-".to_string(),
+                });
+                row.push(b.ert_s.map_or_else(|| "∞".to_string(), fmt_secs));
+                rows.push(row);
+            }
+        }
+        if !rows.is_empty() {
+            let h = [
+                "dataset", "strategy", "K", "blocks", "solved", "solved %", "ERT", "ERT time",
+            ];
+            out.push_str(&table::heading(
+                style,
+                "Best of K colonies (disjoint blocks of K colonies per puzzle and seed)",
+            ));
+            out.push_str(&table::render(style, &h.map(String::from), &rows));
+        }
+        rows.clear();
+        for c in &self.convergence {
+            // A few cycles on a log scale, and the final state.
+            let last = c.points.last().map_or(0, |p| p.cycle);
+            let mut at: Vec<u64> = [0, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000]
+                .into_iter()
+                .filter(|&x| x < last)
+                .collect();
+            at.push(last);
+            for x in at {
+                let Some(p) = c.points.iter().take_while(|p| p.cycle <= x).last() else {
+                    continue;
+                };
+                rows.push(vec![
+                    c.dataset.clone(),
+                    format!("{} {{{}}}", c.strategy, c.params),
+                    x.to_string(),
+                    c.runs.to_string(),
+                    opt_num(Some(p.p10)),
+                    opt_num(Some(p.median)),
+                    opt_num(Some(p.p90)),
+                    p.unsolved.to_string(),
+                    opt_num(p.unsolved_median),
+                ]);
+            }
+        }
+        if !rows.is_empty() {
+            let h = [
+                "dataset",
+                "strategy",
+                "cycle",
+                "runs",
+                "p10",
+                "median",
+                "p90",
+                "unsolved",
+                "unsolved median",
+            ];
+            out.push_str(&table::heading(
+                style,
+                "Convergence: best conflicts per cycle (--trace)",
+            ));
+            out.push_str(&table::render(style, &h.map(String::from), &rows));
+        }
     }
 
     fn render_csv(&self) -> String {
@@ -1157,6 +1340,179 @@ pub(crate) mod tests {
             .footnotes
             .iter()
             .any(|f| f.starts_with("PAR-2 omitted: no time limit known")));
+    }
+
+    #[test]
+    fn detail_adds_counters_best_of_and_puzzles() {
+        let mut b = SummaryBuilder::new(Detail {
+            counters: true,
+            best_of: vec![1, 2],
+        });
+        abc_rows().iter().for_each(|r| b.add(r));
+        let s = b.finish(&SummaryOptions::default());
+        let g = &s.groups[0];
+        assert_eq!((g.puzzles, g.puzzles_solved), (2, 2));
+        let c = &g.counters.as_ref().expect("counters")["cycles"];
+        // Every row's cycles, solved or not: 10 50 100 300 700 2000 2000 2000.
+        assert_eq!((c.runs, c.sum, c.min, c.max), (8, 7160.0, 10.0, 2000.0));
+        // Type 7: h = 7 * 0.5 = 3.5 -> 300 + 0.5 * 400; h = 0.7 -> 10 + 0.7 * 40.
+        assert_eq!(c.median, 500.0);
+        assert!((c.p10 - 38.0).abs() < 1e-9);
+        // K = 1 is the group itself: ERT = all cycles / solved runs.
+        let (one, two) = (&g.best_of[0], &g.best_of[1]);
+        assert_eq!((one.k, one.blocks, one.solved), (1, 8, 4));
+        assert_eq!(one.ert_effort, g.ert.effort);
+        // Blocks of colonies {0, 1}: s1/0 best 50, s1/1 300, s2/0 unsolved (2000), s2/1 10.
+        assert_eq!((two.blocks, two.solved, two.unit), (4, 3, Some("cycles")));
+        assert!((two.ert_effort.expect("ert") - 2360.0 / 3.0).abs() < 1e-9);
+        let text = s.render(Format::Text);
+        assert!(text.contains("best of k colonies"), "{text}");
+        assert!(
+            text.contains("counters (over the runs reporting each)"),
+            "{text}"
+        );
+        // Without the detail, none of it.
+        let plain = summarize(&abc_rows(), &SummaryOptions::default());
+        assert!(plain.groups[0].counters.is_none() && plain.groups[0].best_of.is_empty());
+    }
+
+    fn key_paths(v: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
+        match v {
+            serde_json::Value::Object(m) => {
+                for (k, x) in m {
+                    let p = if prefix.is_empty() {
+                        k.clone()
+                    } else {
+                        format!("{prefix}.{k}")
+                    };
+                    out.push(p.clone());
+                    key_paths(x, &p, out);
+                }
+            }
+            serde_json::Value::Array(a) => {
+                if let Some(x) = a.first() {
+                    key_paths(x, &format!("{prefix}[]"), out);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Sorted key paths of a summary with every optional part (`--counters`, `--best-of`,
+    /// `--where`, `--trace`), and the JSON itself.
+    fn detail_json() -> (Vec<String>, serde_json::Value) {
+        let mut b = SummaryBuilder::new(Detail {
+            counters: true,
+            best_of: vec![2],
+        });
+        abc_rows().iter().for_each(|r| b.add(r));
+        b.filtered("status=solved");
+        let trace: &[(u64, u64)] = &[(0, 5), (3, 0)];
+        b.convergence(vec![ConvergenceGroup {
+            dataset: "s".into(),
+            strategy: "abc".into(),
+            params: "limit=50".into(),
+            runs: 1,
+            points: crate::report::describe::convergence(&[trace]),
+        }]);
+        let s = b.finish(&SummaryOptions::default());
+        let v: serde_json::Value = serde_json::from_str(&s.render(Format::Json)).expect("json");
+        let mut got = Vec::new();
+        key_paths(&v, "", &mut got);
+        got.sort();
+        (got, v)
+    }
+
+    /// The JSON keys are a documented interface (README "Reports", `summary`) that scripts
+    /// read (`scripts/reproduce_table.py`); changing one must be deliberate.
+    #[test]
+    fn json_keys_are_stable() {
+        let (got, v) = detail_json();
+        let under = |p: &str| -> Vec<String> {
+            got.iter()
+                .filter_map(|k| k.strip_prefix(p))
+                .filter(|k| !k.contains('.'))
+                .map(str::to_string)
+                .collect()
+        };
+        assert_eq!(
+            under(""),
+            [
+                "convergence",
+                "duplicate_jobs",
+                "filter",
+                "footnotes",
+                "groups",
+                "incomplete",
+                "ratios",
+                "time_limit_s"
+            ]
+        );
+        assert_eq!(
+            under("groups[]."),
+            [
+                "best_of",
+                "counters",
+                "dataset",
+                "effort",
+                "error",
+                "ert",
+                "kind",
+                "label",
+                "par2_s",
+                "params",
+                "portfolio",
+                "puzzles",
+                "puzzles_solved",
+                "rules",
+                "runs",
+                "solved",
+                "solved_hi_pct",
+                "solved_lo_pct",
+                "solved_pct",
+                "strategy",
+                "timeout",
+                "unsolved",
+                "wall_median_s",
+                "wall_p90_s",
+                "wrong"
+            ]
+        );
+        assert_eq!(
+            under("groups[].best_of[]."),
+            [
+                "blocks",
+                "ert_effort",
+                "ert_s",
+                "k",
+                "solved",
+                "solved_pct",
+                "unit"
+            ]
+        );
+        assert_eq!(under("groups[].counters."), ["cycles", "wall_s"]);
+        assert_eq!(
+            under("groups[].counters.cycles."),
+            ["max", "mean", "median", "min", "p10", "p90", "runs", "sum", "zeros"]
+        );
+        assert_eq!(
+            under("convergence[]."),
+            ["dataset", "params", "points", "runs", "strategy"]
+        );
+        assert_eq!(
+            under("convergence[].points[]."),
+            [
+                "cycle",
+                "median",
+                "p10",
+                "p90",
+                "unsolved",
+                "unsolved_median",
+                "unsolved_p10",
+                "unsolved_p90"
+            ]
+        );
+        assert_eq!(v["filter"], "status=solved");
     }
 
     #[test]

@@ -1,0 +1,362 @@
+//! Row filters for `bench-report summary --where`: summarise a subset of a run (one size of a
+//! mixed corpus, the solved runs only, one seed) without writing a filtered copy of the file.
+//!
+//! A filter is comma-separated terms, all of which a row must meet:
+//!
+//! * `key=value` on a text column (`dataset`, `puzzle_id`, `size`, `strategy`, `rules`,
+//!   `status`, `kind`) or a parameter of `params`; `*` in the value matches any run of
+//!   characters (`puzzle_id=generated:*`);
+//! * `key=N`, `key<N`, `key<=N`, `key>N`, `key>=N` on a number: `seed`, `colony`, `wall_s`,
+//!   any counter, or `off_path` (see [`off_path`]). A row without the counter does not match.
+//!
+//! Keys and values are checked when the filter is parsed (an unknown status, a comparison on
+//! a text column, a number that is not one), except parameter keys, which depend on the data:
+//! [`RowFilter::unknown_params`] names those that no row had, so a misspelt key is an error
+//! rather than an empty summary.
+
+use crate::results::counters::CounterInfo;
+use crate::results::{Record, Status};
+use std::collections::BTreeSet;
+
+/// Nodes of a search tree that lie off its deepest path: `nodes - 1 - max_depth` (0 when the
+/// search went straight down, never leaving the path it ended on). `None` unless the row
+/// reports both counters.
+pub fn off_path(r: &Record) -> Option<f64> {
+    let (n, d) = (r.counters.nodes?, r.counters.max_depth?);
+    Some(n as f64 - 1.0 - d as f64)
+}
+
+/// A comparison.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    Eq,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// What a term looks at.
+#[derive(Clone, Debug, PartialEq)]
+enum Key {
+    Dataset,
+    PuzzleId,
+    Size,
+    Strategy,
+    Rules,
+    Kind,
+    Status,
+    Seed,
+    Colony,
+    WallS,
+    OffPath,
+    Counter(&'static str),
+    Param(String),
+}
+
+impl Key {
+    fn of(name: &str) -> Key {
+        match name {
+            "dataset" => Key::Dataset,
+            "puzzle_id" => Key::PuzzleId,
+            "size" => Key::Size,
+            "strategy" => Key::Strategy,
+            "rules" => Key::Rules,
+            "kind" => Key::Kind,
+            "status" => Key::Status,
+            "seed" => Key::Seed,
+            "colony" => Key::Colony,
+            "wall_s" => Key::WallS,
+            "off_path" => Key::OffPath,
+            _ => match CounterInfo::named(name) {
+                Some(c) => Key::Counter(c.name),
+                None => Key::Param(name.to_string()),
+            },
+        }
+    }
+
+    fn numeric(&self) -> bool {
+        matches!(
+            self,
+            Key::Seed | Key::Colony | Key::WallS | Key::OffPath | Key::Counter(_)
+        )
+    }
+}
+
+/// The value a term compares with.
+#[derive(Clone, Debug, PartialEq)]
+enum Value {
+    Text(String),
+    Number(f64),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Term {
+    name: String,
+    key: Key,
+    op: Op,
+    value: Value,
+}
+
+/// A parsed `--where` filter.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RowFilter {
+    text: String,
+    terms: Vec<Term>,
+    /// Parameter keys met in some row.
+    params_seen: BTreeSet<String>,
+    /// Parameter keys of the rows, for the error naming the known ones.
+    params_known: BTreeSet<String>,
+}
+
+/// Keys that are not parameters, for error messages.
+const FIXED_KEYS: &str = "dataset, puzzle_id, size, strategy, rules, kind, status, seed, colony, wall_s, off_path or a counter";
+
+impl std::str::FromStr for RowFilter {
+    type Err = String;
+
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let mut terms = Vec::new();
+        for raw in s.split(',') {
+            let t = raw.trim();
+            if t.is_empty() {
+                return Err(format!(
+                    "{s:?}: empty term (terms are comma-separated key=value, key<=N, …)"
+                ));
+            }
+            terms.push(parse_term(t)?);
+        }
+        Ok(RowFilter {
+            text: s.to_string(),
+            terms,
+            ..RowFilter::default()
+        })
+    }
+}
+
+fn parse_term(t: &str) -> Result<Term, String> {
+    // Two-character operators first, so `<=` is not read as `<` followed by `=…`.
+    let ops = [
+        ("<=", Op::Le),
+        (">=", Op::Ge),
+        ("<", Op::Lt),
+        (">", Op::Gt),
+        ("=", Op::Eq),
+    ];
+    let Some((at, len, op)) = ops
+        .iter()
+        .filter_map(|(sym, op)| t.find(sym).map(|i| (i, sym.len(), *op)))
+        .min_by_key(|&(i, len, _)| (i, std::cmp::Reverse(len)))
+    else {
+        return Err(format!(
+            "{t:?}: expected key=value, key<N, key<=N, key>N or key>=N"
+        ));
+    };
+    let (name, value) = (t[..at].trim(), t[at + len..].trim());
+    if name.is_empty() {
+        return Err(format!("{t:?}: no key before the operator"));
+    }
+    let key = Key::of(name);
+    let value = if key.numeric() {
+        match value.parse::<f64>() {
+            Ok(v) if v.is_finite() => Value::Number(v),
+            _ => return Err(format!("{t:?}: {name} is a number, got {value:?}")),
+        }
+    } else if op != Op::Eq {
+        return Err(format!(
+            "{t:?}: {name} is text; only = applies (numbers: seed, colony, wall_s, off_path, counters)"
+        ));
+    } else if key == Key::Status && value.parse::<Status>().is_err() {
+        return Err(format!(
+            "{t:?}: status is solved, unsolved, timeout, error or wrong"
+        ));
+    } else {
+        Value::Text(value.to_string())
+    };
+    Ok(Term {
+        name: name.to_string(),
+        key,
+        op,
+        value,
+    })
+}
+
+/// Whether `text` matches `pattern`, where `*` matches any run of characters.
+pub fn glob(pattern: &str, text: &str) -> bool {
+    let Some((head, rest)) = pattern.split_once('*') else {
+        return pattern == text;
+    };
+    let Some(mut tail) = text.strip_prefix(head) else {
+        return false;
+    };
+    let parts: Vec<&str> = rest.split('*').collect();
+    let (last, middle) = parts.split_last().unwrap_or((&"", &[]));
+    for p in middle {
+        match tail.find(p) {
+            Some(i) => tail = &tail[i + p.len()..],
+            None => return false,
+        }
+    }
+    tail.len() >= last.len() && tail.ends_with(last)
+}
+
+impl RowFilter {
+    /// The filter as given.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether row `r` meets every term.
+    pub fn matches(&mut self, r: &Record) -> bool {
+        for (k, _) in r.params.pairs() {
+            if !self.params_known.contains(k) {
+                self.params_known.insert(k.to_string());
+            }
+        }
+        let mut all = true;
+        for t in &self.terms {
+            let ok = match (&t.key, &t.value) {
+                (Key::Param(p), Value::Text(v)) => match r.params.get(p) {
+                    Some(have) => {
+                        if !self.params_seen.contains(p) {
+                            self.params_seen.insert(p.clone());
+                        }
+                        glob(v, have)
+                    }
+                    None => false,
+                },
+                (key, Value::Text(v)) => text_of(key, r).is_some_and(|have| glob(v, have)),
+                (key, Value::Number(v)) => number_of(key, r).is_some_and(|x| compare(x, t.op, *v)),
+            };
+            // Keep going past a failed term so every parameter key of the row is noted.
+            all &= ok;
+        }
+        all
+    }
+
+    /// Parameter keys of the filter that no row had, with the keys the rows did have; call
+    /// after every row was matched. `None` when every key was met.
+    pub fn unknown_params(&self) -> Option<String> {
+        let missing: Vec<&str> = self
+            .terms
+            .iter()
+            .filter_map(|t| match &t.key {
+                Key::Param(p) if !self.params_seen.contains(p) => Some(t.name.as_str()),
+                _ => None,
+            })
+            .collect();
+        if missing.is_empty() {
+            return None;
+        }
+        let known: Vec<&str> = self.params_known.iter().map(String::as_str).collect();
+        Some(format!(
+            "--where: no row has a column or parameter {}; keys are {FIXED_KEYS}, or a parameter of the rows ({})",
+            missing.join(", "),
+            if known.is_empty() { "none".to_string() } else { known.join(", ") }
+        ))
+    }
+}
+
+fn text_of<'a>(key: &Key, r: &'a Record) -> Option<&'a str> {
+    Some(match key {
+        Key::Dataset => &r.dataset,
+        Key::PuzzleId => &r.puzzle_id,
+        Key::Size => &r.size,
+        Key::Strategy => &r.strategy,
+        Key::Rules => &r.rules,
+        Key::Kind => r.kind.name(),
+        Key::Status => r.status?.as_str(),
+        _ => return None,
+    })
+}
+
+fn number_of(key: &Key, r: &Record) -> Option<f64> {
+    match key {
+        Key::Seed => Some(r.seed as f64),
+        Key::Colony => Some(f64::from(r.colony)),
+        Key::WallS => Some(r.wall_s),
+        Key::OffPath => off_path(r),
+        Key::Counter(c) => r.counters.get(c),
+        _ => None,
+    }
+}
+
+fn compare(x: f64, op: Op, v: f64) -> bool {
+    match op {
+        Op::Eq => x == v,
+        Op::Lt => x < v,
+        Op::Le => x <= v,
+        Op::Gt => x > v,
+        Op::Ge => x >= v,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::results::counters::Counters;
+    use crate::results::Params;
+
+    fn row(puzzle: &str, status: Status, nodes: u64, depth: u64) -> Record {
+        let mut r = Record::sample("hitori5", "mrv", puzzle, status, 0.001);
+        r.params = Params::from_pairs([("limit", "50")]);
+        r.counters = Counters {
+            nodes: Some(nodes),
+            max_depth: Some(depth),
+            ..Counters::default()
+        };
+        r
+    }
+
+    #[test]
+    fn terms_are_anded_with_globs_and_comparisons() {
+        let mut f: RowFilter = "puzzle_id=generated:*,status=solved,nodes>=5,size=5x5"
+            .parse()
+            .unwrap();
+        assert!(f.matches(&row("generated:3", Status::Solved, 5, 4)));
+        assert!(!f.matches(&row("generated:3", Status::Solved, 4, 3)));
+        assert!(!f.matches(&row("demo", Status::Solved, 9, 4)));
+        assert!(!f.matches(&row("generated:3", Status::Unsolved, 9, 4)));
+        let mut p: RowFilter = "limit=50,off_path=0".parse().unwrap();
+        assert!(p.matches(&row("a", Status::Solved, 5, 4)));
+        assert!(!p.matches(&row("a", Status::Solved, 6, 4)));
+        assert_eq!(p.unknown_params(), None);
+        // A row without the counter never meets a comparison on it.
+        let mut c: RowFilter = "cycles<10".parse().unwrap();
+        assert!(!c.matches(&row("a", Status::Solved, 1, 0)));
+    }
+
+    #[test]
+    fn bad_terms_say_what_was_expected() {
+        let err = |s: &str| s.parse::<RowFilter>().unwrap_err();
+        assert!(
+            err("nodes").contains("expected key=value"),
+            "{}",
+            err("nodes")
+        );
+        assert!(err("nodes>=many").contains("nodes is a number"));
+        assert!(err("size<9x9").contains("size is text"));
+        assert!(err("status=done").contains("status is solved, unsolved"));
+        assert!(err("strategy=mrv,").contains("empty term"));
+        assert!(err("=3").contains("no key"));
+    }
+
+    #[test]
+    fn an_unknown_parameter_key_is_named_with_the_known_ones() {
+        let mut f: RowFilter = "limt=50".parse().unwrap();
+        assert!(!f.matches(&row("a", Status::Solved, 1, 0)));
+        let msg = f.unknown_params().unwrap();
+        assert!(msg.contains("limt") && msg.contains("(limit)"), "{msg}");
+    }
+
+    #[test]
+    fn glob_matches_any_run_of_characters() {
+        assert!(glob("generated:*", "generated:12"));
+        assert!(glob("*", ""));
+        assert!(glob("a*c*e", "abcde"));
+        assert!(glob("top*:1", "top1465-first20:1"));
+        assert!(!glob("top*:1", "top1465-first20:11"));
+        assert!(!glob("a*b*b", "ab"));
+        assert!(glob("5x5", "5x5") && !glob("5x5", "15x15"));
+    }
+}
