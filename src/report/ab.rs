@@ -1704,34 +1704,11 @@ mod tests {
         );
     }
 
-    /// Every key path of a JSON value, arrays entered through their first element as `[]`.
-    fn key_paths(v: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
-        match v {
-            serde_json::Value::Object(m) => {
-                for (k, x) in m {
-                    let p = if prefix.is_empty() {
-                        k.clone()
-                    } else {
-                        format!("{prefix}.{k}")
-                    };
-                    out.push(p.clone());
-                    key_paths(x, &p, out);
-                }
-            }
-            serde_json::Value::Array(a) => {
-                if let Some(x) = a.first() {
-                    key_paths(x, &format!("{prefix}[]"), out);
-                }
-            }
-            _ => {}
-        }
-    }
-
     /// Every key path, sorted: the key set is the interface (the output keeps the structs'
     /// field order).
     fn sorted_key_paths(v: &serde_json::Value) -> Vec<String> {
         let mut got = Vec::new();
-        key_paths(v, "", &mut got);
+        crate::report::json_key_paths(v, "", &mut got);
         got.sort();
         got
     }

@@ -173,6 +173,31 @@ pub fn to_json_pretty<T: serde::Serialize>(value: &T) -> serde_json::Result<Stri
     serde_json::to_string_pretty(&v)
 }
 
+/// Every key path of a JSON value (`a.b`, arrays entered through their first element as
+/// `a[]`): the tests that pin a report's JSON keys (`ab`, `summary`) compare these.
+#[cfg(test)]
+pub(crate) fn json_key_paths(v: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
+    match v {
+        serde_json::Value::Object(m) => {
+            for (k, x) in m {
+                let p = if prefix.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{prefix}.{k}")
+                };
+                out.push(p.clone());
+                json_key_paths(x, &p, out);
+            }
+        }
+        serde_json::Value::Array(a) => {
+            if let Some(x) = a.first() {
+                json_key_paths(x, &format!("{prefix}[]"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1376,28 +1376,6 @@ pub(crate) mod tests {
         assert!(plain.groups[0].counters.is_none() && plain.groups[0].best_of.is_empty());
     }
 
-    fn key_paths(v: &serde_json::Value, prefix: &str, out: &mut Vec<String>) {
-        match v {
-            serde_json::Value::Object(m) => {
-                for (k, x) in m {
-                    let p = if prefix.is_empty() {
-                        k.clone()
-                    } else {
-                        format!("{prefix}.{k}")
-                    };
-                    out.push(p.clone());
-                    key_paths(x, &p, out);
-                }
-            }
-            serde_json::Value::Array(a) => {
-                if let Some(x) = a.first() {
-                    key_paths(x, &format!("{prefix}[]"), out);
-                }
-            }
-            _ => {}
-        }
-    }
-
     /// Sorted key paths of a summary with every optional part (`--counters`, `--best-of`,
     /// `--where`, `--trace`), and the JSON itself.
     fn detail_json() -> (Vec<String>, serde_json::Value) {
@@ -1418,7 +1396,7 @@ pub(crate) mod tests {
         let s = b.finish(&SummaryOptions::default());
         let v: serde_json::Value = serde_json::from_str(&s.render(Format::Json)).expect("json");
         let mut got = Vec::new();
-        key_paths(&v, "", &mut got);
+        crate::report::json_key_paths(&v, "", &mut got);
         got.sort();
         (got, v)
     }
