@@ -69,11 +69,15 @@ impl Propagator {
     fn find_static(&mut self, puzzle: &HitoriPuzzle) {
         let (w, h) = (self.width, self.height);
         let v = |r: usize, c: usize| puzzle.value(r, c);
-        // Lines as lists of cells: rows, then columns.
-        let lines = (0..h)
-            .map(|r| (0..w).map(move |c| (r, c)).collect::<Vec<_>>())
-            .chain((0..w).map(|c| (0..h).map(move |r| (r, c)).collect::<Vec<_>>()));
-        for line in lines {
+        // Lines as lists of cells: rows, then columns, each filled into one stack buffer
+        // (this runs once per solve; a `Vec` per line was 2N allocations per solve).
+        let mut buf = [(0usize, 0usize); MAX_SIDE];
+        for li in 0..h + w {
+            let len = if li < h { w } else { h };
+            for (k, cell) in buf[..len].iter_mut().enumerate() {
+                *cell = if li < h { (li, k) } else { (k, li - h) };
+            }
+            let line = &buf[..len];
             for i in 0..line.len() {
                 let (r, c) = line[i];
                 // Sandwich `x y x`: if y were black, both x's (its neighbours) would be white,
