@@ -45,13 +45,18 @@ def rows(key):
         return list(csv.DictReader(f))
 
 
-def ab(key):
-    """The `bench-report ab --format json` report written as KEY.ab.json, or None."""
-    path = os.path.join(OUT, key + ".ab.json")
+def report_json(key, suffix):
+    """The JSON report written as KEY + suffix by a listed command, or None."""
+    path = os.path.join(OUT, key + suffix)
     if key not in CMDS or not os.path.exists(path) or os.path.getsize(path) == 0:
         return None
     with open(path) as f:
         return json.load(f)
+
+
+def ab(key):
+    """The `bench-report ab --format json` report written as KEY.ab.json, or None."""
+    return report_json(key, ".ab.json")
 
 
 def ci(iv, nd=2):
@@ -99,11 +104,7 @@ def ref(*keys):
 
 def summ(key):
     """The `bench-report summary --format json` report written as KEY.summary.json, or None."""
-    path = os.path.join(OUT, key + ".summary.json")
-    if key not in CMDS or not os.path.exists(path) or os.path.getsize(path) == 0:
-        return None
-    with open(path) as f:
-        return json.load(f)
+    return report_json(key, ".summary.json")
 
 
 def params_of(g):
