@@ -207,6 +207,19 @@ pub fn solve<R: Rng + Clone>(
     stop: &mut dyn FnMut() -> bool,
     trace: Option<&mut Vec<u32>>,
 ) -> AbcResult {
+    solve_on(has_bmi2(), puzzle, params, rng, stop, trace)
+}
+
+/// [`solve`] on a chosen build of the cycle: the BMI2 one when `bmi2` (the CPU must have BMI1
+/// and BMI2), else the portable one. Tests run both and compare.
+fn solve_on<R: Rng + Clone>(
+    bmi2: bool,
+    puzzle: &SudokuPuzzle,
+    params: &AbcParams,
+    rng: &mut R,
+    stop: &mut dyn FnMut() -> bool,
+    trace: Option<&mut Vec<u32>>,
+) -> AbcResult {
     let mut trace = trace;
     let (grid, empties) = if params.presolve {
         match presolve::singles(puzzle) {
@@ -242,8 +255,8 @@ pub fn solve<R: Rng + Clone>(
         (*puzzle, None)
     };
     let mut result = match params.neighbourhood {
-        Neighbourhood::Box => Colony::<false>::run(&grid, params, rng, stop, trace),
-        Neighbourhood::CrossBox => Colony::<true>::run(&grid, params, rng, stop, trace),
+        Neighbourhood::Box => Colony::<false>::run(bmi2, &grid, params, rng, stop, trace),
+        Neighbourhood::CrossBox => Colony::<true>::run(bmi2, &grid, params, rng, stop, trace),
     };
     result.empties_after_presolve = empties;
     result
@@ -312,6 +325,7 @@ struct Colony<'a, const CROSS: bool> {
 
 impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     fn run<R: Rng + Clone>(
+        bmi2: bool,
         grid: &SudokuPuzzle,
         params: &AbcParams,
         rng: &mut R,
@@ -333,7 +347,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             evaluations: 0,
             scouts: 0,
             best: u32::MAX,
-            bmi2: has_bmi2(),
+            bmi2,
             trace,
         };
         for i in 0..n {
@@ -423,7 +437,8 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     fn cycle<R: Rng + Clone>(&mut self, limit: Limit, rng: &mut R) -> bool {
         #[cfg(target_arch = "x86_64")]
         if self.bmi2 {
-            // SAFETY: `bmi2` is set (in `run`) only when the CPU reports BMI1 and BMI2.
+            // SAFETY: `bmi2` is set only when the CPU reports BMI1 and BMI2 (`solve` asks
+            // `has_bmi2`, and the tests that force it check it first).
             return unsafe { self.cycle_bmi2(limit, rng) };
         }
         self.cycle_in::<false, R>(limit, rng)
@@ -793,6 +808,56 @@ mod tests {
             None,
         );
         assert_eq!(rand::RngCore::next_u64(&mut rng), 167_580_146_431_463_007);
+    }
+
+    #[test]
+    fn bmi2_and_portable_builds_give_the_same_runs() {
+        // Whole results, traces and the generator's state afterwards, BMI2 build against the
+        // portable one: the default colony, a 2-source one, adaptive limits, cross-box moves
+        // and the hybrid, on a puzzle the colony solves (mid-phase) and one it does not.
+        if !has_bmi2() {
+            return;
+        }
+        let hard = puzzle(
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        );
+        for (p, max_cycles) in [(demo_puzzle(), 300), (hard, 60)] {
+            for params in [
+                AbcParams::default(),
+                AbcParams {
+                    colony_size: 4,
+                    ..AbcParams::default()
+                },
+                AbcParams {
+                    colony_size: 18,
+                    limit: Limit::Adaptive,
+                    ..AbcParams::default()
+                },
+                AbcParams {
+                    neighbourhood: Neighbourhood::CrossBox,
+                    ..AbcParams::default()
+                },
+                AbcParams {
+                    presolve: true,
+                    ..AbcParams::default()
+                },
+            ] {
+                let params = AbcParams {
+                    max_cycles,
+                    ..params
+                };
+                for seed in 0..6 {
+                    let one = |bmi2| {
+                        let mut rng = Pcg64Mcg::seed_from_u64(seed);
+                        let mut trace = Vec::new();
+                        let r =
+                            solve_on(bmi2, &p, &params, &mut rng, &mut || false, Some(&mut trace));
+                        (r, trace, rand::RngCore::next_u64(&mut rng))
+                    };
+                    assert_eq!(one(true), one(false), "{params:?} seed {seed}");
+                }
+            }
+        }
     }
 
     #[test]
