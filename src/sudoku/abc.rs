@@ -816,6 +816,7 @@ mod tests {
         // portable one: the default colony, a 2-source one, adaptive limits, cross-box moves
         // and the hybrid, on a puzzle the colony solves (mid-phase) and one it does not.
         if !has_bmi2() {
+            eprintln!("skipping: this CPU has no BMI1/BMI2, so there is one build only");
             return;
         }
         let hard = puzzle(
