@@ -45,8 +45,10 @@ impl State {
 
     /// The black cells as a [`Shading`]; unknown cells count as white.
     pub(crate) fn shading(&self, width: usize, height: usize) -> Shading {
-        let black = (0..height)
-            .flat_map(|r| (0..width).map(move |c| self.black[r] >> c & 1 != 0))
+        // One exactly sized allocation: a `flat_map` has no exact length, and collecting it
+        // reallocated four times or so per answer.
+        let black = (0..width * height)
+            .map(|i| self.black[i / width] >> (i % width) & 1 != 0)
             .collect();
         // Dimensions come from a valid puzzle, so this cannot fail.
         Shading::new(width, height, black).expect("state dimensions come from a valid puzzle")
