@@ -220,8 +220,18 @@ impl SolverSpec {
         matches!(self, SolverSpec::Abc { .. })
     }
 
-    /// Solve one job.
+    /// Solve one job, in buffers allocated for it alone (a [`Solver::start`] worker keeps
+    /// them from job to job instead).
     pub fn run(&self, task: &mut Task<'_>) -> Result<Outcome, SolverError> {
+        self.run_in(&mut WorkerScratch::default(), task)
+    }
+
+    /// Solve one job in `scratch`, whatever earlier jobs left in it.
+    fn run_in(
+        &self,
+        scratch: &mut WorkerScratch,
+        task: &mut Task<'_>,
+    ) -> Result<Outcome, SolverError> {
         let stop = task.stop;
         let stop = &mut || stop.check();
         match (self, &task.puzzle.data) {
@@ -240,7 +250,7 @@ impl SolverSpec {
                     max_solutions: *max_solutions,
                     node_limit: *node_limit,
                 };
-                let r = hitori::search::solve(puzzle, &cfg, stop);
+                let r = hitori::search::solve_with(&mut scratch.hitori, puzzle, &cfg, stop);
                 let early = match r.end {
                     hitori::search::SearchEnd::Complete => None,
                     hitori::search::SearchEnd::NodeLimit => Some(End::NodeLimit),
@@ -324,6 +334,15 @@ impl SolverSpec {
     }
 }
 
+/// What one worker thread keeps from job to job: the solvers' buffers, so that a job of a
+/// few microseconds spends none of them in the allocator. Empty (and allocation-free) until a
+/// solver that uses it runs.
+#[derive(Default)]
+struct WorkerScratch {
+    /// Hitori search buffers.
+    hitori: hitori::search::Scratch,
+}
+
 /// How an exhaustive search (Hitori, Sudoku backtrack) ended, from its first answer and how it
 /// stopped before exhausting the tree (`early`, `None` when it did not), and — for a solution
 /// count (K > 1) that found something but was stopped early — how the count was cut short.
@@ -396,6 +415,9 @@ impl Solver for SolverSpec {
         }
     }
     fn start(&self) -> Result<Box<dyn Worker + '_>, SolverError> {
-        Ok(Box::new(|task: &mut Task<'_>| self.run(task)))
+        let mut scratch = WorkerScratch::default();
+        Ok(Box::new(move |task: &mut Task<'_>| {
+            self.run_in(&mut scratch, task)
+        }))
     }
 }

@@ -75,6 +75,9 @@ struct Frame {
 }
 
 /// Reusable scratch for the Tarjan pass; sized once per puzzle, never reallocated in search.
+/// [`CutFinder::reset`] resizes it for the next puzzle within the capacity it already has, so
+/// a worker that keeps one allocates only when a puzzle is larger than any before.
+#[derive(Default)]
 pub(crate) struct CutFinder {
     width: usize,
     height: usize,
@@ -91,17 +94,30 @@ pub(crate) struct CutFinder {
 
 impl CutFinder {
     /// Scratch for a `width x height` grid.
+    #[cfg(test)]
     pub(crate) fn new(width: usize, height: usize) -> Self {
+        let mut f = CutFinder::default();
+        f.reset(width, height);
+        f
+    }
+
+    /// Makes the scratch fit a `width x height` grid, reusing its buffers.
+    pub(crate) fn reset(&mut self, width: usize, height: usize) {
         let n = width * height;
-        CutFinder {
-            width,
-            height,
-            disc: vec![0; n],
-            low: vec![0; n],
-            sub_white: vec![0; n],
-            stack: Vec::with_capacity(n),
-            forced: Vec::with_capacity(n),
+        self.width = width;
+        self.height = height;
+        // `run` clears `disc` itself and writes `low` and `sub_white` of a cell only after
+        // its `disc`, so only the lengths matter here.
+        for v in [&mut self.disc, &mut self.low, &mut self.sub_white] {
+            v.clear();
+            v.resize(n, 0);
         }
+        // The DFS stack holds each cell at most once, and each DFS tree edge (at most n - 1)
+        // forces at most one cell.
+        self.stack.clear();
+        self.stack.reserve(n);
+        self.forced.clear();
+        self.forced.reserve(n);
     }
 
     /// Checks that the whites are connected (through non-black cells) and fills `self.forced`

@@ -7,7 +7,8 @@
 //! - [`grid`]: [`HitoriPuzzle`] and [`Shading`].
 //! - [`parse`]: grid blocks and Simon Tatham's *Singles* game IDs.
 //! - [`rules`]: the rule sets ([`Rules`]) propagation applies, shared by propagation and search.
-//! - [`search`]: [`solve`] with its [`Strategy`] and counters.
+//! - [`search`]: [`solve`] with its [`Strategy`] and counters, and [`solve_with`], which
+//!   reuses a [`Scratch`] of buffers from solve to solve.
 //! - [`verify`](mod@verify): an independent check of a shading, sharing no code with the solver.
 //! - [`generate`](mod@generate): unique-solution puzzles from a seeded RNG.
 pub mod generate;
@@ -31,7 +32,9 @@ pub use parse::{
     to_singles_id, GridBlocks, ParseError, ParsedHitori,
 };
 pub use rules::{Rules, UnknownName};
-pub use search::{solve, SearchConfig, SearchEnd, SearchResult, SearchStats, Strategy};
+pub use search::{
+    solve, solve_with, Scratch, SearchConfig, SearchEnd, SearchResult, SearchStats, Strategy,
+};
 pub use verify::{verify, Violation};
 
 #[cfg(test)]

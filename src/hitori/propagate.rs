@@ -6,6 +6,8 @@ use super::rules::Rules;
 use super::state::{row_mask, Contradiction, State};
 
 /// Per-puzzle tables plus reusable scratch: everything propagation needs, built once per solve.
+/// [`Propagator::reset`] rebuilds it for another puzzle in the buffers it already has, so a
+/// search scratch kept across solves allocates only for a puzzle larger than any before.
 pub(crate) struct Propagator {
     width: usize,
     height: usize,
@@ -22,43 +24,66 @@ pub(crate) struct Propagator {
     cuts: CutFinder,
 }
 
+impl Default for Propagator {
+    /// Empty tables, for [`Propagator::reset`] to fill.
+    fn default() -> Self {
+        Propagator {
+            width: 0,
+            height: 0,
+            rules: Rules::Basic,
+            row_same: Vec::new(),
+            col_same: Vec::new(),
+            static_white: Vec::new(),
+            static_black: Vec::new(),
+            queue: Vec::new(),
+            cuts: CutFinder::default(),
+        }
+    }
+}
+
 impl Propagator {
     /// Builds the tables for `puzzle` under `rules`.
+    #[cfg(test)]
     pub(crate) fn new(puzzle: &HitoriPuzzle, rules: Rules) -> Self {
+        let mut p = Propagator::default();
+        p.reset(puzzle, rules);
+        p
+    }
+
+    /// Rebuilds the tables for `puzzle` under `rules`, reusing the buffers.
+    pub(crate) fn reset(&mut self, puzzle: &HitoriPuzzle, rules: Rules) {
         let (w, h) = (puzzle.width(), puzzle.height());
         let v = puzzle.cells();
-        let mut row_same = vec![0u64; w * h];
-        let mut col_same = vec![0u64; w * h];
+        self.width = w;
+        self.height = h;
+        self.rules = rules;
+        for t in [&mut self.row_same, &mut self.col_same] {
+            t.clear();
+            t.resize(w * h, 0);
+        }
         for r in 0..h {
             for c in 0..w {
                 let x = v[r * w + c];
                 for k in 0..w {
                     if k != c && v[r * w + k] == x {
-                        row_same[r * w + c] |= 1 << k;
+                        self.row_same[r * w + c] |= 1 << k;
                     }
                 }
                 for k in 0..h {
                     if k != r && v[k * w + c] == x {
-                        col_same[r * w + c] |= 1 << k;
+                        self.col_same[r * w + c] |= 1 << k;
                     }
                 }
             }
         }
-        let mut p = Propagator {
-            width: w,
-            height: h,
-            rules,
-            row_same,
-            col_same,
-            static_white: Vec::new(),
-            static_black: Vec::new(),
-            queue: Vec::with_capacity(w * h),
-            cuts: CutFinder::new(w, h),
-        };
+        self.static_white.clear();
+        self.static_black.clear();
+        self.queue.clear();
+        self.queue.reserve(w * h);
+        self.cuts.reset(w, h);
         if rules == Rules::Full {
-            p.find_static(puzzle);
+            self.find_static(puzzle);
         }
-        p
     }
 
     /// Static deductions of the `full` rules, from the numbers alone, for every line.
@@ -349,13 +374,12 @@ impl Propagator {
     }
 
     /// Static MRV score of each cell, row-major: other cells of its row with the same number
-    /// plus other cells of its column with the same number.
-    pub(crate) fn dup_scores(&self) -> Vec<u32> {
+    /// plus other cells of its column with the same number (at most 63 + 63).
+    pub(crate) fn dup_scores(&self) -> impl Iterator<Item = u32> + '_ {
         self.row_same
             .iter()
             .zip(&self.col_same)
             .map(|(a, b)| a.count_ones() + b.count_ones())
-            .collect()
     }
 
     /// The other cells of `(r, c)`'s row with its number (column bits) and of its column

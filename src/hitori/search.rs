@@ -150,28 +150,37 @@ struct Picker {
     buckets: Vec<[u64; MAX_SIDE]>,
 }
 
-impl Picker {
-    fn new(strategy: Strategy, puzzle: &HitoriPuzzle, prop: &Propagator) -> Self {
-        let (w, h) = (puzzle.width(), puzzle.height());
-        let mut buckets = Vec::new();
-        if strategy == Strategy::Mrv {
-            let scores = prop.dup_scores();
-            let mut distinct: Vec<u32> = scores.clone();
-            distinct.sort_unstable_by(|a, b| b.cmp(a));
-            distinct.dedup();
-            for &sc in &distinct {
-                let mut m = [0u64; MAX_SIDE];
-                for (i, _) in scores.iter().enumerate().filter(|(_, &x)| x == sc) {
-                    m[i / w] |= 1 << (i % w);
-                }
-                buckets.push(m);
-            }
-        }
+impl Default for Picker {
+    /// No buckets, for [`Picker::reset`] to fill.
+    fn default() -> Self {
         Picker {
-            strategy,
-            height: h,
-            full: row_mask(w),
-            buckets,
+            strategy: Strategy::Mrv,
+            height: 0,
+            full: 0,
+            buckets: Vec::new(),
+        }
+    }
+}
+
+impl Picker {
+    /// Sets the picker up for `puzzle` (whose tables `prop` holds), reusing the buckets.
+    fn reset(&mut self, strategy: Strategy, puzzle: &HitoriPuzzle, prop: &Propagator) {
+        let w = puzzle.width();
+        self.strategy = strategy;
+        self.height = puzzle.height();
+        self.full = row_mask(w);
+        self.buckets.clear();
+        if strategy == Strategy::Mrv {
+            // A score is at most 63 + 63, so the set of distinct scores fits one u128, and a
+            // score's bucket (highest score first) is the number of higher scores present:
+            // no sort and no list of scores.
+            let present = prop.dup_scores().fold(0u128, |acc, sc| acc | 1 << sc);
+            self.buckets
+                .resize(present.count_ones() as usize, [0; MAX_SIDE]);
+            for (i, sc) in prop.dup_scores().enumerate() {
+                let b = (present >> sc >> 1).count_ones() as usize;
+                self.buckets[b][i / w] |= 1 << (i % w);
+            }
         }
     }
 
@@ -220,19 +229,65 @@ impl Picker {
     }
 }
 
+/// The buffers of a solve (propagation tables, connectivity scratch, MRV buckets, the DFS
+/// stack), kept between solves: [`solve_with`] refills them for each puzzle within the
+/// capacity they already have, so a solve allocates nothing but its answer's [`Shading`] once
+/// the scratch has seen a puzzle at least as large. One per thread; it holds no result, and
+/// what a solve returns never depends on what the scratch solved before.
+#[derive(Default)]
+pub struct Scratch {
+    prop: Propagator,
+    picker: Picker,
+    stack: Vec<Frame>,
+}
+
+impl Scratch {
+    /// An empty scratch; its buffers grow on first use.
+    pub fn new() -> Self {
+        Scratch::default()
+    }
+}
+
+impl fmt::Debug for Scratch {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Scratch")
+            .field("stack_capacity", &self.stack.capacity())
+            .finish_non_exhaustive()
+    }
+}
+
 /// Solves `puzzle` by propagation and depth-first search (black before white).
 ///
 /// `stop` is polled every 64 nodes; when it returns true the search returns promptly with
 /// [`SearchEnd::Stopped`]. The solver keeps no clock: the caller's closure checks the time.
+///
+/// Allocates its buffers afresh; to solve many puzzles, keep a [`Scratch`] and call
+/// [`solve_with`], which gives the same result.
 pub fn solve(
+    puzzle: &HitoriPuzzle,
+    cfg: &SearchConfig,
+    stop: &mut dyn FnMut() -> bool,
+) -> SearchResult {
+    solve_with(&mut Scratch::new(), puzzle, cfg, stop)
+}
+
+/// [`solve`] in the buffers of `scratch`, reused from earlier solves.
+pub fn solve_with(
+    scratch: &mut Scratch,
     puzzle: &HitoriPuzzle,
     cfg: &SearchConfig,
     stop: &mut dyn FnMut() -> bool,
 ) -> SearchResult {
     let (w, h) = (puzzle.width(), puzzle.height());
     let max_solutions = cfg.max_solutions.max(1);
-    let mut prop = Propagator::new(puzzle, cfg.rules);
-    let picker = Picker::new(cfg.strategy, puzzle, &prop);
+    let Scratch {
+        prop,
+        picker,
+        stack,
+    } = scratch;
+    prop.reset(puzzle, cfg.rules);
+    picker.reset(cfg.strategy, puzzle, prop);
+    stack.clear();
     let mut stats = SearchStats::default();
     let mut solutions = 0u32;
     let mut first: Option<Shading> = None;
@@ -254,8 +309,7 @@ pub fn solve(
     if !root_ok {
         return result(SearchEnd::Complete, 0, None, stats);
     }
-    let mut stack: Vec<Frame> = Vec::with_capacity(64);
-    match picker.pick(&root, &prop) {
+    match picker.pick(&root, prop) {
         None => {
             // Settled means consistent and connected: a complete state is a solution.
             return result(SearchEnd::Complete, 1, Some(root.shading(w, h)), stats);
@@ -294,7 +348,7 @@ pub fn solve(
         }
         let depth = stack.len() as u32;
         stats.max_depth = stats.max_depth.max(depth);
-        match picker.pick(&child, &prop) {
+        match picker.pick(&child, prop) {
             None => {
                 solutions += 1;
                 if first.is_none() {
