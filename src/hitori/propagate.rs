@@ -16,12 +16,75 @@ pub(crate) struct Propagator {
     row_same: Vec<u64>,
     /// For cell `r * width + c`: the other rows of column `c` holding the same number.
     col_same: Vec<u64>,
+    /// Scratch of [`same_by_table`], all zero between uses.
+    by_value: Vec<u64>,
     /// Cells the `full` rules fix before any search, from the numbers alone.
     static_white: Vec<(u8, u8)>,
     static_black: Vec<(u8, u8)>,
     /// Newly fixed cells whose consequences are not yet drawn, packed `row << 6 | col`.
     queue: Vec<u16>,
     cuts: CutFinder,
+}
+
+/// Grids whose numbers are all below this fill the same-number tables through a table indexed
+/// by number ([`same_by_table`]); others compare pairs of cells ([`same_by_pairs`]).
+const VALUE_TABLE: usize = 1 << 12;
+
+/// Fills `row_same` and `col_same` (zeroed, `w * h` long) for the row-major `values`, each
+/// below `by_value.len()`, in O(w h): per line, `by_value[x]` collects the line's cells
+/// holding `x` and is cleared again after the line. Comparing every pair of a line instead
+/// costs O(w h (w + h)), about 15 % of a whole solve's instructions on the TU Delft corpus.
+/// `by_value` must be all zero, and is left so.
+fn same_by_table(
+    w: usize,
+    values: &[u32],
+    by_value: &mut [u64],
+    row_same: &mut [u64],
+    col_same: &mut [u64],
+) {
+    let h = values.len() / w;
+    for (r, row) in values.chunks_exact(w).enumerate() {
+        for (c, &x) in row.iter().enumerate() {
+            by_value[x as usize] |= 1 << c;
+        }
+        for (c, &x) in row.iter().enumerate() {
+            row_same[r * w + c] = by_value[x as usize] & !(1 << c);
+        }
+        for &x in row {
+            by_value[x as usize] = 0;
+        }
+    }
+    for c in 0..w {
+        for r in 0..h {
+            by_value[values[r * w + c] as usize] |= 1 << r;
+        }
+        for r in 0..h {
+            col_same[r * w + c] = by_value[values[r * w + c] as usize] & !(1 << r);
+        }
+        for r in 0..h {
+            by_value[values[r * w + c] as usize] = 0;
+        }
+    }
+}
+
+/// [`same_by_table`] for any numbers, comparing every pair of cells of each line.
+fn same_by_pairs(w: usize, values: &[u32], row_same: &mut [u64], col_same: &mut [u64]) {
+    let h = values.len() / w;
+    for r in 0..h {
+        for c in 0..w {
+            let x = values[r * w + c];
+            for k in 0..w {
+                if k != c && values[r * w + k] == x {
+                    row_same[r * w + c] |= 1 << k;
+                }
+            }
+            for k in 0..h {
+                if k != r && values[k * w + c] == x {
+                    col_same[r * w + c] |= 1 << k;
+                }
+            }
+        }
+    }
 }
 
 impl Default for Propagator {
@@ -33,6 +96,7 @@ impl Default for Propagator {
             rules: Rules::Basic,
             row_same: Vec::new(),
             col_same: Vec::new(),
+            by_value: Vec::new(),
             static_white: Vec::new(),
             static_black: Vec::new(),
             queue: Vec::new(),
@@ -61,20 +125,19 @@ impl Propagator {
             t.clear();
             t.resize(w * h, 0);
         }
-        for r in 0..h {
-            for c in 0..w {
-                let x = v[r * w + c];
-                for k in 0..w {
-                    if k != c && v[r * w + k] == x {
-                        self.row_same[r * w + c] |= 1 << k;
-                    }
-                }
-                for k in 0..h {
-                    if k != r && v[k * w + c] == x {
-                        self.col_same[r * w + c] |= 1 << k;
-                    }
-                }
-            }
+        let max = v.iter().copied().max().unwrap_or(0) as usize;
+        if max < VALUE_TABLE {
+            self.by_value.clear();
+            self.by_value.resize(max + 1, 0);
+            same_by_table(
+                w,
+                v,
+                &mut self.by_value,
+                &mut self.row_same,
+                &mut self.col_same,
+            );
+        } else {
+            same_by_pairs(w, v, &mut self.row_same, &mut self.col_same);
         }
         self.static_white.clear();
         self.static_black.clear();
@@ -373,13 +436,12 @@ impl Propagator {
         }
     }
 
-    /// Static MRV score of each cell, row-major: other cells of its row with the same number
-    /// plus other cells of its column with the same number (at most 63 + 63).
-    pub(crate) fn dup_scores(&self) -> impl Iterator<Item = u32> + '_ {
-        self.row_same
-            .iter()
-            .zip(&self.col_same)
-            .map(|(a, b)| a.count_ones() + b.count_ones())
+    /// Static MRV score of `(r, c)`: other cells of its row with the same number plus other
+    /// cells of its column with the same number (at most 63 + 63).
+    #[inline]
+    pub(crate) fn dup_score(&self, r: usize, c: usize) -> u32 {
+        let (a, b) = self.same(r, c);
+        a.count_ones() + b.count_ones()
     }
 
     /// The other cells of `(r, c)`'s row with its number (column bits) and of its column
@@ -405,6 +467,46 @@ mod tests {
             1, 1, 3, 1, 2, 4, 4, 2, 5, 1, 3, 5, 1, 2, 3, 2, 2, 4, 4, 5, 2, 2, 5, 1, 4,
         ];
         HitoriPuzzle::new(5, 5, v.to_vec()).unwrap()
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+        #[test]
+        fn same_number_tables_by_table_equal_by_pairs(
+            w in 2usize..=64,
+            h in 2usize..=64,
+            seed in any::<u64>(),
+            spread in 1u32..80,
+        ) {
+            use rand::Rng;
+            let mut rng = Pcg64Mcg::seed_from_u64(seed);
+            let values: Vec<u32> = (0..w * h).map(|_| rng.random_range(1..=spread)).collect();
+            let (mut row_a, mut col_a) = (vec![0; w * h], vec![0; w * h]);
+            let mut by_value = vec![0; spread as usize + 1];
+            same_by_table(w, &values, &mut by_value, &mut row_a, &mut col_a);
+            prop_assert!(by_value.iter().all(|&m| m == 0), "table left dirty");
+            let (mut row_b, mut col_b) = (vec![0; w * h], vec![0; w * h]);
+            same_by_pairs(w, &values, &mut row_b, &mut col_b);
+            prop_assert_eq!(row_a, row_b);
+            prop_assert_eq!(col_a, col_b);
+        }
+    }
+
+    #[test]
+    fn large_numbers_take_the_pairwise_tables() {
+        // 2 x 3 with numbers beyond the table: rows `9000 5 9000` and `5 5 9000`.
+        let p = HitoriPuzzle::new(3, 2, vec![9000, 5, 9000, 5, 5, 9000]).unwrap();
+        let pr = Propagator::new(&p, Rules::Basic);
+        assert!(
+            pr.by_value.is_empty(),
+            "no table for numbers of {VALUE_TABLE} and more"
+        );
+        assert_eq!(pr.row_same, vec![0b100, 0, 0b001, 0b010, 0b001, 0]);
+        assert_eq!(pr.col_same, vec![0, 0b10, 0b10, 0, 0b01, 0b01]);
+        // Reused for a small-number grid, the same Propagator takes the table path.
+        let mut pr = pr;
+        pr.reset(&demo(), Rules::Basic);
+        assert_eq!(pr.same(0, 0), (0b1010, 0));
     }
 
     #[test]

@@ -171,15 +171,31 @@ impl Picker {
         self.full = row_mask(w);
         self.buckets.clear();
         if strategy == Strategy::Mrv {
+            let h = self.height;
             // A score is at most 63 + 63, so the set of distinct scores fits one u128, and a
-            // score's bucket (highest score first) is the number of higher scores present:
-            // no sort and no list of scores.
-            let present = prop.dup_scores().fold(0u128, |acc, sc| acc | 1 << sc);
-            self.buckets
-                .resize(present.count_ones() as usize, [0; MAX_SIDE]);
-            for (i, sc) in prop.dup_scores().enumerate() {
-                let b = (present >> sc >> 1).count_ones() as usize;
-                self.buckets[b][i / w] |= 1 << (i % w);
+            // score's bucket (highest score first) is the number of higher scores present,
+            // looked up in a table: no sort and no list of scores.
+            let mut present = 0u128;
+            for r in 0..h {
+                for c in 0..w {
+                    present |= 1 << prop.dup_score(r, c);
+                }
+            }
+            let distinct = present.count_ones();
+            let mut rank = [0u8; 128];
+            let (mut rest, mut b) = (present, distinct);
+            while rest != 0 {
+                // Lowest score first: it takes the last bucket.
+                b -= 1;
+                rank[rest.trailing_zeros() as usize] = b as u8;
+                rest &= rest - 1;
+            }
+            self.buckets.resize(distinct as usize, [0; MAX_SIDE]);
+            for r in 0..h {
+                for c in 0..w {
+                    let b = rank[prop.dup_score(r, c) as usize] as usize;
+                    self.buckets[b][r] |= 1 << c;
+                }
             }
         }
     }

@@ -47,9 +47,10 @@ impl State {
     pub(crate) fn shading(&self, width: usize, height: usize) -> Shading {
         // One exactly sized allocation: a `flat_map` has no exact length, and collecting it
         // reallocated four times or so per answer.
-        let black = (0..width * height)
-            .map(|i| self.black[i / width] >> (i % width) & 1 != 0)
-            .collect();
+        let mut black = Vec::with_capacity(width * height);
+        for &row in &self.black[..height] {
+            black.extend((0..width).map(|c| row >> c & 1 != 0));
+        }
         // Dimensions come from a valid puzzle, so this cannot fail.
         Shading::new(width, height, black).expect("state dimensions come from a valid puzzle")
     }
