@@ -1,9 +1,9 @@
-//! The fast baseline: digit-major bitboard candidates, naked and hidden singles and locked
-//! candidates to a fixpoint at every node, branching on a cell with the fewest candidates (the
-//! one with the most unsolved peers among them). The board is `Copy` and each branch works on its
+//! The fast baseline: digit-major bitboard candidates, naked and hidden singles, locked
+//! candidates and the triad rule (see [`Rules::Triads`]) to a fixpoint at every node, branching
+//! on a cell with the fewest candidates (the one with the most unsolved peers among them). The board is `Copy` and each branch works on its
 //! own copy, so there is no undo log and no allocation.
 
-use super::bitboard::Bitboard;
+use super::bitboard::{Bitboard, Rules};
 use super::grid::{Solution, SudokuPuzzle};
 
 /// How a backtracking run ended.
@@ -50,8 +50,8 @@ struct Ctx<'a> {
 /// How often (in nodes) the stop callback is polled: a power of two minus one, used as a mask.
 const STOP_MASK: u64 = 1023;
 
-/// Bitmask candidates, naked and hidden singles and locked candidates, fewest-candidates
-/// branching (most unsolved peers on ties). max_solutions 1 = first solution; 2 = prove
+/// Bitmask candidates, naked and hidden singles, locked candidates and the triad rule,
+/// fewest-candidates branching (most unsolved peers on ties). max_solutions 1 = first solution; 2 = prove
 /// uniqueness (0 is treated as 1). `stop` polled every ~1024 nodes.
 pub fn solve(
     puzzle: &SudokuPuzzle,
@@ -152,7 +152,12 @@ fn node(ctx: &mut Ctx<'_>, board: &mut Bitboard, child: impl Fn(&mut Ctx<'_>, &m
         ctx.end = Some(BacktrackEnd::Stopped);
         return;
     }
-    if board.propagate(!ctx.previous).is_err() {
+    let rules = if ctx.previous {
+        Rules::Singles
+    } else {
+        Rules::Triads
+    };
+    if board.propagate(rules).is_err() {
         return;
     }
     let Some(cell) = board.branch_cell(!ctx.previous) else {
@@ -184,8 +189,8 @@ fn node(ctx: &mut Ctx<'_>, board: &mut Bitboard, child: impl Fn(&mut Ctx<'_>, &m
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::sudoku::bitboard::reference;
     use crate::sudoku::cands::{Board, Pending};
-    use crate::sudoku::logic::singles_and_locked;
     use crate::sudoku::parse::parse_lines;
     use crate::sudoku::testdata::{corpus, demo_puzzle, demo_solution, puzzle, random_puzzle};
     use crate::sudoku::verify::verify;
@@ -197,8 +202,8 @@ mod tests {
     }
 
     /// The reference: the previous solver on the cell-major [`Board`] (singles, first cell with
-    /// the fewest candidates); with `locked` the logic grader's locked candidates added and the
-    /// current branching rule. Returns (solutions up to `max`, first solution, nodes, guesses).
+    /// the fewest candidates); with `locked` the current one: the logic grader's locked
+    /// candidates and the reference triad rule added, and the current branching rule. Returns (solutions up to `max`, first solution, nodes, guesses).
     fn reference(p: &SudokuPuzzle, max: u32, locked: bool) -> (u32, Option<Solution>, u64, u64) {
         struct R {
             locked: bool,
@@ -210,11 +215,12 @@ mod tests {
         }
         fn go(r: &mut R, mut b: Board, pending: &mut Pending) {
             r.nodes += 1;
-            let fixpoint = if r.locked {
-                singles_and_locked(&mut b, pending).map(|_| ())
+            let rules = if r.locked {
+                Rules::Triads
             } else {
-                b.propagate(pending)
+                Rules::Singles
             };
+            let fixpoint = reference::fixpoint(&mut b, pending, rules);
             if fixpoint.is_err() {
                 return;
             }
