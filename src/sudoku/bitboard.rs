@@ -237,6 +237,20 @@ fn spread(cols: u32) -> u32 {
 /// `9 * stack + 3 * band + column`, see [`fold_stack`]) in bits `32..59`.
 const ALL_TRIADS: u64 = ((1 << 27) - 1) | ((1 << 27) - 1) << 32;
 
+/// The first triad of each box in [`ALL_TRIADS`]: in a band's matrix a box's three triads are
+/// three adjacent bits (its rows), and in a stack's its three columns are.
+const BOX_FIRST: u64 = 0x0124_9249 | 0x0124_9249 << 32;
+
+/// The triads of `x` (see [`ALL_TRIADS`]) alone in their box. At a fixpoint of locked
+/// candidates a triad alone in its box is alone in its line too (pointing took the rest of the
+/// line), and the other way round: these are the triads the digit is forced into.
+#[inline(always)]
+fn alone_in_box(x: u64) -> u64 {
+    let [x0, x1, x2] = [x & BOX_FIRST, x & BOX_FIRST << 1, x & BOX_FIRST << 2];
+    let others = (x1 >> 1 | x2 >> 2) | (x0 << 1 | x2 >> 1) | (x0 << 2 | x1 << 1);
+    x & !others
+}
+
 /// For a triad matrix `m`, the triads that share a line or a box with a triad of `m`, other
 /// than that triad itself (two of `m` in one line take each other).
 const CROSS: [u16; 512] = {
@@ -262,9 +276,7 @@ const CROSS: [u16; 512] = {
 pub(crate) enum Rules {
     /// Naked and hidden singles.
     Singles,
-    /// Singles and locked candidates (pointing and claiming): the tests' step between the two
-    /// the solver uses.
-    #[cfg_attr(not(test), allow(dead_code))]
+    /// Singles and locked candidates (pointing and claiming).
     Locked,
     /// Singles, locked candidates and the triad rule (see [`Bitboard::triads`]).
     Triads,
@@ -297,13 +309,12 @@ struct Scanned {
     /// have more (those of the rows and boxes are at their fixpoint after one look-up each, and
     /// the columns saw them gone).
     again: bool,
-    /// The triads of the digit's set (see [`ALL_TRIADS`]), and those alone in their line or
-    /// box: exact once the scan left the set unchanged (`again` false).
+    /// The triads of the digit's set after its locked candidates (see [`ALL_TRIADS`]): exact
+    /// once the scan left the set unchanged (`again` false).
     triads: u64,
-    alone: u64,
 }
 
-/// Candidates and placements, digit-major. `Copy` (304 bytes): the search branches by copying.
+/// Candidates and placements, digit-major. `Copy` (240 bytes): the search branches by copying.
 #[derive(Clone, Copy)]
 pub(crate) struct Bitboard {
     /// `pos[d]`: the cells that can hold digit `d + 1`. A placed cell stays only in its own
@@ -317,11 +328,10 @@ pub(crate) struct Bitboard {
     /// of the set is placed only with that digit), so a clean digit cannot have a new hidden
     /// single, a new unit without a place or a new locked candidate.
     dirty: u16,
-    /// For a clean digit, its triads (see [`ALL_TRIADS`]) and those alone in their line or box
-    /// (where the digit is forced), from its last scan: the triad rule's input, kept with the
-    /// board so that a digit that stays clean need not be scanned again for it.
+    /// For a clean digit, its triads (see [`ALL_TRIADS`]) from its last scan: the triad rule's
+    /// input, kept with the board so that a digit that stays clean need not be scanned again
+    /// for it.
     triads: [u64; 9],
-    alone: [u64; 9],
 }
 
 impl Bitboard {
@@ -342,7 +352,6 @@ impl Bitboard {
             unsolved: CELLS & !placed,
             dirty: ALL_DIGITS,
             triads: [0; 9],
-            alone: [0; 9],
         };
         for (set, &g) in b.pos.iter_mut().zip(givens) {
             let mut peers = 0;
@@ -450,7 +459,7 @@ impl Bitboard {
             (self.unsolved >> 64) as u32,
         ];
         let mut single = [0u32; 3];
-        let (mut triads, mut alone) = (0u64, 0u64);
+        let mut triads = 0u64;
         // Rows and boxes, band by band. A triad's three cells, shifted onto its first, say
         // whether it has a candidate and whether it has exactly one: a few operations for the
         // nine triads at once.
@@ -465,7 +474,6 @@ impl Bitboard {
                 return Err(Contradiction);
             }
             triads |= (keep as u64) << (9 * k);
-            alone |= u64::from(ALONE[keep]) << (9 * k);
             // Placed cells are never taken (their lines and box hold nothing else anyway).
             let w = w & (TRIAD_CELLS[keep] | !open[k]);
             lanes[k] = w;
@@ -488,7 +496,6 @@ impl Bitboard {
                 return Err(Contradiction);
             }
             triads |= (keep as u64) << (32 + 9 * s);
-            alone |= u64::from(ALONE[keep]) << (32 + 9 * s);
             let lone = keep & ALONE[keep] as usize & fold_stack(exactly_one >> (3 * s));
             cols_keep |= STACK_COLS[keep] << (3 * s);
             cols_single |= STACK_COLS[lone] << (3 * s);
@@ -506,7 +513,6 @@ impl Bitboard {
             singles: join(single),
             again: lanes != rows_done,
             triads,
-            alone: triads & alone,
         })
     }
 
@@ -519,16 +525,18 @@ impl Bitboard {
     /// others leave its cells. True when a set changed.
     ///
     /// Singles and locked candidates see one digit at a time; this sees what three cells hold
-    /// together (a naked or a hidden triple of a line and a box at once), and prunes the search
-    /// trees of top1465 by a sixth. It reads the triads the scans left in
+    /// together (a naked or a hidden triple of a line and a box at once): at every node it
+    /// prunes the search trees of top1465 by a sixth, those of forum_hardest_1106 by a
+    /// twentieth. It reads the triads the scans left in
     /// [`triads`](Self::triads) and [`alone`](Self::alone), so it must run with every digit
     /// clean: then a count over nine words finds the triads to act on, usually none.
     #[inline(always)]
     fn triads(&mut self) -> Result<bool, Contradiction> {
         let (mut possible, mut forced) = (AtLeast::default(), AtLeast::default());
-        for d in 0..9 {
-            possible.add(self.triads[d]);
-            forced.add(self.alone[d]);
+        let alone = self.triads.map(alone_in_box);
+        for (&mine, &forced_here) in self.triads.iter().zip(&alone) {
+            possible.add(mine);
+            forced.add(forced_here);
         }
         if possible.n[2] != ALL_TRIADS || forced.n[3] != 0 {
             return Err(Contradiction);
@@ -542,7 +550,7 @@ impl Bitboard {
         }
         let mut changed = false;
         for d in 0..9 {
-            let (mine, alone) = (self.triads[d], self.alone[d]);
+            let (mine, alone) = (self.triads[d], alone[d]);
             // The triads the digit must fill, and those it must leave (besides those crossing
             // the former: they go by `CROSS`).
             let (fill, leave) = (full & mine, three & mine & !alone);
@@ -571,8 +579,10 @@ impl Bitboard {
         Ok(changed)
     }
 
-    /// Naked and hidden singles, and with `locked` locked candidates, to a fixpoint. On `Err` the
-    /// board is garbage.
+    /// The fixpoint of `rules`. On `Err` the board is garbage. [`Rules::Triads`] reads the
+    /// triad masks that earlier scans saved for digits still clean, and only scans under it save
+    /// them: a board propagated with it must have been propagated with it since [`Self::new`]
+    /// (the search keeps it to the nodes nearest the root, whose ancestors all use it).
     #[inline(always)]
     pub(crate) fn propagate(&mut self, rules: Rules) -> Result<(), Contradiction> {
         let locked = rules != Rules::Singles;
@@ -622,11 +632,9 @@ impl Bitboard {
                     singles: cells,
                     again,
                     triads,
-                    alone,
                 } = self.scan(d, locked)?;
                 if rules == Rules::Triads {
                     self.triads[d] = triads;
-                    self.alone[d] = alone;
                 }
                 // Where locked candidates went, other cells may be singles, and where the
                 // columns took some the digit's rows may have more. (No branch: whether they
