@@ -1,6 +1,6 @@
 //! The fast baseline: digit-major bitboard candidates, naked and hidden singles and locked
 //! candidates to a fixpoint at every node, and near the root the triad rule too (see
-//! [`Rules::Triads`] and [`TRIAD_DEPTH`]), branching on a cell with the fewest candidates (the
+//! `Rules::Triads` and `TRIAD_DEPTH`), branching on a cell with the fewest candidates (the
 //! one with the most unsolved peers among them). The board is `Copy` and each branch works on its
 //! own copy, so there is no undo log and no allocation.
 
@@ -63,8 +63,8 @@ const STOP_MASK: u64 = 1023;
 const TRIAD_DEPTH: u32 = 4;
 
 /// Bitmask candidates, naked and hidden singles, locked candidates and (near the root) the
-/// triad rule, fewest-candidates branching (most unsolved peers on ties). max_solutions 1 = first solution; 2 = prove
-/// uniqueness (0 is treated as 1). `stop` polled every ~1024 nodes.
+/// triad rule, fewest-candidates branching (most unsolved peers on ties). max_solutions 1 =
+/// first solution; 2 = prove uniqueness (0 is treated as 1). `stop` polled every ~1024 nodes.
 pub fn solve(
     puzzle: &SudokuPuzzle,
     max_solutions: u32,
@@ -165,6 +165,8 @@ fn node(ctx: &mut Ctx<'_>, board: &mut Bitboard, child: impl Fn(&mut Ctx<'_>, &m
         ctx.end = Some(BacktrackEnd::Stopped);
         return;
     }
+    // Each arm inlines its own copy of the propagation, specialised to its rules (the deep
+    // nodes' copy does none of the triad rule's upkeep).
     let fixpoint = if ctx.previous {
         board.propagate(Rules::Singles)
     } else if ctx.depth <= TRIAD_DEPTH {

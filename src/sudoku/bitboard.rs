@@ -12,6 +12,8 @@
 //!   carries a dirty bit and only digits whose set changed are rescanned, instead of all 27 units
 //!   after every change. One scan does both, by table look-ups on "triads" (the three cells where
 //!   a row or column crosses a box; see [`scan`](Bitboard::scan)).
+//! - The triad rule ([`Rules::Triads`]: a triad holds three digits) needs every digit's triads;
+//!   the scans leave them in the board, so the rule's pass is a count over nine words.
 //!
 //! Layout: the three bands (rows 1-3, 4-6, 7-9) sit in 32-bit lanes. Cell `c` is bit
 //! `32 * (c / 27) + c % 27`, so inside a lane a cell is bit `9 * row + col` (row 0..3 within the
@@ -527,9 +529,9 @@ impl Bitboard {
     /// Singles and locked candidates see one digit at a time; this sees what three cells hold
     /// together (a naked or a hidden triple of a line and a box at once): at every node it
     /// prunes the search trees of top1465 by a sixth, those of forum_hardest_1106 by a
-    /// twentieth. It reads the triads the scans left in
-    /// [`triads`](Self::triads) and [`alone`](Self::alone), so it must run with every digit
-    /// clean: then a count over nine words finds the triads to act on, usually none.
+    /// twentieth. It reads the triad masks the scans left in the board (the forced triads
+    /// follow from them, see [`alone_in_box`]), so it must run with every digit clean: then a
+    /// count over nine words finds the triads to act on, usually none.
     #[inline(always)]
     fn triads(&mut self) -> Result<bool, Contradiction> {
         let (mut possible, mut forced) = (AtLeast::default(), AtLeast::default());
