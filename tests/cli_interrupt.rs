@@ -13,32 +13,9 @@ use puzzlebench::results::RunStatus;
 use puzzlebench::results::Status;
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
 
 fn bin() -> std::path::PathBuf {
     assert_cmd::cargo::cargo_bin("bench-run")
-}
-
-fn data_rows(path: &Path) -> usize {
-    std::fs::read_to_string(path)
-        .map(|t| t.lines().count().saturating_sub(1))
-        .unwrap_or(0)
-}
-
-/// Wait until the journal holds `n` rows while the run is still going.
-fn wait_for_rows(child: &mut std::process::Child, journal: &Path, n: usize) {
-    let start = Instant::now();
-    while data_rows(journal) < n {
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the run finished before it could be interrupted"
-        );
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "no rows after 120 s"
-        );
-        std::thread::sleep(Duration::from_millis(2));
-    }
 }
 
 /// The `--resume` run succeeded, removed its journal and left the reference run's rows.

@@ -10,8 +10,7 @@ mod common;
 use common::*;
 use std::io::Write;
 use std::path::Path;
-use std::process::{Child, Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::process::{Command, Output, Stdio};
 
 /// `script` runs `args` on a fresh pty, copying what the program writes to the terminal to its
 /// own stdout (`-q`: no banner; `-e`: its exit status is the program's). None where `script` is
@@ -132,28 +131,6 @@ fn quiet_draws_no_bar_even_on_a_terminal() {
     assert_eq!(rows(&out).len(), 80);
     assert!(!screen.contains(" jobs "), "{screen:?}");
     assert!(!screen.contains("\x1b[2K"), "{screen:?}");
-}
-
-/// Wait until the journal holds `n` rows while the run is still going.
-fn wait_for_rows(child: &mut Child, journal: &Path, n: usize) {
-    let start = Instant::now();
-    loop {
-        let rows = std::fs::read_to_string(journal)
-            .map(|t| t.lines().count().saturating_sub(1))
-            .unwrap_or(0);
-        if rows >= n {
-            return;
-        }
-        assert!(
-            child.try_wait().unwrap().is_none(),
-            "the run finished before Ctrl-C could be typed"
-        );
-        assert!(
-            start.elapsed() < Duration::from_secs(120),
-            "no rows after 120 s"
-        );
-        std::thread::sleep(Duration::from_millis(5));
-    }
 }
 
 #[test]

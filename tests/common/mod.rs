@@ -4,6 +4,7 @@
 use assert_cmd::Command;
 use puzzlebench::results::Record;
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 /// The article's demo Hitori puzzle as a grid block with a name.
 pub const HITORI_DEMO: &str =
@@ -73,7 +74,6 @@ pub fn interrupt_after(
     journal: &Path,
     rows: usize,
 ) -> std::process::Output {
-    use std::time::{Duration, Instant};
     let start = Instant::now();
     while std::fs::read_to_string(journal).map_or(0, |t| t.lines().count()) < rows {
         assert!(
@@ -93,4 +93,27 @@ pub fn interrupt_after(
         .expect("kill runs")
         .success());
     child.wait_with_output().expect("output")
+}
+
+/// Data rows (lines after the header) of a file; 0 while it does not exist.
+pub fn data_rows(path: &Path) -> usize {
+    std::fs::read_to_string(path)
+        .map(|t| t.lines().count().saturating_sub(1))
+        .unwrap_or(0)
+}
+
+/// Wait until the journal holds `n` rows while the run is still going.
+pub fn wait_for_rows(child: &mut std::process::Child, journal: &Path, n: usize) {
+    let start = Instant::now();
+    while data_rows(journal) < n {
+        assert!(
+            child.try_wait().unwrap().is_none(),
+            "the run finished before it could be interrupted"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(120),
+            "no rows after 120 s"
+        );
+        std::thread::sleep(Duration::from_millis(2));
+    }
 }
