@@ -507,7 +507,13 @@ impl Source {
         // bare shift instruction, with no masking of the amount.
         let (x3, y3) = (u32::from(x), u32::from(y));
         let gained = (at_a.wrapping_shr(y3) + at_b.wrapping_shr(x3)) & 7;
-        let lost = (at_a.wrapping_shr(x3 | DUP) + at_b.wrapping_shr(y3 | DUP)) & 7;
+        // The "lost" fields sit at bit DUP of the sum of the other two shifts. Nothing below
+        // carries into it: the low 32 bits of each shifted sum hold the present fields above
+        // the digit (under 2^27) and the repeated fields of the digits below it, shifted
+        // down (fields of at most 3 every 3 bits: under 3/7 * 2^32), so under 2^31 each.
+        // One shift of the sum instead of `| DUP` on both amounts, which compiled to an `and`
+        // and an `or` each: 150 instructions fewer a cycle.
+        let lost = ((at_a.wrapping_shr(x3) + at_b.wrapping_shr(y3)) >> DUP) & 7;
         gained as i32 - lost as i32
     }
 
@@ -622,6 +628,53 @@ mod tests {
             }
             assert_eq!(conflicts, fitness::conflicts(&s.grid(), false));
             assert!(consistent(&s));
+        }
+    }
+
+    #[test]
+    fn delta_fields_take_no_carry_at_their_fullest() {
+        // The delta reads 3-bit fields of shifted sums of up to three masks; with every flag
+        // of every line set (the most there can be below each field), each field must still
+        // read exactly the sum of its flags, for every pair of digits.
+        let full = WHOLE_BOX | WHOLE_BOX << DUP;
+        let mut s = Source::empty();
+        s.masks[..27].fill(full);
+        for x in 1..10u8 {
+            for y in 1..10u8 {
+                if x == y {
+                    continue;
+                }
+                s.vals[0] = 3 * x;
+                s.vals[1] = 3 * y;
+                let mv = Move {
+                    a: 0,
+                    b: 1,
+                    row: [0, 1],
+                    col: [9, 10],
+                    boxes: [18, 19],
+                };
+                // Each line has both digits twice or more: a's two lines gain y and lose a
+                // repeated x, b's the reverse: 4 - 4 (6 - 6 with the boxes).
+                assert_eq!(s.delta::<false>(&mv), 0, "{x} {y}");
+                assert_eq!(s.delta::<true>(&mv), 0, "{x} {y}");
+                // No repeated x in a's lines: those lose nothing.
+                let mut t = s.clone();
+                for line in [0usize, 9] {
+                    t.masks[line] &= !(1u64 << (DUP + 3 * u32::from(x)));
+                }
+                assert_eq!(t.delta::<false>(&mv), 2, "{x} {y}");
+                // Nor a repeated y in b's: the lost field reads 0 under every other flag.
+                for line in [1usize, 10] {
+                    t.masks[line] &= !(1u64 << (DUP + 3 * u32::from(y)));
+                }
+                assert_eq!(t.delta::<false>(&mv), 4, "{x} {y}");
+                // No y at all in a's lines: a gains nothing there.
+                let mut t = s.clone();
+                for line in [0usize, 9] {
+                    t.masks[line] &= !(1u64 << (3 * u32::from(y)));
+                }
+                assert_eq!(t.delta::<false>(&mv), -2, "{x} {y}");
+            }
         }
     }
 
