@@ -262,12 +262,92 @@ fn solve_on<R: Rng + Clone>(
     result
 }
 
-/// Sums the onlooker pick compares without branching (see `Colony::roulette_pick`).
-const PICK_WINDOW: usize = 4;
+/// Entries of the roulette table one fill step writes (see [`fill_table`]): 32 bytes of
+/// one-byte entries, two vector stores, which cover the whole run of most sources at once
+/// (measured on sudoku-medium: 1.09 steps per source; 16 entries took 1.7 and cost 270
+/// instructions a cycle more).
+const FILL_CHUNK: usize = 32;
 
-/// An onlooker phase's roulette: guide table, cumulative weights, and the total weight times
-/// 2^-53 as a float (see `Colony::roulette` and `roulette_target`).
-type Roulette<'r> = (&'r [u32], &'r [u64], f64);
+/// The largest fitness a source can have: 27 lines (boxes count in the cross-box variant) of
+/// at most 8 repeats each. It bounds the roulette weights, hence the table the roulette needs.
+const MAX_CONFLICTS: u32 = 27 * 8;
+
+/// Colonies of at most this many sources keep their roulette table in bytes (a quarter of the
+/// stores of a `u32` one, and a quarter of the cache lines).
+const NARROW_SOURCES: usize = 256;
+
+/// An onlooker phase's roulette: the table from target to source (its first `total` entries,
+/// see [`fill_table`]), in bytes or in words by the colony's size, and the total weight times
+/// 2^-53 as a float (see `roulette_target`).
+#[derive(Clone, Copy)]
+enum Roulette<'r> {
+    Narrow(&'r [u8], f64),
+    Wide(&'r [u32], f64),
+}
+
+/// A roulette table entry: the index of a source.
+trait Entry: Copy {
+    /// The entry for source `i`; `i` fits (a `u8` table serves at most [`NARROW_SOURCES`]).
+    fn of(i: usize) -> Self;
+    fn index(self) -> u32;
+}
+
+impl Entry for u8 {
+    #[inline(always)]
+    fn of(i: usize) -> u8 {
+        debug_assert!(i < NARROW_SOURCES);
+        i as u8
+    }
+    #[inline(always)]
+    fn index(self) -> u32 {
+        u32::from(self)
+    }
+}
+
+impl Entry for u32 {
+    #[inline(always)]
+    fn of(i: usize) -> u32 {
+        i as u32
+    }
+    #[inline(always)]
+    fn index(self) -> u32 {
+        self
+    }
+}
+
+/// Fills the roulette table for weights `max - conflicts[i] + 1`: entry `t`, for each target
+/// `t` below the total weight, is the first source whose cumulative weight exceeds `t`, so
+/// source `i` fills the `weight[i]` entries from `cum[i - 1]`. `table` needs `total +
+/// FILL_CHUNK` entries. Each source writes whole chunks from its run's start until its run is
+/// covered: what it writes past its run's end, the next source overwrites (its run starts
+/// there), and the last source's overshoot lands in the padding, which no pick reads.
+#[inline(always)]
+fn fill_table<T: Entry>(table: &mut [T], conflicts: &[u32], max: u32) {
+    let mut start = 0;
+    for (i, &c) in conflicts.iter().enumerate() {
+        let end = start + (max - c) as usize + 1;
+        let entry = T::of(i);
+        // Every run needs a first chunk; a second is rare (weights above FILL_CHUNK), so the
+        // common case is straight-line code.
+        table[start..start + FILL_CHUNK].fill(entry);
+        let mut at = start + FILL_CHUNK;
+        while at < end {
+            table[at..at + FILL_CHUNK].fill(entry);
+            at += FILL_CHUNK;
+        }
+        start = end;
+    }
+}
+
+/// The source a roulette draw `u` (one `u64`, as `random::<f64>()` consumes) picks: the entry
+/// of the phase's table (its live part, `total` entries) at the draw's target. The target is
+/// below `total` (x < 1); the `min` only spares a bounds check (and keeps the scan's answer,
+/// the last source, were it ever reached).
+#[inline(always)]
+fn roulette_pick<T: Entry>(table: &[T], u: u64, scale: f64) -> u32 {
+    let target = roulette_target(u >> 11, scale) as usize;
+    table[target.min(table.len() - 1)].index()
+}
 
 /// The roulette's target, floor(x * total) for the draw x = `bits` * 2^-53 of `random::<f64>()`
 /// (`bits` < 2^53), given `scale` = total * 2^-53 (exact: a power of two times an integer
@@ -305,16 +385,17 @@ struct Colony<'a, const CROSS: bool> {
     /// and the best-so-far scan read only these, a few cache lines instead of fifty sources.
     conflicts: Vec<u32>,
     trial: Vec<u32>,
-    /// Cumulative roulette weights, rebuilt once per onlooker phase.
-    cumulative: Vec<u64>,
-    /// The phase's drawn moves, one per employed bee or onlooker (see `Colony::phases`).
+    /// The onlooker phase's roulette as a table: entry `t` is the source a pick whose target
+    /// is `t` takes (see [`fill_table`]), rebuilt once per phase. In bytes up to
+    /// [`NARROW_SOURCES`] sources (`wide` then stays empty), else in `wide`.
+    narrow: Vec<u8>,
+    wide: Vec<u32>,
+    /// The employed phase's drawn moves, one per source (see `Colony::phases`).
     draws: Vec<MoveIndex>,
-    /// The onlookers' picked sources, in pick order.
-    picks: Vec<u32>,
-    /// Guide table over the cumulative weights: `guide[k]` is the first source whose
-    /// cumulative weight exceeds `k * total / n` (Chen and Asau's method); `guide[n]` is the
-    /// last source.
-    guide: Vec<u32>,
+    /// The onlookers' picked sources with their drawn moves, in pick order: one array, so the
+    /// onlooker loops keep one pointer fewer live (they spilled to the stack): 370
+    /// instructions a cycle fewer.
+    picks: Vec<(u32, MoveIndex)>,
     evaluations: u64,
     scouts: u64,
     best: u32,
@@ -334,15 +415,16 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     ) -> AbcResult {
         let n = (params.colony_size / 2).max(2);
         let layout = Layout::new(grid);
+        // Room for the largest total weight there can be, so no phase has to grow the table.
+        let table_len = n * (MAX_CONFLICTS as usize + 1) + FILL_CHUNK;
         let mut colony = Colony::<CROSS> {
             sources: vec![Source::empty(); n],
             conflicts: vec![0; n],
             trial: vec![0; n],
-            // Padded so the pick's fixed window never reads past the end (see `cycle`).
-            cumulative: vec![u64::MAX; n + PICK_WINDOW],
-            guide: vec![0; n + 1],
+            narrow: vec![0; if n <= NARROW_SOURCES { table_len } else { 0 }],
+            wide: vec![0; if n <= NARROW_SOURCES { 0 } else { table_len }],
             draws: vec![0; n],
-            picks: vec![0; n],
+            picks: vec![(0, 0); n],
             layout,
             evaluations: 0,
             scouts: 0,
@@ -407,14 +489,14 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     /// Takes the source's parts rather than an index so the employed phase can walk them with
     /// iterators (no bounds checks); the caller counts the evaluation.
     #[inline(always)]
-    fn try_move(
+    fn try_move<const BMI2: bool>(
         best: &mut u32,
         (source, conflicts, trial): (&mut Source, &mut u32, &mut u32),
         mv: &Move,
     ) -> bool {
         let d = source.delta::<CROSS>(mv);
         if d < 0 {
-            source.apply::<CROSS>(mv);
+            Self::apply::<BMI2>(source, mv);
             *conflicts = conflicts.wrapping_add_signed(d);
             *trial = 0;
             *best = (*best).min(*conflicts);
@@ -423,6 +505,36 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             *trial += 1;
             false
         }
+    }
+
+    /// [`Source::apply`], out of line, in the build `BMI2` names (the cycle's). Out of line: about
+    /// one move in ten is kept, and inlined, this rare path's values crowded the scoring loop's
+    /// registers.
+    #[inline(always)]
+    fn apply<const BMI2: bool>(source: &mut Source, mv: &Move) {
+        #[cfg(target_arch = "x86_64")]
+        if BMI2 {
+            // SAFETY: `BMI2` is true only inside `cycle_bmi2`, which `cycle` calls only when
+            // the CPU reports BMI1 and BMI2.
+            unsafe { Self::apply_bmi2(source, mv) };
+            return;
+        }
+        Self::apply_portable(source, mv);
+    }
+
+    /// See [`Colony::apply`].
+    #[inline(never)]
+    fn apply_portable(source: &mut Source, mv: &Move) {
+        source.apply::<CROSS>(mv);
+    }
+
+    /// [`Colony::apply_portable`] compiled for BMI1 and BMI2: its shifts by a register need no
+    /// move into `cl` (16 instructions fewer an apply).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2")]
+    #[inline(never)]
+    fn apply_bmi2(source: &mut Source, mv: &Move) {
+        source.apply::<CROSS>(mv);
     }
 
     /// Employed, onlooker and scout phases. True as soon as a source reaches 0 conflicts.
@@ -474,8 +586,8 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     fn phases<const BMI2: bool, R: Rng + Clone>(&mut self, limit: Limit, rng: &mut R) -> bool {
         let n = self.sources.len();
         let start = rng.clone();
-        Self::draw_phase::<BMI2, R>(&self.layout, None, (&mut [], &mut self.draws[..n]), rng);
-        if let Some(i) = self.employed() {
+        Self::draw_phase::<BMI2, R>(&self.layout, None, (&mut self.draws[..n], &mut []), rng);
+        if let Some(i) = self.employed::<BMI2>() {
             self.evaluations += i as u64 + 1;
             *rng = start;
             for _ in 0..=i {
@@ -485,19 +597,20 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         }
         self.evaluations += n as u64;
 
-        let scale = self.roulette();
+        let (total, scale) = self.roulette();
+        let roulette = if n <= NARROW_SOURCES {
+            Roulette::Narrow(&self.narrow[..total], scale)
+        } else {
+            Roulette::Wide(&self.wide[..total], scale)
+        };
         let start = rng.clone();
         Self::draw_phase::<BMI2, R>(
             &self.layout,
-            Some((
-                &self.guide[..=n],
-                &self.cumulative[..n + PICK_WINDOW],
-                scale,
-            )),
-            (&mut self.picks[..n], &mut self.draws[..n]),
+            Some(roulette),
+            (&mut [], &mut self.picks[..n]),
             rng,
         );
-        if let Some(k) = self.onlookers() {
+        if let Some(k) = self.onlookers::<BMI2>() {
             self.evaluations += k as u64 + 1;
             *rng = start;
             for _ in 0..=k {
@@ -521,7 +634,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     fn draw_phase<const BMI2: bool, R: Rng + ?Sized>(
         layout: &Layout,
         roulette: Option<Roulette<'_>>,
-        out: (&mut [u32], &mut [MoveIndex]),
+        out: (&mut [MoveIndex], &mut [(u32, MoveIndex)]),
         rng: &mut R,
     ) {
         #[cfg(target_arch = "x86_64")]
@@ -540,7 +653,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     fn draw<R: Rng + ?Sized>(
         layout: &Layout,
         roulette: Option<Roulette<'_>>,
-        out: (&mut [u32], &mut [MoveIndex]),
+        out: (&mut [MoveIndex], &mut [(u32, MoveIndex)]),
         rng: &mut R,
     ) {
         Self::draw_body(layout, roulette, out, rng);
@@ -553,7 +666,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     fn draw_bmi2<R: Rng + ?Sized>(
         layout: &Layout,
         roulette: Option<Roulette<'_>>,
-        out: (&mut [u32], &mut [MoveIndex]),
+        out: (&mut [MoveIndex], &mut [(u32, MoveIndex)]),
         rng: &mut R,
     ) {
         Self::draw_body(layout, roulette, out, rng);
@@ -564,7 +677,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     fn draw_body<R: Rng + ?Sized>(
         layout: &Layout,
         roulette: Option<Roulette<'_>>,
-        (picks, draws): (&mut [u32], &mut [MoveIndex]),
+        (draws, picks): (&mut [MoveIndex], &mut [(u32, MoveIndex)]),
         rng: &mut R,
     ) {
         match roulette {
@@ -573,20 +686,40 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
                     *slot = layout.pick_index::<CROSS, _>(rng);
                 }
             }
-            Some((guide, cumulative, scale)) => {
-                for (pick, slot) in picks.iter_mut().zip(draws) {
-                    let u = rng.next_u64();
-                    *pick = Self::roulette_pick(guide, cumulative, u, scale) as u32;
-                    *slot = layout.pick_index::<CROSS, _>(rng);
-                }
+            Some(Roulette::Narrow(table, scale)) => {
+                Self::onlooker_draws(layout, table, scale, picks, rng);
             }
+            Some(Roulette::Wide(table, scale)) => {
+                Self::onlooker_draws(layout, table, scale, picks, rng);
+            }
+        }
+    }
+
+    /// The onlookers' draws: per onlooker its roulette pick, then its move.
+    #[inline(always)]
+    fn onlooker_draws<T: Entry, R: Rng + ?Sized>(
+        layout: &Layout,
+        table: &[T],
+        scale: f64,
+        picks: &mut [(u32, MoveIndex)],
+        rng: &mut R,
+    ) {
+        // A live part is never empty (every weight is at least 1); said so, the pick's clamped
+        // index needs no bounds check.
+        if table.is_empty() {
+            return;
+        }
+        for (pick, slot) in picks {
+            let u = rng.next_u64();
+            *pick = roulette_pick(table, u, scale);
+            *slot = layout.pick_index::<CROSS, _>(rng);
         }
     }
 
     /// Scores the drawn move of every source in turn. The index of the source that reached
     /// 0 conflicts, if one did (the phase stops there).
     #[inline(always)]
-    fn employed(&mut self) -> Option<usize> {
+    fn employed<const BMI2: bool>(&mut self) -> Option<usize> {
         let n = self.sources.len();
         let employed = self.sources.iter_mut().zip(
             self.conflicts
@@ -595,7 +728,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         );
         for (i, (source, (conflicts, (trial, &mv)))) in employed.enumerate() {
             let mv = self.layout.get_move::<CROSS>(mv);
-            if Self::try_move(&mut self.best, (source, conflicts, trial), mv) {
+            if Self::try_move::<BMI2>(&mut self.best, (source, conflicts, trial), mv) {
                 return Some(i);
             }
         }
@@ -605,112 +738,63 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     /// Scores the onlookers' drawn moves on their picked sources, in pick order (a source
     /// picked twice sees its first move's result). The pick that reached 0 conflicts, if any.
     #[inline(always)]
-    fn onlookers(&mut self) -> Option<usize> {
+    fn onlookers<const BMI2: bool>(&mut self) -> Option<usize> {
         let n = self.sources.len();
         // Slices of exactly `n`, so the clamped pick needs no bounds check.
         let sources = &mut self.sources[..n];
         let conflicts = &mut self.conflicts[..n];
         let trial = &mut self.trial[..n];
-        let draws = self.picks[..n].iter().zip(&self.draws[..n]);
-        for (k, (&i, &mv)) in draws.enumerate() {
+        for (k, &(i, mv)) in self.picks[..n].iter().enumerate() {
             let i = (i as usize).min(n - 1);
             let mv = self.layout.get_move::<CROSS>(mv);
             let parts = (&mut sources[i], &mut conflicts[i], &mut trial[i]);
-            if Self::try_move(&mut self.best, parts, mv) {
+            if Self::try_move::<BMI2>(&mut self.best, parts, mv) {
                 return Some(k);
             }
         }
         None
     }
 
-    /// Builds the onlooker phase's roulette and returns its total weight, as a float.
+    /// Builds the onlooker phase's roulette table (see [`fill_table`]) and returns its total
+    /// weight, as an integer (the length of the table's live part) and as a float times 2^-53
+    /// (see `roulette_target`).
     ///
     /// Roulette weights `max - conflicts + 1` (>= 1, so all-equal degrades to uniform),
     /// computed once for the phase as the article does. A pick draws x in [0, 1) and takes the
     /// first source whose cumulative weight exceeds x * total, as the article's linear scan.
     /// The sums are integers, so `cum > x * total` is the same test as
-    /// `cum > floor(x * total)`. A guide table (one entry per source) jumps close to that
-    /// source, so a pick costs O(1) expected instead of a scan or a binary search (whose
-    /// chain of dependent loads was the single largest cost of a cycle).
+    /// `cum > floor(x * total)`: the answer depends only on the target floor(x * total), an
+    /// integer below `total`, and the table holds it for each, so a pick is one load. The
+    /// weights are a few tens each, so the table is a thousand-odd bytes, filled a chunk per
+    /// source. (The guide table with a window of compares it replaced cost 1,900
+    /// instructions a cycle more, two thirds of them in the picks.)
     #[inline(always)]
-    fn roulette(&mut self) -> f64 {
+    fn roulette(&mut self) -> (usize, f64) {
         let n = self.sources.len();
-        let max = self.conflicts.iter().copied().max().unwrap_or(0);
-        let mut total = 0u64;
-        for (slot, &c) in self.cumulative[..n].iter_mut().zip(&self.conflicts) {
-            total += u64::from(max - c) + 1;
-            *slot = total;
-        }
-        // guide[k] = first i with cum[i] > floor(k * total / n), the answer for the bucket's
-        // smallest target. As cum[i] is an integer, cum[i] <= floor(k * total / n) exactly when
-        // k >= ceil(cum[i] * n / total) =: first_k(i), so guide[k] = #{i : first_k(i) <= k}: a
-        // histogram of first_k and its running sum. No data-dependent branch (a walk of the two
-        // sequences mispredicted its exit on most buckets), and the divisions become one
-        // reciprocal per phase and a multiply-high per source, corrected to the exact quotient.
-        let nn = n as u64;
-        let inverse = u64::MAX / total;
-        // A slice of exactly `n + 1`: the clamped index below needs no bounds check, and the
-        // increments, to a local slice, no reload of the vector's pointer after each store.
-        let guide = &mut self.guide[..=n];
-        guide.fill(0);
-        for &c in &self.cumulative[..n] {
-            let num = c * nn;
-            // floor(num / total) is q or q + 1 (num < 2^64 / 2 for any colony that fits memory).
-            let q = ((u128::from(num) * u128::from(inverse)) >> 64) as u64;
-            let r = num - q * total;
-            let (q, r) = if r >= total {
-                (q + 1, r - total)
-            } else {
-                (q, r)
-            };
-            let first_k = (q + u64::from(r > 0)).min(nn) as usize;
-            guide[first_k.min(n)] += 1;
-        }
-        let mut running = 0;
-        for g in &mut guide[..n] {
-            running += *g;
-            *g = running;
-        }
-        guide[n] = (n - 1) as u32;
-        total as f64 * (1.0 / (1u64 << 53) as f64)
-    }
-
-    /// The source a roulette draw `u` (one `u64`, as `random::<f64>()` consumes) picks, from
-    /// the phase's `n + 1` guide entries and `n + PICK_WINDOW` cumulative weights: slices of
-    /// exactly the lengths the pick relies on, so that indices clamped below `n` need no
-    /// bounds check (eight compares a pick otherwise). `scale` is the total weight * 2^-53.
-    #[inline(always)]
-    fn roulette_pick(guide: &[u32], cumulative: &[u64], u: u64, scale: f64) -> usize {
-        let n = guide.len() - 1;
-        let cumulative = &cumulative[..n + PICK_WINDOW];
-        let bits = u >> 11;
-        let target = roulette_target(bits, scale);
-        // The bucket is floor(bits * n / 2^53), exactly, by one wide multiplication. It is
-        // at most x * n, so its smallest target, floor(bucket * total / n), is at most the
-        // pick's target: the answer (the first source with cum > target) is at or after
-        // `guide[bucket]`, and at or before `guide[bucket + 1]`, the answer for a target
-        // no smaller. (The `min`s only tell the compiler what already holds.)
-        let bucket = (((u128::from(bits << 11) * n as u128) >> 64) as usize).min(n - 1);
-        let (lo, hi) = (guide[bucket] as usize, guide[bucket + 1] as usize);
-        let lo = lo.min(n - 1);
-        // Usually that range is a source or two wide, and counting the window's sums that
-        // are <= target gives the answer without a branch: a scan's exit, taken after a
-        // random number of steps, was mispredicted on every other pick. A wider range
-        // (many light sources in one bucket) takes the scan.
-        if hi - lo < PICK_WINDOW {
-            let window = &cumulative[lo..lo + PICK_WINDOW];
-            let below = window
-                .iter()
-                .map(|&c| usize::from(c <= target))
-                .sum::<usize>();
-            (lo + below).min(n - 1)
+        let conflicts = &self.conflicts[..n];
+        let max = conflicts.iter().copied().max().unwrap_or(0);
+        let total = if n <= NARROW_SOURCES {
+            // In u32 lanes, four to a vector add (u64 sums took 65 instructions a cycle more):
+            // at most 256 weights of at most MAX_CONFLICTS + 1, far from overflowing.
+            conflicts.iter().map(|&c| max - c + 1).sum::<u32>() as usize
         } else {
-            let mut i = lo;
-            while i < n - 1 && cumulative[i] <= target {
-                i += 1;
+            conflicts.iter().map(|&c| (max - c) as usize + 1).sum()
+        };
+        // The tables were sized for weights up to MAX_CONFLICTS + 1, so this never grows one;
+        // it only keeps a fitness above that bound from indexing past the end.
+        let len = total + FILL_CHUNK;
+        if n <= NARROW_SOURCES {
+            if self.narrow.len() < len {
+                self.narrow.resize(len, 0);
             }
-            i
+            fill_table(&mut self.narrow[..len], conflicts, max);
+        } else {
+            if self.wide.len() < len {
+                self.wide.resize(len, 0);
+            }
+            fill_table(&mut self.wide[..len], conflicts, max);
         }
+        (total, total as f64 * (1.0 / (1u64 << 53) as f64))
     }
 
     /// Scout phase: every source whose trial count reached `limit(its conflicts)` is replaced
@@ -1000,6 +1084,85 @@ mod tests {
         assert!(bad(|p| p.colony_size = 7));
         assert!(bad(|p| p.max_cycles = 0));
         assert!(bad(|p| p.limit = Limit::Fixed(0)));
+    }
+
+    /// The article's roulette: x * total against the running sum of weights, in floats.
+    fn article_pick(conflicts: &[u32], u: u64) -> u32 {
+        let max = conflicts.iter().copied().max().unwrap();
+        let total: u64 = conflicts.iter().map(|&c| u64::from(max - c) + 1).sum();
+        let x = (u >> 11) as f64 * (1.0 / (1u64 << 53) as f64);
+        let r = x * total as f64;
+        let mut cum = 0u64;
+        for (i, &c) in conflicts.iter().enumerate() {
+            cum += u64::from(max - c) + 1;
+            if cum as f64 > r {
+                return i as u32;
+            }
+        }
+        conflicts.len() as u32 - 1
+    }
+
+    /// The table's pick for the same draw, through a table of entry type `T`.
+    fn table_picks<T: Entry + Default>(conflicts: &[u32], draws: &[u64]) -> Vec<u32> {
+        let max = conflicts.iter().copied().max().unwrap();
+        let total: usize = conflicts.iter().map(|&c| (max - c) as usize + 1).sum();
+        let mut table = vec![T::default(); total + FILL_CHUNK];
+        fill_table(&mut table, conflicts, max);
+        let scale = total as f64 * (1.0 / (1u64 << 53) as f64);
+        draws
+            .iter()
+            .map(|&u| roulette_pick(&table[..total], u, scale))
+            .collect()
+    }
+
+    #[test]
+    fn roulette_table_picks_as_the_article_scan() {
+        // Colonies of 2 to 300 sources (both entry widths), fitness spreads from none (all
+        // weights 1) to the largest possible (weights up to MAX_CONFLICTS + 1, many chunks a
+        // source), and the draws at the ends of [0, 1) besides random ones.
+        let mut rng = Pcg64Mcg::seed_from_u64(17);
+        for (n, spread) in [
+            (2, 1),
+            (2, MAX_CONFLICTS),
+            (50, 1),
+            (50, 30),
+            (50, MAX_CONFLICTS),
+            (256, 40),
+            (300, 40),
+        ] {
+            for _ in 0..20 {
+                let conflicts: Vec<u32> = (0..n).map(|_| rng.random_range(0..=spread)).collect();
+                let mut draws: Vec<u64> = (0..2000)
+                    .map(|_| rand::RngCore::next_u64(&mut rng))
+                    .collect();
+                draws.extend([0, u64::MAX, 1 << 63, (1 << 63) - 1]);
+                let want: Vec<u32> = draws.iter().map(|&u| article_pick(&conflicts, u)).collect();
+                assert_eq!(
+                    table_picks::<u32>(&conflicts, &draws),
+                    want,
+                    "{conflicts:?}"
+                );
+                if n <= NARROW_SOURCES {
+                    assert_eq!(table_picks::<u8>(&conflicts, &draws), want, "{conflicts:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn colonies_past_the_byte_table_run_too() {
+        // 300 sources: the roulette table holds words, not bytes.
+        let p = puzzle(
+            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+        );
+        let params = AbcParams {
+            colony_size: 600,
+            max_cycles: 20,
+            ..AbcParams::default()
+        };
+        let (r, trace) = run(&p, &params, 2);
+        check_consistent(&p, &r, &trace);
+        assert_eq!(r.evaluations, 300 + 20 * 600 + r.scouts);
     }
 
     #[test]
