@@ -191,8 +191,10 @@ fn node(ctx: &mut Ctx<'_>, board: &mut Bitboard, child: impl Fn(&mut Ctx<'_>, &m
     // the lower digit): its propagation goes further, so where it is the wrong one it fails
     // sooner. First-solution (L1) nodes a puzzle against increasing digit order:
     // forum_hardest_1106 123.5 to 109.8, forum_hardest_1905_11+ 83.8 to 81.8, serg_benchmark
-    // 6.82 to 6.21, 17-clue 1.72 to 1.69, top1465 10.95 to 11.26 (the one that loses); fewer
-    // first instead gave 138.7 on forum_hardest_1106 and 11.12 on top1465. Callgrind
+    // 6.82 to 6.21, 17-clue 1.72 to 1.69, top1465 10.95 to 11.26 (the one that loses). Fewer
+    // first instead: 138.7 on forum_hardest_1106, 11.12 on top1465. The higher digit always
+    // first (a control, as some corpora relabel their digits): forum_hardest_1106 124.5,
+    // serg_benchmark 8.36, top1465 11.29, so the gain is not the labels'. Callgrind
     // instructions per file (L1 and L2): forum_hardest_1106 -1.6 %, 17-clue -0.6 %, top1465
     // +1.3 %. The uniqueness (L2) tree of a puzzle with one solution does not depend on it.
     let mut rest = board.candidates(cell);
