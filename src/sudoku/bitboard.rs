@@ -676,6 +676,12 @@ impl Bitboard {
         Some(cell_of(best.1))
     }
 
+    /// The candidates that placing digit `d + 1` in `cell` takes from the cell's peers.
+    #[inline(always)]
+    pub(crate) fn takes(&self, d: usize, cell: usize) -> u32 {
+        (PEERS[cell] & self.pos[d] & self.unsolved).count_ones()
+    }
+
     /// The unsolved cells with the fewest candidates (some, if a cell is unsolved).
     #[inline(always)]
     fn fewest(&self) -> u128 {

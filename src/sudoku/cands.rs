@@ -242,4 +242,13 @@ impl Board {
         }
         best.map(|(_, _, cell)| cell)
     }
+
+    /// The peers of an unsolved cell that have candidate `bit` too: what placing it there takes.
+    #[cfg(test)]
+    pub(crate) fn takes(&self, cell: usize, bit: u16) -> u32 {
+        PEERS[cell]
+            .iter()
+            .filter(|&&p| self.cand[usize::from(p)] & bit != 0)
+            .count() as u32
+    }
 }
