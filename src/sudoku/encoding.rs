@@ -160,8 +160,10 @@ struct ShuffleStep {
 #[derive(Debug, Clone, Copy, Default)]
 struct FreeCell {
     cell: u8,
-    row: u8,
-    col: u8,
+    /// Where the counts of its row and of its column start in `Source::counts` read as one
+    /// flat array (16 bytes a line), so a digit's count is one add away.
+    row: u16,
+    col: u16,
 }
 
 /// Where the free cells are, fixed for one puzzle.
@@ -246,8 +248,8 @@ impl Layout {
                 let c = free[k] as usize;
                 FreeCell {
                     cell: free[k],
-                    row: ROW[c],
-                    col: COL_LINE + COL[c],
+                    row: 16 * u16::from(ROW[c]),
+                    col: 16 * u16::from(COL_LINE + COL[c]),
                 }
             };
             for k in (1..free.len()).rev() {
@@ -352,6 +354,9 @@ fn below<R: Rng + ?Sized>(bits: u32, range: u32, rng: &mut R) -> u32 {
 /// How many times each digit (byte 1..=9) occurs in one row, column or box; bytes 0 and 10..16
 /// stay 0. Sixteen bytes so [`mask_of`] reads them as two words.
 type Counts = [u8; 16];
+
+/// Bytes of a source's counts, 32 lines of [`Counts`] (a power of two, for masked indexing).
+const COUNT_BYTES: usize = 32 * 16;
 
 /// The same facts as bits, for the delta: bit `3d` set when digit `d` occurs in the line, bit
 /// `DUP + 3d` set when it occurs at least twice. One load answers both questions a swap asks,
@@ -535,10 +540,14 @@ impl Source {
     fn place(&mut self, f: &FreeCell, digit: u8) -> u32 {
         let d = usize::from(digit) & 15;
         self.vals[usize::from(f.cell)] = 3 * digit;
-        let row = &mut self.counts[usize::from(f.row) & 31][d];
+        // Masked to the 512 bytes instead of bounds-checked; a line offset plus a digit below
+        // 16 stays within the line. One `and` a line where `[line & 31][d]` took a mask and a
+        // shift too: 55 instructions a cycle fewer (13.23k, was 13.29k).
+        let counts = self.counts.as_flattened_mut();
+        let row = &mut counts[(usize::from(f.row) + d) & (COUNT_BYTES - 1)];
         let mut conflicts = u32::from(*row != 0);
         *row += 1;
-        let col = &mut self.counts[usize::from(f.col) & 31][d];
+        let col = &mut counts[(usize::from(f.col) + d) & (COUNT_BYTES - 1)];
         conflicts += u32::from(*col != 0);
         *col += 1;
         conflicts
