@@ -1,8 +1,9 @@
 //! The fast baseline: digit-major bitboard candidates, naked and hidden singles and locked
 //! candidates to a fixpoint at every node, and near the root the triad rule too (see
 //! `Rules::Triads` and `TRIAD_DEPTH`), branching on a cell with the fewest candidates (the
-//! one with the most unsolved peers among them). The board is `Copy` and each branch works on its
-//! own copy, so there is no undo log and no allocation.
+//! one with the most unsolved peers among them), and of two candidates trying first the one that
+//! takes more from the peers (see `node`). The board is `Copy` and each branch works on its own
+//! copy, so there is no undo log and no allocation.
 
 use super::bitboard::{Bitboard, Rules};
 use super::grid::{Solution, SudokuPuzzle};
@@ -63,7 +64,8 @@ const STOP_MASK: u64 = 1023;
 const TRIAD_DEPTH: u32 = 4;
 
 /// Bitmask candidates, naked and hidden singles, locked candidates and (near the root) the
-/// triad rule, fewest-candidates branching (most unsolved peers on ties). max_solutions 1 =
+/// triad rule, fewest-candidates branching (most unsolved peers on ties; of two candidates, the
+/// one that takes more from the peers first). max_solutions 1 =
 /// first solution; 2 = prove uniqueness (0 is treated as 1). `stop` polled every ~1024 nodes.
 pub fn solve(
     puzzle: &SudokuPuzzle,
