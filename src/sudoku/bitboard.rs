@@ -1100,6 +1100,15 @@ mod tests {
         b.candidates(r * 9 + c)
     }
 
+    /// The board of `givens` at its fixpoint without the triad rule, and at its fixpoint with it.
+    fn locked_and_triads(givens: &[(usize, usize, u8)], transpose: bool) -> (Bitboard, Bitboard) {
+        let mut locked = board(givens, transpose);
+        locked.propagate(Rules::Locked).unwrap();
+        let mut triads = board(givens, transpose);
+        triads.propagate(Rules::Triads).unwrap();
+        (locked, triads)
+    }
+
     #[test]
     fn triad_rule_naked_triple_of_a_triad() {
         // Row 1 holds 7, 8, 9 in c4-c6 and box 1 holds 4, 5, 6 in row 2: r1c1-r1c3 can only
@@ -1115,10 +1124,7 @@ mod tests {
             (1, 2, 6),
         ];
         for transpose in [false, true] {
-            let mut locked = board(&givens, transpose);
-            locked.propagate(Rules::Locked).unwrap();
-            let mut triads = board(&givens, transpose);
-            triads.propagate(Rules::Triads).unwrap();
+            let (locked, triads) = locked_and_triads(&givens, transpose);
             for c in 0..3 {
                 assert_eq!(cands_at(&triads, 0, c, transpose), 0b111);
             }
@@ -1145,10 +1151,7 @@ mod tests {
             (2, 8, 3),
         ];
         for transpose in [false, true] {
-            let mut locked = board(&givens, transpose);
-            locked.propagate(Rules::Locked).unwrap();
-            let mut triads = board(&givens, transpose);
-            triads.propagate(Rules::Triads).unwrap();
+            let (locked, triads) = locked_and_triads(&givens, transpose);
             for c in 0..3 {
                 assert_eq!(cands_at(&locked, 0, c, transpose), ALL_DIGITS);
                 assert_eq!(cands_at(&triads, 0, c, transpose), 0b111);
