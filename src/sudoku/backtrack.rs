@@ -2,8 +2,10 @@
 //! candidates to a fixpoint at every node, and near the root the triad rule too (see
 //! `Rules::Triads` and `TRIAD_DEPTH`), branching on a cell with the fewest candidates (the
 //! one with the most unsolved peers among them), and of two candidates trying first the one that
-//! takes more from the peers (see `node`). The board is `Copy` and each branch works on its own
-//! copy, so there is no undo log and no allocation.
+//! takes more from the peers (see `node`). A search for more than one solution (a proof of
+//! uniqueness) has the triad rule at every node and splits on a digit's configurations in a
+//! band or stack instead (see `Bitboard::split`). The board is `Copy` and each branch works on
+//! its own copy, so there is no undo log and no allocation.
 
 use super::bitboard::{Bitboard, Rules};
 use super::grid::{Solution, SudokuPuzzle};
@@ -182,8 +184,11 @@ fn node(ctx: &mut Ctx<'_>, board: &mut Bitboard, child: impl Fn(&mut Ctx<'_>, &m
     }
     // A search for more than one solution splits on a digit's configurations in a band or
     // stack (see `Bitboard::split`), with the triad rule at every node (the split reads the
-    // triads it leaves). Uniqueness (L2) nodes a puzzle against the cells and TRIAD_DEPTH:
-    // forum_hardest_1106 264.8 to 221.4, top1465 18.09 to 18.71, 17-clue 2.06 to 2.12.
+    // triads it leaves, and the two go together: with the split (regions ranked by their
+    // configurations) and the triad rule only to TRIAD_DEPTH, forum_hardest_1106 needs 267.2
+    // uniqueness nodes a puzzle, with the rule at
+    // every node 223.7, where bivalue cells need 264.8 and 261.0). The first-solution search
+    // keeps cells: a split's children place nothing, and there it would lose the value order.
     if uniqueness {
         if let Some(split) = board.split() {
             let mut rest = split.configs;
@@ -266,8 +271,9 @@ mod tests {
 
     /// The reference: the previous solver on the cell-major [`Board`] (singles, first cell with
     /// the fewest candidates); with `locked` the current one: the logic grader's locked
-    /// candidates added, the reference triad rule too down to [`TRIAD_DEPTH`] guesses, and the
-    /// current branching rule and value order. Returns (solutions up to `max`, first solution,
+    /// candidates added, the reference triad rule too down to [`TRIAD_DEPTH`] guesses (at every
+    /// node when `max` is over one), and the current branching rules (for more than one solution
+    /// the split of [`config_split`]) and value order. Returns (solutions up to `max`, first solution,
     /// nodes, guesses).
     fn reference(p: &SudokuPuzzle, max: u32, locked: bool) -> (u32, Option<Solution>, u64, u64) {
         struct R {
@@ -280,7 +286,7 @@ mod tests {
         }
         fn go(r: &mut R, mut b: Board, pending: &mut Pending, depth: u32) {
             r.nodes += 1;
-            let rules = match (r.locked, depth <= TRIAD_DEPTH) {
+            let rules = match (r.locked, depth <= TRIAD_DEPTH || r.max > 1) {
                 (false, _) => Rules::Singles,
                 (true, true) => Rules::Triads,
                 (true, false) => Rules::Locked,
@@ -288,6 +294,28 @@ mod tests {
             let fixpoint = reference::fixpoint(&mut b, pending, rules);
             if fixpoint.is_err() {
                 return;
+            }
+            if r.locked && r.max > 1 {
+                if let Some((bit, children)) = config_split(&b) {
+                    for leave in children {
+                        if r.solutions >= r.max {
+                            break;
+                        }
+                        r.guesses += 1;
+                        let mut child = b;
+                        let ok = leave
+                            .iter()
+                            .try_for_each(|&c| child.eliminate(c, bit, pending).map(|_| ()));
+                        if ok.is_ok() {
+                            go(r, child, pending, depth + 1);
+                        } else {
+                            // The solver visits the child and finds the contradiction there.
+                            r.nodes += 1;
+                            pending.clear();
+                        }
+                    }
+                    return;
+                }
             }
             let Some(cell) = b.branch_cell(r.locked) else {
                 r.solutions += 1;
@@ -329,6 +357,71 @@ mod tests {
             go(&mut r, b, &mut pending, 0);
         }
         (r.solutions, r.first, r.nodes, r.guesses)
+    }
+
+    /// The reference's split of a uniqueness search (see `Bitboard::split`), cell by cell on
+    /// [`Board`]: the digit's bit, and for each child, in the order of the permutations, the
+    /// unsolved cells of the region that lose it. None when no cell is unsolved.
+    fn config_split(b: &Board) -> Option<(u16, Vec<Vec<usize>>)> {
+        if b.vals.iter().all(|&v| v != 0) {
+            return None;
+        }
+        // The triad (i, j) of region `r`: in band r, box i's cells in the band's row j; in
+        // stack r - 3, band i's cells in the stack's column j.
+        let triad = |r: usize, i: usize, j: usize| -> [usize; 3] {
+            std::array::from_fn(|q| {
+                if r < 3 {
+                    (3 * r + j) * 9 + 3 * i + q
+                } else {
+                    (3 * i + q) * 9 + 3 * (r - 3) + j
+                }
+            })
+        };
+        let has = |c: usize, d: usize| b.vals[c] == d as u8 + 1 || b.cand[c] >> d & 1 == 1;
+        let possible =
+            |r: usize, d: usize, i: usize, j: usize| triad(r, i, j).iter().any(|&c| has(c, d));
+        let perms = [
+            [0, 1, 2],
+            [0, 2, 1],
+            [1, 0, 2],
+            [1, 2, 0],
+            [2, 0, 1],
+            [2, 1, 0],
+        ];
+        let configs = |r: usize, d: usize| -> Vec<[usize; 3]> {
+            perms
+                .iter()
+                .filter(|p| (0..3).all(|i| possible(r, d, i, p[i])))
+                .copied()
+                .collect()
+        };
+        // The region with the fewest possible (digit, triad) pairs above 27 (every digit fixed),
+        // the first of equals.
+        let pairs = |r: usize| {
+            (0..9)
+                .map(|d| (0..9).filter(|&t| possible(r, d, t / 3, t % 3)).count())
+                .sum::<usize>()
+        };
+        let r = (0..6)
+            .filter(|&r| pairs(r) > 27)
+            .min_by_key(|&r| pairs(r))?;
+        // Its digit with the fewest configurations, two or more; the lowest of equals.
+        let d = (0..9)
+            .filter(|&d| configs(r, d).len() >= 2)
+            .min_by_key(|&d| configs(r, d).len())?;
+        let region: Vec<usize> = (0..9).flat_map(|t| triad(r, t / 3, t % 3)).collect();
+        let children = configs(r, d)
+            .iter()
+            .map(|p| {
+                let kept: Vec<usize> = (0..3).flat_map(|i| triad(r, i, p[i])).collect();
+                region
+                    .iter()
+                    .copied()
+                    .filter(|c| b.vals[*c] == 0 && !kept.contains(c))
+                    .collect()
+            })
+            .collect();
+        Some((1 << d, children))
     }
 
     /// Same answers and the same search tree (the fixpoints and the branching rule are the same)
