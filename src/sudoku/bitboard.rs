@@ -800,7 +800,9 @@ impl Bitboard {
                 carry = next;
             }
         }
-        let mut best = (u32::MAX, 0);
+        // Minima of (count, index) keys, so that ties go to the lower index, without a branch
+        // per region or digit (which is taken is unpredictable).
+        let mut best = u32::MAX;
         for (r, &at) in REGION_AT.iter().enumerate() {
             let field = 0x1FFu64 << at;
             let total: u32 = count
@@ -809,23 +811,25 @@ impl Bitboard {
                 .map(|(j, &c)| (c & field).count_ones() << j)
                 .sum();
             // 27 when every digit is fixed in the region (three triads each).
-            if total > 27 && total < best.0 {
-                best = (total, r);
-            }
+            let key = if total > 27 {
+                total << 3 | r as u32
+            } else {
+                u32::MAX
+            };
+            best = best.min(key);
         }
-        if best.0 == u32::MAX {
+        if best == u32::MAX {
             return None;
         }
-        let region = best.1;
+        let region = (best & 7) as usize;
         let at = REGION_AT[region];
-        let mut pick = (u8::MAX, 0);
+        let mut pick = u32::MAX;
         for (d, &t) in self.triads.iter().enumerate() {
-            let n = CONFIG_COUNT[(t >> at) as usize & 0x1FF];
-            if n >= 2 && n < pick.0 {
-                pick = (n, d);
-            }
+            let n = u32::from(CONFIG_COUNT[(t >> at) as usize & 0x1FF]);
+            let key = if n >= 2 { n << 4 | d as u32 } else { u32::MAX };
+            pick = pick.min(key);
         }
-        let digit = pick.1;
+        let digit = (pick & 15) as usize;
         Some(Split {
             digit,
             region,
