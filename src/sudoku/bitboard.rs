@@ -780,9 +780,10 @@ impl Bitboard {
     /// region ranked by its triads, which bit-sliced counters give in a few dozen operations,
     /// rather than by its configurations (54 look-ups). Uniqueness (L2) nodes a puzzle against
     /// bivalue cells: forum_hardest_1106 264.8 to 223.7, top1465 18.09 to 18.49, 17-clue 2.06
-    /// to 2.17; ranked by configurations 221.4 / 18.71 / 2.12, but callgrind instructions per
-    /// file -8.1 % / +2.3 % / +0.2 % against base where this ranking gives -7.7 % / +0.7 % /
-    /// +0.7 %. With bivalue cells the triad rule at every node alone gives 261.0 / 17.92 / 2.04.
+    /// to 2.17, and callgrind instructions per file -8.3 % / +0.1 % / +0.4 %. Ranked by
+    /// configurations: 221.4 / 18.71 / 2.12 nodes, -8.1 % / +2.3 % / +0.2 % (measured with
+    /// branching minima; the ones below save 0.6 % on forum_hardest_1106). With bivalue cells
+    /// the triad rule at every node alone gives 261.0 / 17.92 / 2.04 nodes.
     #[inline(always)]
     pub(crate) fn split(&self) -> Option<Split> {
         // A solved board may have left the fixpoint before rescanning: its triads are stale.
