@@ -1110,19 +1110,18 @@ mod tests {
                 assert_eq!((usize::from(p) & box_mask(i)).count_ones(), 1, "{k}");
             }
         }
-        for m in 0..512usize {
+        for (m, &count) in CONFIG_COUNT.iter().enumerate() {
             let brute = PERMS
                 .iter()
                 .filter(|&&p| m & usize::from(p) == usize::from(p))
                 .count();
-            assert_eq!(usize::from(CONFIG_COUNT[m]), brute);
+            assert_eq!(usize::from(count), brute);
         }
         assert_eq!(CONFIGS[0x1FF], 0x3F);
         for r in 0..6 {
             assert_eq!(REGION_CELLS[r].count_ones(), 27);
             let mut all = 0;
-            for k in 0..6 {
-                let cells = CONFIG_CELLS[r][k];
+            for &cells in &CONFIG_CELLS[r] {
                 assert_eq!(cells & !REGION_CELLS[r], 0);
                 let list: Vec<usize> = (0..81).filter(|&c| cells & bit(c) != 0).collect();
                 assert_eq!(list.len(), 9);
