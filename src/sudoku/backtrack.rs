@@ -183,12 +183,12 @@ fn node(ctx: &mut Ctx<'_>, board: &mut Bitboard, child: impl Fn(&mut Ctx<'_>, &m
         return;
     }
     // A search for more than one solution splits on a digit's configurations in a band or
-    // stack (see `Bitboard::split`), with the triad rule at every node (the split reads the
-    // triads it leaves, and the two go together: with the split (regions ranked by their
-    // configurations) and the triad rule only to TRIAD_DEPTH, forum_hardest_1106 needs 267.2
-    // uniqueness nodes a puzzle, with the rule at
-    // every node 223.7, where bivalue cells need 264.8 and 261.0). The first-solution search
-    // keeps cells: a split's children place nothing, and there it would lose the value order.
+    // stack (see `Bitboard::split`), with the triad rule at every node: the split reads the
+    // triads the rule's scans leave, and the two only pay together. Uniqueness nodes a puzzle
+    // on forum_hardest_1106 (regions ranked by configurations): 267.2 with the rule only to
+    // TRIAD_DEPTH, 221.4 with it at every node (223.7 with the committed ranking by triads),
+    // where bivalue cells need 264.8 and 261.0. The first-solution search keeps cells and the
+    // value order (the split was measured on uniqueness searches only).
     if uniqueness {
         if let Some(split) = board.split() {
             let mut rest = split.configs;
