@@ -339,6 +339,48 @@ fn fill_table<T: Entry>(table: &mut [T], conflicts: &[u32], max: u32) {
     }
 }
 
+/// [`fill_table`] for a byte table (at most [`NARROW_SOURCES`] sources) whose live part is
+/// `total` entries, the sum of the weights: the same entries below `total` (the padding past it
+/// may differ), with fewer instructions a source. The run's start is clamped to `total`, which
+/// it never exceeds (it is a partial sum of the weights), so that the compiler sees every chunk
+/// within the table and drops the bounds checks; and the chunk of source `i` is kept in a
+/// vector register, one byte add from the previous source's (no broadcast per source).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn fill_narrow(table: &mut [u8], conflicts: &[u32], max: u32, total: usize) {
+    use std::arch::x86_64::{
+        __m128i, _mm_add_epi8, _mm_set1_epi8, _mm_setzero_si128, _mm_storeu_si128,
+    };
+    debug_assert!(conflicts.len() <= NARROW_SOURCES);
+    let table = &mut table[..total + FILL_CHUNK];
+    let store = |at: usize, chunk: __m128i, table: &mut [u8]| {
+        let at = at.min(total);
+        let dst = &mut table[at..at + FILL_CHUNK];
+        // SAFETY: `dst` is a slice of FILL_CHUNK (32) bytes, so both 16-byte unaligned stores
+        // land inside it; SSE2 is part of this build's target (the `cfg` above).
+        unsafe {
+            _mm_storeu_si128(dst.as_mut_ptr().cast(), chunk);
+            _mm_storeu_si128(dst.as_mut_ptr().add(16).cast(), chunk);
+        }
+    };
+    // Sixteen copies of source i's index.
+    // SAFETY (here and at the add below): SSE2 only, which the `cfg` says this build targets;
+    // these intrinsics work on values, touching no memory.
+    let (mut chunk, one) = unsafe { (_mm_setzero_si128(), _mm_set1_epi8(1)) };
+    let mut start = 0;
+    for &c in conflicts {
+        let end = start + (max - c) as usize + 1;
+        store(start, chunk, table);
+        let mut at = start + FILL_CHUNK;
+        while at < end {
+            store(at, chunk, table);
+            at += FILL_CHUNK;
+        }
+        chunk = unsafe { _mm_add_epi8(chunk, one) };
+        start = end;
+    }
+}
+
 /// The source a roulette draw `u` (one `u64`, as `random::<f64>()` consumes) picks: the entry
 /// of the phase's table (its live part, `total` entries) at the draw's target. The target is
 /// below `total` (x < 1); the `min` only spares a bounds check (and keeps the scan's answer,
@@ -433,7 +475,12 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             trace,
         };
         for i in 0..n {
-            let c = colony.sources[i].randomize(&colony.layout, rng);
+            let (source, layout) = (&mut colony.sources[i], &colony.layout);
+            let c = if bmi2 {
+                Self::randomize::<true, R>(source, layout, rng)
+            } else {
+                Self::randomize::<false, R>(source, layout, rng)
+            };
             colony.conflicts[i] = c;
             colony.evaluations += 1;
             colony.best = colony.best.min(c);
@@ -537,6 +584,42 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         source.apply::<CROSS>(mv);
     }
 
+    /// [`Source::randomize`], out of line (a fresh source is built about once in two cycles),
+    /// in the build `BMI2` names, as [`Colony::apply`].
+    #[inline(always)]
+    fn randomize<const BMI2: bool, R: Rng + ?Sized>(
+        source: &mut Source,
+        layout: &Layout,
+        rng: &mut R,
+    ) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        if BMI2 {
+            // SAFETY: `BMI2` is true only inside `cycle_bmi2`, which `cycle` calls only when
+            // the CPU reports BMI1 and BMI2, or in `run` when `bmi2` says the CPU has them.
+            return unsafe { Self::randomize_bmi2(source, layout, rng) };
+        }
+        Self::randomize_portable(source, layout, rng)
+    }
+
+    /// See [`Colony::randomize`].
+    #[inline(never)]
+    fn randomize_portable<R: Rng + ?Sized>(
+        source: &mut Source,
+        layout: &Layout,
+        rng: &mut R,
+    ) -> u32 {
+        source.randomize(layout, rng)
+    }
+
+    /// [`Colony::randomize_portable`] compiled for BMI1 and BMI2 (the generator's 128-bit
+    /// multiplication by `mulx`, shifts without `cl`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2")]
+    #[inline(never)]
+    fn randomize_bmi2<R: Rng + ?Sized>(source: &mut Source, layout: &Layout, rng: &mut R) -> u32 {
+        source.randomize(layout, rng)
+    }
+
     /// Employed, onlooker and scout phases. True as soon as a source reaches 0 conflicts.
     /// Kept out of line: inlined into the caller's large frame, its loop state spilled to the
     /// stack, the generator's included, which put a store and a reload on every draw.
@@ -622,8 +705,8 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         self.evaluations += n as u64;
 
         match limit {
-            Limit::Fixed(l) => self.scouts(rng, |_| l),
-            Limit::Adaptive => self.scouts(rng, |c| Limit::Adaptive.for_conflicts(c)),
+            Limit::Fixed(l) => self.scouts::<BMI2, R>(rng, |_| l),
+            Limit::Adaptive => self.scouts::<BMI2, R>(rng, |c| Limit::Adaptive.for_conflicts(c)),
         }
     }
 
@@ -787,6 +870,9 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             if self.narrow.len() < len {
                 self.narrow.resize(len, 0);
             }
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            fill_narrow(&mut self.narrow, conflicts, max, total);
+            #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
             fill_table(&mut self.narrow[..len], conflicts, max);
         } else {
             if self.wide.len() < len {
@@ -801,14 +887,18 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     /// by a fresh random one. True when a fresh source is a solution. Generic over the limit so
     /// the common fixed one is a plain compare in the loop.
     #[inline(always)]
-    fn scouts<R: Rng + ?Sized>(&mut self, rng: &mut R, limit: impl Fn(u32) -> u32) -> bool {
+    fn scouts<const BMI2: bool, R: Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+        limit: impl Fn(u32) -> u32,
+    ) -> bool {
         let sources = self
             .sources
             .iter_mut()
             .zip(self.conflicts.iter_mut().zip(self.trial.iter_mut()));
         for (source, (conflicts, trial)) in sources {
             if *trial >= limit(*conflicts) {
-                let c = source.randomize(&self.layout, rng);
+                let c = Self::randomize::<BMI2, R>(source, &self.layout, rng);
                 *conflicts = c;
                 *trial = 0;
                 self.evaluations += 1;
@@ -1115,6 +1205,21 @@ mod tests {
             .collect()
     }
 
+    /// [`fill_narrow`]'s picks for the same draws.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    fn narrow_picks(conflicts: &[u32], draws: &[u64]) -> Vec<u32> {
+        let max = conflicts.iter().copied().max().unwrap();
+        let total: usize = conflicts.iter().map(|&c| (max - c) as usize + 1).sum();
+        // Stale entries past the live part, as a later phase finds them.
+        let mut table = vec![0xEE; total + FILL_CHUNK + 7];
+        fill_narrow(&mut table, conflicts, max, total);
+        let scale = total as f64 * (1.0 / (1u64 << 53) as f64);
+        draws
+            .iter()
+            .map(|&u| roulette_pick(&table[..total], u, scale))
+            .collect()
+    }
+
     #[test]
     fn roulette_table_picks_as_the_article_scan() {
         // Colonies of 2 to 300 sources (both entry widths), fitness spreads from none (all
@@ -1144,6 +1249,8 @@ mod tests {
                 );
                 if n <= NARROW_SOURCES {
                     assert_eq!(table_picks::<u8>(&conflicts, &draws), want, "{conflicts:?}");
+                    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                    assert_eq!(narrow_picks(&conflicts, &draws), want, "{conflicts:?}");
                 }
             }
         }
