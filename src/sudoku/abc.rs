@@ -423,10 +423,10 @@ fn has_bmi2() -> bool {
 struct Colony<'a, const CROSS: bool> {
     layout: Layout,
     sources: Vec<Source>,
-    /// Fitness and trial count of each source, apart from the grids: the roulette, the scouts
-    /// and the best-so-far scan read only these, a few cache lines instead of fifty sources.
+    /// Fitness of each source, apart from the grids: the roulette and the best-so-far scan
+    /// read only these, a few cache lines instead of fifty sources. (The trial counts live in
+    /// the sources, see `Source::trial`.)
     conflicts: Vec<u32>,
-    trial: Vec<u32>,
     /// The onlooker phase's roulette as a table: entry `t` is the source a pick whose target
     /// is `t` takes (see [`fill_table`]), rebuilt once per phase. In bytes up to
     /// [`NARROW_SOURCES`] sources (`wide` then stays empty), else in `wide`.
@@ -462,7 +462,6 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         let mut colony = Colony::<CROSS> {
             sources: vec![Source::empty(); n],
             conflicts: vec![0; n],
-            trial: vec![0; n],
             narrow: vec![0; if n <= NARROW_SOURCES { table_len } else { 0 }],
             wide: vec![0; if n <= NARROW_SOURCES { 0 } else { table_len }],
             draws: vec![0; n],
@@ -538,18 +537,18 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     #[inline(always)]
     fn try_move<const BMI2: bool>(
         best: &mut u32,
-        (source, conflicts, trial): (&mut Source, &mut u32, &mut u32),
+        (source, conflicts): (&mut Source, &mut u32),
         mv: &Move,
     ) -> bool {
         let d = source.delta::<CROSS>(mv);
         if d < 0 {
             Self::apply::<BMI2>(source, mv);
             *conflicts = conflicts.wrapping_add_signed(d);
-            *trial = 0;
+            source.trial = 0;
             *best = (*best).min(*conflicts);
             *conflicts == 0
         } else {
-            *trial += 1;
+            source.trial += 1;
             false
         }
     }
@@ -765,7 +764,13 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     ) {
         match roulette {
             None => {
-                for slot in draws {
+                // Two draws an iteration: the loop's count, compare and branch once a pair.
+                let mut pairs = draws.chunks_exact_mut(2);
+                for pair in &mut pairs {
+                    pair[0] = layout.pick_index::<CROSS, _>(rng);
+                    pair[1] = layout.pick_index::<CROSS, _>(rng);
+                }
+                for slot in pairs.into_remainder() {
                     *slot = layout.pick_index::<CROSS, _>(rng);
                 }
             }
@@ -792,7 +797,15 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         if table.is_empty() {
             return;
         }
-        for (pick, slot) in picks {
+        let mut pairs = picks.chunks_exact_mut(2);
+        for pair in &mut pairs {
+            for (pick, slot) in pair {
+                let u = rng.next_u64();
+                *pick = roulette_pick(table, u, scale);
+                *slot = layout.pick_index::<CROSS, _>(rng);
+            }
+        }
+        for (pick, slot) in pairs.into_remainder() {
             let u = rng.next_u64();
             *pick = roulette_pick(table, u, scale);
             *slot = layout.pick_index::<CROSS, _>(rng);
@@ -804,14 +817,13 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     #[inline(always)]
     fn employed<const BMI2: bool>(&mut self) -> Option<usize> {
         let n = self.sources.len();
-        let employed = self.sources.iter_mut().zip(
-            self.conflicts
-                .iter_mut()
-                .zip(self.trial.iter_mut().zip(&self.draws[..n])),
-        );
-        for (i, (source, (conflicts, (trial, &mv)))) in employed.enumerate() {
+        let employed = self
+            .sources
+            .iter_mut()
+            .zip(self.conflicts.iter_mut().zip(&self.draws[..n]));
+        for (i, (source, (conflicts, &mv))) in employed.enumerate() {
             let mv = self.layout.get_move::<CROSS>(mv);
-            if Self::try_move::<BMI2>(&mut self.best, (source, conflicts, trial), mv) {
+            if Self::try_move::<BMI2>(&mut self.best, (source, conflicts), mv) {
                 return Some(i);
             }
         }
@@ -826,11 +838,10 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         // Slices of exactly `n`, so the clamped pick needs no bounds check.
         let sources = &mut self.sources[..n];
         let conflicts = &mut self.conflicts[..n];
-        let trial = &mut self.trial[..n];
         for (k, &(i, mv)) in self.picks[..n].iter().enumerate() {
             let i = (i as usize).min(n - 1);
             let mv = self.layout.get_move::<CROSS>(mv);
-            let parts = (&mut sources[i], &mut conflicts[i], &mut trial[i]);
+            let parts = (&mut sources[i], &mut conflicts[i]);
             if Self::try_move::<BMI2>(&mut self.best, parts, mv) {
                 return Some(k);
             }
@@ -892,15 +903,11 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         rng: &mut R,
         limit: impl Fn(u32) -> u32,
     ) -> bool {
-        let sources = self
-            .sources
-            .iter_mut()
-            .zip(self.conflicts.iter_mut().zip(self.trial.iter_mut()));
-        for (source, (conflicts, trial)) in sources {
-            if *trial >= limit(*conflicts) {
+        for (source, conflicts) in self.sources.iter_mut().zip(self.conflicts.iter_mut()) {
+            if source.trial >= limit(*conflicts) {
                 let c = Self::randomize::<BMI2, R>(source, &self.layout, rng);
                 *conflicts = c;
-                *trial = 0;
+                source.trial = 0;
                 self.evaluations += 1;
                 self.scouts += 1;
                 self.best = self.best.min(c);

@@ -527,6 +527,11 @@ pub(crate) struct Source {
     /// Digit counts of every line (padded to 32 for masked indexing): only improving moves and
     /// fresh sources touch them.
     counts: [Counts; 32],
+    /// The colony's count of this source's consecutive non-improving neighbours; nothing here
+    /// reads or writes it. Kept beside the grid so the colony's scoring loops reach it from the
+    /// source they already hold rather than through one more array (whose pointer they had
+    /// no register left for).
+    pub(crate) trial: u32,
 }
 
 impl Source {
@@ -536,6 +541,7 @@ impl Source {
             masks: [0; LINE_SLOTS],
             vals: [0; CELL_SLOTS],
             counts: [[0; 16]; 32],
+            trial: 0,
         }
     }
 
