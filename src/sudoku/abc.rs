@@ -12,7 +12,7 @@ use std::str::FromStr;
 
 use rand::Rng;
 
-use super::encoding::{Layout, Move, MoveIndex, Source};
+use super::encoding::{Layout, Move, Source};
 use super::grid::{Solution, SudokuPuzzle};
 use super::presolve;
 
@@ -432,12 +432,15 @@ struct Colony<'a, const CROSS: bool> {
     /// [`NARROW_SOURCES`] sources (`wide` then stays empty), else in `wide`.
     narrow: Vec<u8>,
     wide: Vec<u32>,
-    /// The employed phase's drawn moves, one per source (see `Colony::phases`).
-    draws: Vec<MoveIndex>,
+    /// The employed phase's drawn moves, one per source (see `Colony::phases`), copied out of
+    /// the move table as they are drawn: the scoring loops then read each move's fields
+    /// straight from this array, with no index to load and mask and no table pointer to hold
+    /// (one load more a draw, several fewer a score).
+    draws: Vec<Move>,
     /// The onlookers' picked sources with their drawn moves, in pick order: one array, so the
     /// onlooker loops keep one pointer fewer live (they spilled to the stack): 370
     /// instructions a cycle fewer.
-    picks: Vec<(u32, MoveIndex)>,
+    picks: Vec<(u32, Move)>,
     evaluations: u64,
     scouts: u64,
     best: u32,
@@ -464,8 +467,8 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             conflicts: vec![0; n],
             narrow: vec![0; if n <= NARROW_SOURCES { table_len } else { 0 }],
             wide: vec![0; if n <= NARROW_SOURCES { 0 } else { table_len }],
-            draws: vec![0; n],
-            picks: vec![(0, 0); n],
+            draws: vec![Move::default(); n],
+            picks: vec![(0, Move::default()); n],
             layout,
             evaluations: 0,
             scouts: 0,
@@ -716,7 +719,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     fn draw_phase<const BMI2: bool, R: Rng + ?Sized>(
         layout: &Layout,
         roulette: Option<Roulette<'_>>,
-        out: (&mut [MoveIndex], &mut [(u32, MoveIndex)]),
+        out: (&mut [Move], &mut [(u32, Move)]),
         rng: &mut R,
     ) {
         #[cfg(target_arch = "x86_64")]
@@ -735,7 +738,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     fn draw<R: Rng + ?Sized>(
         layout: &Layout,
         roulette: Option<Roulette<'_>>,
-        out: (&mut [MoveIndex], &mut [(u32, MoveIndex)]),
+        out: (&mut [Move], &mut [(u32, Move)]),
         rng: &mut R,
     ) {
         Self::draw_body(layout, roulette, out, rng);
@@ -748,7 +751,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     fn draw_bmi2<R: Rng + ?Sized>(
         layout: &Layout,
         roulette: Option<Roulette<'_>>,
-        out: (&mut [MoveIndex], &mut [(u32, MoveIndex)]),
+        out: (&mut [Move], &mut [(u32, Move)]),
         rng: &mut R,
     ) {
         Self::draw_body(layout, roulette, out, rng);
@@ -759,7 +762,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     fn draw_body<R: Rng + ?Sized>(
         layout: &Layout,
         roulette: Option<Roulette<'_>>,
-        (draws, picks): (&mut [MoveIndex], &mut [(u32, MoveIndex)]),
+        (draws, picks): (&mut [Move], &mut [(u32, Move)]),
         rng: &mut R,
     ) {
         match roulette {
@@ -767,11 +770,11 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
                 // Two draws an iteration: the loop's count, compare and branch once a pair.
                 let mut pairs = draws.chunks_exact_mut(2);
                 for pair in &mut pairs {
-                    pair[0] = layout.pick_index::<CROSS, _>(rng);
-                    pair[1] = layout.pick_index::<CROSS, _>(rng);
+                    pair[0] = Self::pick_move(layout, rng);
+                    pair[1] = Self::pick_move(layout, rng);
                 }
                 for slot in pairs.into_remainder() {
-                    *slot = layout.pick_index::<CROSS, _>(rng);
+                    *slot = Self::pick_move(layout, rng);
                 }
             }
             Some(Roulette::Narrow(table, scale)) => {
@@ -783,13 +786,19 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         }
     }
 
+    /// A move drawn as [`Layout::pick_index`] draws it, copied out of its table.
+    #[inline(always)]
+    fn pick_move<R: Rng + ?Sized>(layout: &Layout, rng: &mut R) -> Move {
+        *layout.get_move::<CROSS>(layout.pick_index::<CROSS, _>(rng))
+    }
+
     /// The onlookers' draws: per onlooker its roulette pick, then its move.
     #[inline(always)]
     fn onlooker_draws<T: Entry, R: Rng + ?Sized>(
         layout: &Layout,
         table: &[T],
         scale: f64,
-        picks: &mut [(u32, MoveIndex)],
+        picks: &mut [(u32, Move)],
         rng: &mut R,
     ) {
         // A live part is never empty (every weight is at least 1); said so, the pick's clamped
@@ -802,13 +811,13 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             for (pick, slot) in pair {
                 let u = rng.next_u64();
                 *pick = roulette_pick(table, u, scale);
-                *slot = layout.pick_index::<CROSS, _>(rng);
+                *slot = Self::pick_move(layout, rng);
             }
         }
         for (pick, slot) in pairs.into_remainder() {
             let u = rng.next_u64();
             *pick = roulette_pick(table, u, scale);
-            *slot = layout.pick_index::<CROSS, _>(rng);
+            *slot = Self::pick_move(layout, rng);
         }
     }
 
@@ -821,8 +830,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             .sources
             .iter_mut()
             .zip(self.conflicts.iter_mut().zip(&self.draws[..n]));
-        for (i, (source, (conflicts, &mv))) in employed.enumerate() {
-            let mv = self.layout.get_move::<CROSS>(mv);
+        for (i, (source, (conflicts, mv))) in employed.enumerate() {
             if Self::try_move::<BMI2>(&mut self.best, (source, conflicts), mv) {
                 return Some(i);
             }
@@ -838,9 +846,8 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         // Slices of exactly `n`, so the clamped pick needs no bounds check.
         let sources = &mut self.sources[..n];
         let conflicts = &mut self.conflicts[..n];
-        for (k, &(i, mv)) in self.picks[..n].iter().enumerate() {
-            let i = (i as usize).min(n - 1);
-            let mv = self.layout.get_move::<CROSS>(mv);
+        for (k, (i, mv)) in self.picks[..n].iter().enumerate() {
+            let i = (*i as usize).min(n - 1);
             let parts = (&mut sources[i], &mut conflicts[i]);
             if Self::try_move::<BMI2>(&mut self.best, parts, mv) {
                 return Some(k);
@@ -866,13 +873,18 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     fn roulette(&mut self) -> (usize, f64) {
         let n = self.sources.len();
         let conflicts = &self.conflicts[..n];
-        let max = conflicts.iter().copied().max().unwrap_or(0);
-        let total = if n <= NARROW_SOURCES {
-            // In u32 lanes, four to a vector add (u64 sums took 65 instructions a cycle more):
-            // at most 256 weights of at most MAX_CONFLICTS + 1, far from overflowing.
-            conflicts.iter().map(|&c| max - c + 1).sum::<u32>() as usize
+        let (max, total) = if n <= NARROW_SOURCES {
+            // One pass for the largest fitness and the sum of all, in u32 lanes, four to a
+            // vector (u64 sums took 65 instructions a cycle more): at most 256 fitnesses of at
+            // most MAX_CONFLICTS, far from overflowing. The weights then sum to
+            // `n * (max + 1) - sum`, with no second pass over them.
+            let (max, sum) = conflicts
+                .iter()
+                .fold((0, 0u32), |(max, sum), &c| (max.max(c), sum + c));
+            (max, (n as u32 * (max + 1) - sum) as usize)
         } else {
-            conflicts.iter().map(|&c| (max - c) as usize + 1).sum()
+            let max = conflicts.iter().copied().max().unwrap_or(0);
+            (max, conflicts.iter().map(|&c| (max - c) as usize + 1).sum())
         };
         // The tables were sized for weights up to MAX_CONFLICTS + 1, so this never grows one;
         // it only keeps a fitness above that bound from indexing past the end.
