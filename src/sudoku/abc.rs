@@ -339,22 +339,37 @@ fn fill_table<T: Entry>(table: &mut [T], conflicts: &[u32], max: u32) {
     }
 }
 
-/// [`fill_table`] for a byte table (at most [`NARROW_SOURCES`] sources) whose live part is
-/// `total` entries, the sum of the weights: the same entries below `total` (the padding past it
-/// may differ), with fewer instructions a source. The run's start is clamped to `total`, which
-/// it never exceeds (it is a partial sum of the weights), so that the compiler sees every chunk
-/// within the table and drops the bounds checks; and the chunk of source `i` is kept in a
-/// vector register, one byte add from the previous source's (no broadcast per source).
+/// Live entries a byte table has room for: a power of two no smaller than the largest total
+/// weight of a byte-table colony, so [`fill_narrow`] masks a chunk's start into the table (one
+/// `and`) where a clamp took a compare, a move and a conditional move.
+const NARROW_SPAN: usize = 1 << 16;
+const _: () = assert!(NARROW_SOURCES * (MAX_CONFLICTS as usize + 1) <= NARROW_SPAN);
+
+/// Length of a byte table: [`NARROW_SPAN`] and a chunk of padding.
+const NARROW_TABLE: usize = NARROW_SPAN + FILL_CHUNK;
+
+/// [`fill_table`] for a byte table (at most [`NARROW_SOURCES`] sources, `table` at least
+/// [`NARROW_TABLE`] long, as the colony allocates it): the same entries below the total weight
+/// (the padding past it may differ), with fewer instructions a source. A run starts at a
+/// partial sum of the weights, so below [`NARROW_SPAN`], where the mask leaves it unchanged:
+/// masked, the compiler sees every chunk within the fixed-size table and drops the bounds
+/// checks. The chunk of source `i` is kept in a vector register, one byte add from the previous
+/// source's (no broadcast per source).
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
-fn fill_narrow(table: &mut [u8], conflicts: &[u32], max: u32, total: usize) {
+fn fill_narrow(table: &mut [u8], conflicts: &[u32], max: u32) {
     use std::arch::x86_64::{
         __m128i, _mm_add_epi8, _mm_set1_epi8, _mm_setzero_si128, _mm_storeu_si128,
     };
     debug_assert!(conflicts.len() <= NARROW_SOURCES);
-    let table = &mut table[..total + FILL_CHUNK];
-    let store = |at: usize, chunk: __m128i, table: &mut [u8]| {
-        let at = at.min(total);
+    let Some(table) = table.first_chunk_mut::<NARROW_TABLE>() else {
+        // Not reached: the colony allocates NARROW_TABLE bytes; the generic fill is right
+        // for any table of `total + FILL_CHUNK` entries.
+        fill_table(table, conflicts, max);
+        return;
+    };
+    let store = |at: usize, chunk: __m128i, table: &mut [u8; NARROW_TABLE]| {
+        let at = at & (NARROW_SPAN - 1);
         let dst = &mut table[at..at + FILL_CHUNK];
         // SAFETY: `dst` is a slice of FILL_CHUNK (32) bytes, so both 16-byte unaligned stores
         // land inside it; SSE2 is part of this build's target (the `cfg` above).
@@ -465,7 +480,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         let mut colony = Colony::<CROSS> {
             sources: vec![Source::empty(); n],
             conflicts: vec![0; n],
-            narrow: vec![0; if n <= NARROW_SOURCES { table_len } else { 0 }],
+            narrow: vec![0; if n <= NARROW_SOURCES { NARROW_TABLE } else { 0 }],
             wide: vec![0; if n <= NARROW_SOURCES { 0 } else { table_len }],
             draws: vec![Move::default(); n],
             picks: vec![(0, Move::default()); n],
@@ -894,7 +909,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
                 self.narrow.resize(len, 0);
             }
             #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-            fill_narrow(&mut self.narrow, conflicts, max, total);
+            fill_narrow(&mut self.narrow[..], conflicts, max);
             #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
             fill_table(&mut self.narrow[..len], conflicts, max);
         } else {
@@ -1224,14 +1239,14 @@ mod tests {
             .collect()
     }
 
-    /// [`fill_narrow`]'s picks for the same draws.
+    /// [`fill_narrow`]'s picks for the same draws, on a table of `len` entries.
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    fn narrow_picks(conflicts: &[u32], draws: &[u64]) -> Vec<u32> {
+    fn narrow_picks(conflicts: &[u32], draws: &[u64], len: Option<usize>) -> Vec<u32> {
         let max = conflicts.iter().copied().max().unwrap();
         let total: usize = conflicts.iter().map(|&c| (max - c) as usize + 1).sum();
         // Stale entries past the live part, as a later phase finds them.
-        let mut table = vec![0xEE; total + FILL_CHUNK + 7];
-        fill_narrow(&mut table, conflicts, max, total);
+        let mut table = vec![0xEE; len.unwrap_or(NARROW_TABLE)];
+        fill_narrow(&mut table, conflicts, max);
         let scale = total as f64 * (1.0 / (1u64 << 53) as f64);
         draws
             .iter()
@@ -1269,7 +1284,22 @@ mod tests {
                 if n <= NARROW_SOURCES {
                     assert_eq!(table_picks::<u8>(&conflicts, &draws), want, "{conflicts:?}");
                     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-                    assert_eq!(narrow_picks(&conflicts, &draws), want, "{conflicts:?}");
+                    assert_eq!(
+                        narrow_picks(&conflicts, &draws, None),
+                        want,
+                        "{conflicts:?}"
+                    );
+                    // A table shorter than the colony's takes the generic fill.
+                    let live: usize = {
+                        let max = conflicts.iter().copied().max().unwrap();
+                        conflicts.iter().map(|&c| (max - c) as usize + 1).sum()
+                    };
+                    let short = Some(live + FILL_CHUNK);
+                    assert_eq!(
+                        narrow_picks(&conflicts, &draws, short),
+                        want,
+                        "{conflicts:?}"
+                    );
                 }
             }
         }
