@@ -12,7 +12,7 @@ use std::str::FromStr;
 
 use rand::Rng;
 
-use super::encoding::{Layout, Move, MoveIndex, Source};
+use super::encoding::{Layout, Move, Source};
 use super::grid::{Solution, SudokuPuzzle};
 use super::presolve;
 
@@ -339,6 +339,63 @@ fn fill_table<T: Entry>(table: &mut [T], conflicts: &[u32], max: u32) {
     }
 }
 
+/// Live entries a byte table has room for: a power of two no smaller than the largest total
+/// weight of a byte-table colony, so [`fill_narrow`] masks a chunk's start into the table (one
+/// `and`) where a clamp took a compare, a move and a conditional move.
+const NARROW_SPAN: usize = 1 << 16;
+const _: () = assert!(NARROW_SOURCES * (MAX_CONFLICTS as usize + 1) <= NARROW_SPAN);
+
+/// Length of a byte table: [`NARROW_SPAN`] and a chunk of padding.
+const NARROW_TABLE: usize = NARROW_SPAN + FILL_CHUNK;
+
+/// [`fill_table`] for a byte table (at most [`NARROW_SOURCES`] sources, `table` at least
+/// [`NARROW_TABLE`] long, as the colony allocates it): the same entries below the total weight
+/// (the padding past it may differ), with fewer instructions a source. A run starts at a
+/// partial sum of the weights, so below [`NARROW_SPAN`], where the mask leaves it unchanged:
+/// masked, the compiler sees every chunk within the fixed-size table and drops the bounds
+/// checks. The chunk of source `i` is kept in a vector register, one byte add from the previous
+/// source's (no broadcast per source).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+#[inline(always)]
+fn fill_narrow(table: &mut [u8], conflicts: &[u32], max: u32) {
+    use std::arch::x86_64::{
+        __m128i, _mm_add_epi8, _mm_set1_epi8, _mm_setzero_si128, _mm_storeu_si128,
+    };
+    debug_assert!(conflicts.len() <= NARROW_SOURCES);
+    let Some(table) = table.first_chunk_mut::<NARROW_TABLE>() else {
+        // Not reached: the colony allocates NARROW_TABLE bytes; the generic fill is right
+        // for any table of `total + FILL_CHUNK` entries.
+        fill_table(table, conflicts, max);
+        return;
+    };
+    let store = |at: usize, chunk: __m128i, table: &mut [u8; NARROW_TABLE]| {
+        let at = at & (NARROW_SPAN - 1);
+        let dst = &mut table[at..at + FILL_CHUNK];
+        // SAFETY: `dst` is a slice of FILL_CHUNK (32) bytes, so both 16-byte unaligned stores
+        // land inside it; SSE2 is part of this build's target (the `cfg` above).
+        unsafe {
+            _mm_storeu_si128(dst.as_mut_ptr().cast(), chunk);
+            _mm_storeu_si128(dst.as_mut_ptr().add(16).cast(), chunk);
+        }
+    };
+    // Sixteen copies of source i's index.
+    // SAFETY (here and at the add below): SSE2 only, which the `cfg` says this build targets;
+    // these intrinsics work on values, touching no memory.
+    let (mut chunk, one) = unsafe { (_mm_setzero_si128(), _mm_set1_epi8(1)) };
+    let mut start = 0;
+    for &c in conflicts {
+        let end = start + (max - c) as usize + 1;
+        store(start, chunk, table);
+        let mut at = start + FILL_CHUNK;
+        while at < end {
+            store(at, chunk, table);
+            at += FILL_CHUNK;
+        }
+        chunk = unsafe { _mm_add_epi8(chunk, one) };
+        start = end;
+    }
+}
+
 /// The source a roulette draw `u` (one `u64`, as `random::<f64>()` consumes) picks: the entry
 /// of the phase's table (its live part, `total` entries) at the draw's target. The target is
 /// below `total` (x < 1); the `min` only spares a bounds check (and keeps the scan's answer,
@@ -381,21 +438,24 @@ fn has_bmi2() -> bool {
 struct Colony<'a, const CROSS: bool> {
     layout: Layout,
     sources: Vec<Source>,
-    /// Fitness and trial count of each source, apart from the grids: the roulette, the scouts
-    /// and the best-so-far scan read only these, a few cache lines instead of fifty sources.
+    /// Fitness of each source, apart from the grids: the roulette and the best-so-far scan
+    /// read only these, a few cache lines instead of fifty sources. (The trial counts live in
+    /// the sources, see `Source::trial`.)
     conflicts: Vec<u32>,
-    trial: Vec<u32>,
     /// The onlooker phase's roulette as a table: entry `t` is the source a pick whose target
     /// is `t` takes (see [`fill_table`]), rebuilt once per phase. In bytes up to
     /// [`NARROW_SOURCES`] sources (`wide` then stays empty), else in `wide`.
     narrow: Vec<u8>,
     wide: Vec<u32>,
-    /// The employed phase's drawn moves, one per source (see `Colony::phases`).
-    draws: Vec<MoveIndex>,
+    /// The employed phase's drawn moves, one per source (see `Colony::phases`), copied out of
+    /// the move table as they are drawn: the scoring loops then read each move's fields
+    /// straight from this array, with no index to load and mask and no table pointer to hold
+    /// (one load more a draw, several fewer a score).
+    draws: Vec<Move>,
     /// The onlookers' picked sources with their drawn moves, in pick order: one array, so the
     /// onlooker loops keep one pointer fewer live (they spilled to the stack): 370
     /// instructions a cycle fewer.
-    picks: Vec<(u32, MoveIndex)>,
+    picks: Vec<(u32, Move)>,
     evaluations: u64,
     scouts: u64,
     best: u32,
@@ -420,11 +480,10 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         let mut colony = Colony::<CROSS> {
             sources: vec![Source::empty(); n],
             conflicts: vec![0; n],
-            trial: vec![0; n],
-            narrow: vec![0; if n <= NARROW_SOURCES { table_len } else { 0 }],
+            narrow: vec![0; if n <= NARROW_SOURCES { NARROW_TABLE } else { 0 }],
             wide: vec![0; if n <= NARROW_SOURCES { 0 } else { table_len }],
-            draws: vec![0; n],
-            picks: vec![(0, 0); n],
+            draws: vec![Move::default(); n],
+            picks: vec![(0, Move::default()); n],
             layout,
             evaluations: 0,
             scouts: 0,
@@ -433,7 +492,12 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             trace,
         };
         for i in 0..n {
-            let c = colony.sources[i].randomize(&colony.layout, rng);
+            let (source, layout) = (&mut colony.sources[i], &colony.layout);
+            let c = if bmi2 {
+                Self::randomize::<true, R>(source, layout, rng)
+            } else {
+                Self::randomize::<false, R>(source, layout, rng)
+            };
             colony.conflicts[i] = c;
             colony.evaluations += 1;
             colony.best = colony.best.min(c);
@@ -491,18 +555,18 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     #[inline(always)]
     fn try_move<const BMI2: bool>(
         best: &mut u32,
-        (source, conflicts, trial): (&mut Source, &mut u32, &mut u32),
+        (source, conflicts): (&mut Source, &mut u32),
         mv: &Move,
     ) -> bool {
         let d = source.delta::<CROSS>(mv);
         if d < 0 {
             Self::apply::<BMI2>(source, mv);
             *conflicts = conflicts.wrapping_add_signed(d);
-            *trial = 0;
+            source.trial = 0;
             *best = (*best).min(*conflicts);
             *conflicts == 0
         } else {
-            *trial += 1;
+            source.trial += 1;
             false
         }
     }
@@ -535,6 +599,42 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     #[inline(never)]
     fn apply_bmi2(source: &mut Source, mv: &Move) {
         source.apply::<CROSS>(mv);
+    }
+
+    /// [`Source::randomize`], out of line (a fresh source is built about once in two cycles),
+    /// in the build `BMI2` names, as [`Colony::apply`].
+    #[inline(always)]
+    fn randomize<const BMI2: bool, R: Rng + ?Sized>(
+        source: &mut Source,
+        layout: &Layout,
+        rng: &mut R,
+    ) -> u32 {
+        #[cfg(target_arch = "x86_64")]
+        if BMI2 {
+            // SAFETY: `BMI2` is true only inside `cycle_bmi2`, which `cycle` calls only when
+            // the CPU reports BMI1 and BMI2, or in `run` when `bmi2` says the CPU has them.
+            return unsafe { Self::randomize_bmi2(source, layout, rng) };
+        }
+        Self::randomize_portable(source, layout, rng)
+    }
+
+    /// See [`Colony::randomize`].
+    #[inline(never)]
+    fn randomize_portable<R: Rng + ?Sized>(
+        source: &mut Source,
+        layout: &Layout,
+        rng: &mut R,
+    ) -> u32 {
+        source.randomize(layout, rng)
+    }
+
+    /// [`Colony::randomize_portable`] compiled for BMI1 and BMI2 (the generator's 128-bit
+    /// multiplication by `mulx`, shifts without `cl`).
+    #[cfg(target_arch = "x86_64")]
+    #[target_feature(enable = "bmi1,bmi2")]
+    #[inline(never)]
+    fn randomize_bmi2<R: Rng + ?Sized>(source: &mut Source, layout: &Layout, rng: &mut R) -> u32 {
+        source.randomize(layout, rng)
     }
 
     /// Employed, onlooker and scout phases. True as soon as a source reaches 0 conflicts.
@@ -622,8 +722,8 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         self.evaluations += n as u64;
 
         match limit {
-            Limit::Fixed(l) => self.scouts(rng, |_| l),
-            Limit::Adaptive => self.scouts(rng, |c| Limit::Adaptive.for_conflicts(c)),
+            Limit::Fixed(l) => self.scouts::<BMI2, R>(rng, |_| l),
+            Limit::Adaptive => self.scouts::<BMI2, R>(rng, |c| Limit::Adaptive.for_conflicts(c)),
         }
     }
 
@@ -634,7 +734,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     fn draw_phase<const BMI2: bool, R: Rng + ?Sized>(
         layout: &Layout,
         roulette: Option<Roulette<'_>>,
-        out: (&mut [MoveIndex], &mut [(u32, MoveIndex)]),
+        out: (&mut [Move], &mut [(u32, Move)]),
         rng: &mut R,
     ) {
         #[cfg(target_arch = "x86_64")]
@@ -653,7 +753,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     fn draw<R: Rng + ?Sized>(
         layout: &Layout,
         roulette: Option<Roulette<'_>>,
-        out: (&mut [MoveIndex], &mut [(u32, MoveIndex)]),
+        out: (&mut [Move], &mut [(u32, Move)]),
         rng: &mut R,
     ) {
         Self::draw_body(layout, roulette, out, rng);
@@ -666,7 +766,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     fn draw_bmi2<R: Rng + ?Sized>(
         layout: &Layout,
         roulette: Option<Roulette<'_>>,
-        out: (&mut [MoveIndex], &mut [(u32, MoveIndex)]),
+        out: (&mut [Move], &mut [(u32, Move)]),
         rng: &mut R,
     ) {
         Self::draw_body(layout, roulette, out, rng);
@@ -677,13 +777,19 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     fn draw_body<R: Rng + ?Sized>(
         layout: &Layout,
         roulette: Option<Roulette<'_>>,
-        (draws, picks): (&mut [MoveIndex], &mut [(u32, MoveIndex)]),
+        (draws, picks): (&mut [Move], &mut [(u32, Move)]),
         rng: &mut R,
     ) {
         match roulette {
             None => {
-                for slot in draws {
-                    *slot = layout.pick_index::<CROSS, _>(rng);
+                // Two draws an iteration: the loop's count, compare and branch once a pair.
+                let mut pairs = draws.chunks_exact_mut(2);
+                for pair in &mut pairs {
+                    pair[0] = Self::pick_move(layout, rng);
+                    pair[1] = Self::pick_move(layout, rng);
+                }
+                for slot in pairs.into_remainder() {
+                    *slot = Self::pick_move(layout, rng);
                 }
             }
             Some(Roulette::Narrow(table, scale)) => {
@@ -695,13 +801,19 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         }
     }
 
+    /// A move drawn as [`Layout::pick_index`] draws it, copied out of its table.
+    #[inline(always)]
+    fn pick_move<R: Rng + ?Sized>(layout: &Layout, rng: &mut R) -> Move {
+        *layout.get_move::<CROSS>(layout.pick_index::<CROSS, _>(rng))
+    }
+
     /// The onlookers' draws: per onlooker its roulette pick, then its move.
     #[inline(always)]
     fn onlooker_draws<T: Entry, R: Rng + ?Sized>(
         layout: &Layout,
         table: &[T],
         scale: f64,
-        picks: &mut [(u32, MoveIndex)],
+        picks: &mut [(u32, Move)],
         rng: &mut R,
     ) {
         // A live part is never empty (every weight is at least 1); said so, the pick's clamped
@@ -709,10 +821,18 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         if table.is_empty() {
             return;
         }
-        for (pick, slot) in picks {
+        let mut pairs = picks.chunks_exact_mut(2);
+        for pair in &mut pairs {
+            for (pick, slot) in pair {
+                let u = rng.next_u64();
+                *pick = roulette_pick(table, u, scale);
+                *slot = Self::pick_move(layout, rng);
+            }
+        }
+        for (pick, slot) in pairs.into_remainder() {
             let u = rng.next_u64();
             *pick = roulette_pick(table, u, scale);
-            *slot = layout.pick_index::<CROSS, _>(rng);
+            *slot = Self::pick_move(layout, rng);
         }
     }
 
@@ -721,14 +841,12 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     #[inline(always)]
     fn employed<const BMI2: bool>(&mut self) -> Option<usize> {
         let n = self.sources.len();
-        let employed = self.sources.iter_mut().zip(
-            self.conflicts
-                .iter_mut()
-                .zip(self.trial.iter_mut().zip(&self.draws[..n])),
-        );
-        for (i, (source, (conflicts, (trial, &mv)))) in employed.enumerate() {
-            let mv = self.layout.get_move::<CROSS>(mv);
-            if Self::try_move::<BMI2>(&mut self.best, (source, conflicts, trial), mv) {
+        let employed = self
+            .sources
+            .iter_mut()
+            .zip(self.conflicts.iter_mut().zip(&self.draws[..n]));
+        for (i, (source, (conflicts, mv))) in employed.enumerate() {
+            if Self::try_move::<BMI2>(&mut self.best, (source, conflicts), mv) {
                 return Some(i);
             }
         }
@@ -743,11 +861,9 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         // Slices of exactly `n`, so the clamped pick needs no bounds check.
         let sources = &mut self.sources[..n];
         let conflicts = &mut self.conflicts[..n];
-        let trial = &mut self.trial[..n];
-        for (k, &(i, mv)) in self.picks[..n].iter().enumerate() {
-            let i = (i as usize).min(n - 1);
-            let mv = self.layout.get_move::<CROSS>(mv);
-            let parts = (&mut sources[i], &mut conflicts[i], &mut trial[i]);
+        for (k, (i, mv)) in self.picks[..n].iter().enumerate() {
+            let i = (*i as usize).min(n - 1);
+            let parts = (&mut sources[i], &mut conflicts[i]);
             if Self::try_move::<BMI2>(&mut self.best, parts, mv) {
                 return Some(k);
             }
@@ -772,13 +888,18 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     fn roulette(&mut self) -> (usize, f64) {
         let n = self.sources.len();
         let conflicts = &self.conflicts[..n];
-        let max = conflicts.iter().copied().max().unwrap_or(0);
-        let total = if n <= NARROW_SOURCES {
-            // In u32 lanes, four to a vector add (u64 sums took 65 instructions a cycle more):
-            // at most 256 weights of at most MAX_CONFLICTS + 1, far from overflowing.
-            conflicts.iter().map(|&c| max - c + 1).sum::<u32>() as usize
+        let (max, total) = if n <= NARROW_SOURCES {
+            // One pass for the largest fitness and the sum of all, in u32 lanes, four to a
+            // vector (u64 sums took 65 instructions a cycle more): at most 256 fitnesses of at
+            // most MAX_CONFLICTS, far from overflowing. The weights then sum to
+            // `n * (max + 1) - sum`, with no second pass over them.
+            let (max, sum) = conflicts
+                .iter()
+                .fold((0, 0u32), |(max, sum), &c| (max.max(c), sum + c));
+            (max, (n as u32 * (max + 1) - sum) as usize)
         } else {
-            conflicts.iter().map(|&c| (max - c) as usize + 1).sum()
+            let max = conflicts.iter().copied().max().unwrap_or(0);
+            (max, conflicts.iter().map(|&c| (max - c) as usize + 1).sum())
         };
         // The tables were sized for weights up to MAX_CONFLICTS + 1, so this never grows one;
         // it only keeps a fitness above that bound from indexing past the end.
@@ -787,6 +908,9 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             if self.narrow.len() < len {
                 self.narrow.resize(len, 0);
             }
+            #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+            fill_narrow(&mut self.narrow[..], conflicts, max);
+            #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
             fill_table(&mut self.narrow[..len], conflicts, max);
         } else {
             if self.wide.len() < len {
@@ -801,16 +925,16 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     /// by a fresh random one. True when a fresh source is a solution. Generic over the limit so
     /// the common fixed one is a plain compare in the loop.
     #[inline(always)]
-    fn scouts<R: Rng + ?Sized>(&mut self, rng: &mut R, limit: impl Fn(u32) -> u32) -> bool {
-        let sources = self
-            .sources
-            .iter_mut()
-            .zip(self.conflicts.iter_mut().zip(self.trial.iter_mut()));
-        for (source, (conflicts, trial)) in sources {
-            if *trial >= limit(*conflicts) {
-                let c = source.randomize(&self.layout, rng);
+    fn scouts<const BMI2: bool, R: Rng + ?Sized>(
+        &mut self,
+        rng: &mut R,
+        limit: impl Fn(u32) -> u32,
+    ) -> bool {
+        for (source, conflicts) in self.sources.iter_mut().zip(self.conflicts.iter_mut()) {
+            if source.trial >= limit(*conflicts) {
+                let c = Self::randomize::<BMI2, R>(source, &self.layout, rng);
                 *conflicts = c;
-                *trial = 0;
+                source.trial = 0;
                 self.evaluations += 1;
                 self.scouts += 1;
                 self.best = self.best.min(c);
@@ -1115,6 +1239,21 @@ mod tests {
             .collect()
     }
 
+    /// [`fill_narrow`]'s picks for the same draws, on a table of `len` entries.
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    fn narrow_picks(conflicts: &[u32], draws: &[u64], len: Option<usize>) -> Vec<u32> {
+        let max = conflicts.iter().copied().max().unwrap();
+        let total: usize = conflicts.iter().map(|&c| (max - c) as usize + 1).sum();
+        // Stale entries past the live part, as a later phase finds them.
+        let mut table = vec![0xEE; len.unwrap_or(NARROW_TABLE)];
+        fill_narrow(&mut table, conflicts, max);
+        let scale = total as f64 * (1.0 / (1u64 << 53) as f64);
+        draws
+            .iter()
+            .map(|&u| roulette_pick(&table[..total], u, scale))
+            .collect()
+    }
+
     #[test]
     fn roulette_table_picks_as_the_article_scan() {
         // Colonies of 2 to 300 sources (both entry widths), fitness spreads from none (all
@@ -1144,6 +1283,23 @@ mod tests {
                 );
                 if n <= NARROW_SOURCES {
                     assert_eq!(table_picks::<u8>(&conflicts, &draws), want, "{conflicts:?}");
+                    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+                    assert_eq!(
+                        narrow_picks(&conflicts, &draws, None),
+                        want,
+                        "{conflicts:?}"
+                    );
+                    // A table shorter than the colony's takes the generic fill.
+                    let live: usize = {
+                        let max = conflicts.iter().copied().max().unwrap();
+                        conflicts.iter().map(|&c| (max - c) as usize + 1).sum()
+                    };
+                    let short = Some(live + FILL_CHUNK);
+                    assert_eq!(
+                        narrow_picks(&conflicts, &draws, short),
+                        want,
+                        "{conflicts:?}"
+                    );
                 }
             }
         }

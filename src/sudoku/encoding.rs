@@ -75,12 +75,19 @@ impl Move {
 /// Moves of one neighbourhood, flat: group `k` (a box, or a line for cross-box moves) owns
 /// `len[k]` moves from `start[k]`. Powers of two sizes let a masked index replace a bounds check
 /// in the hot loop (at most 9 * 72 box moves or 18 * 54 line moves exist, both under 1024).
+///
+/// A group's size is kept as the draw uses it: widened to `u64` and beside its rejection
+/// threshold (see [`below_by`]), so the bounded draw multiplies and compares straight from
+/// memory instead of loading, extending and negating it in registers (the draw loops have
+/// none to spare).
 struct MoveTable {
     moves: [Move; MOVE_SLOTS],
     start: [u32; GROUP_SLOTS],
-    len: [u32; GROUP_SLOTS],
-    /// Groups with at least one move.
+    len: [u64; GROUP_SLOTS],
+    threshold: [u32; GROUP_SLOTS],
+    /// Groups with at least one move, and its threshold.
     groups: u32,
+    groups_threshold: u32,
 }
 
 const MOVE_SLOTS: usize = 1024;
@@ -97,7 +104,9 @@ impl MoveTable {
             moves: [Move::default(); MOVE_SLOTS],
             start: [0; GROUP_SLOTS],
             len: [0; GROUP_SLOTS],
+            threshold: [0; GROUP_SLOTS],
             groups: 0,
+            groups_threshold: 0,
         }
     }
 
@@ -107,7 +116,7 @@ impl MoveTable {
         let start = if k == 0 {
             0
         } else {
-            self.start[k - 1] + self.len[k - 1]
+            self.start[k - 1] + self.len[k - 1] as u32
         };
         let mut len = 0;
         for mv in moves {
@@ -116,8 +125,10 @@ impl MoveTable {
         }
         if len > 0 {
             self.start[k] = start;
-            self.len[k] = len;
+            self.len[k] = u64::from(len);
+            self.threshold[k] = len.wrapping_neg();
             self.groups += 1;
+            self.groups_threshold = self.groups.wrapping_neg();
         }
     }
 
@@ -133,8 +144,9 @@ impl MoveTable {
     #[inline(always)]
     fn pick_index<R: Rng + ?Sized>(&self, rng: &mut R) -> MoveIndex {
         let r = rng.next_u64();
-        let k = below(r as u32, self.groups, rng) as usize & (GROUP_SLOTS - 1);
-        let j = below((r >> 32) as u32, self.len[k], rng);
+        let groups = u64::from(self.groups);
+        let k = below_by(r as u32, groups, self.groups_threshold, rng) as usize & (GROUP_SLOTS - 1);
+        let j = below_by((r >> 32) as u32, self.len[k], self.threshold[k], rng);
         (self.start[k] + j) as MoveIndex
     }
 
@@ -340,10 +352,18 @@ impl Layout {
 /// take both halves of one `u64` draw this way: one generator step per move instead of two.
 #[inline(always)]
 fn below<R: Rng + ?Sized>(bits: u32, range: u32, rng: &mut R) -> u32 {
-    let m = u64::from(bits) * u64::from(range);
+    below_by(bits, u64::from(range), range.wrapping_neg(), rng)
+}
+
+/// [`below`] for a `range` (a `u32`, widened) whose rejection threshold `range.wrapping_neg()`
+/// comes precomputed, as the move tables keep both.
+#[inline(always)]
+fn below_by<R: Rng + ?Sized>(bits: u32, range: u64, threshold: u32, rng: &mut R) -> u32 {
+    debug_assert!(range <= u64::from(u32::MAX) && threshold == (range as u32).wrapping_neg());
+    let m = u64::from(bits) * range;
     let (hi, lo) = ((m >> 32) as u32, m as u32);
-    if lo > range.wrapping_neg() {
-        let new_hi = ((u64::from(rng.next_u32()) * u64::from(range)) >> 32) as u32;
+    if lo > threshold {
+        let new_hi = ((u64::from(rng.next_u32()) * range) >> 32) as u32;
         if lo.checked_add(new_hi).is_none() {
             return hi + 1;
         }
@@ -413,18 +433,18 @@ fn top_bits(w: u64) -> u32 {
     (((w & TOP) >> 7).wrapping_mul(GATHER) >> 56) as u32
 }
 
-/// Mask of a line from its counts: bit `d` of the flags of [`digit_flags`] spread to bit `3d`
-/// (present) and `DUP + 3d` (repeated).
-#[inline(always)]
+/// Mask of a line from its counts: bit `d` of the flags of [`digit_flags_portable`] spread to
+/// bit `3d` (present) and `DUP + 3d` (repeated), as [`line_masks`] writes them.
+#[cfg(test)]
 fn mask_of(counts: &Counts) -> Mask {
-    let (present, dup) = digit_flags(counts);
+    let (present, dup) = digit_flags_portable(counts);
     spread(present) | spread(dup) << DUP
 }
 
 /// Bit `d` set in the first word when digit `d` counts at least 1, in the second at least 2,
 /// eight digits at a time: adding 0x7F (0x7E) to a byte sets its top bit exactly when the
-/// count is at least 1 (2). Counts never exceed 9, so no byte carries into the next. The
-/// portable build of [`digit_flags`], and the one other targets use.
+/// count is at least 1 (2). Counts never exceed 9, so no byte carries into the next. For
+/// [`line_masks_portable`], the build other targets use.
 #[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[inline(always)]
 fn digit_flags_portable(counts: &Counts) -> (u32, u32) {
@@ -440,29 +460,57 @@ fn digit_flags_portable(counts: &Counts) -> (u32, u32) {
     (present, dup)
 }
 
-#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+/// Writes each line's mask from its counts and returns the digits present summed over the
+/// lines (each line's distinct digits).
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
 #[inline(always)]
-fn digit_flags(counts: &Counts) -> (u32, u32) {
-    digit_flags_portable(counts)
+fn line_masks_portable(counts: &[Counts], masks: &mut [Mask]) -> u32 {
+    let mut distinct = 0;
+    for (mask, counts) in masks.iter_mut().zip(counts) {
+        let (present, dup) = digit_flags_portable(counts);
+        *mask = spread(present) | spread(dup) << DUP;
+        distinct += present.count_ones();
+    }
+    distinct
 }
 
-/// [`digit_flags_portable`] by SSE2, which every x86_64 CPU has (no dispatch needed): two
-/// byte compares of all sixteen counts against 0 and 1 and their sign bits gathered, where
-/// the portable build spends a multiply per eight digits per flag. Counts are at most 9, so
-/// the signed compare reads them right. For the 18 masks of a fresh source: 145 instructions a
-/// cycle fewer (13.29k, was 13.43k).
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+#[inline(always)]
+fn line_masks(counts: &[Counts], masks: &mut [Mask]) -> u32 {
+    line_masks_portable(counts, masks)
+}
+
+/// [`line_masks_portable`] by SSE2, which every x86_64 CPU has (no dispatch needed): two byte
+/// compares of all sixteen counts against 0 and 1 and their sign bits gathered, where the
+/// portable build spends a multiply per eight digits per flag (for the 18 masks of a fresh
+/// source: 145 instructions a cycle fewer, 13.29k, was 13.43k). Counts are at most 9, so the
+/// signed compare reads them right. The present digits are counted by subtracting each line's
+/// first compare (-1 a present digit) from a byte accumulator (at most 27 lines, so no byte
+/// wraps) and one sum of absolute differences at the end, instead of a population count a line,
+/// which x86_64's baseline lacks.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
-fn digit_flags(counts: &Counts) -> (u32, u32) {
-    use std::arch::x86_64::{_mm_cmpgt_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x};
-    let v = u128::from_le_bytes(*counts);
+fn line_masks(counts: &[Counts], masks: &mut [Mask]) -> u32 {
+    use std::arch::x86_64::{
+        _mm_add_epi64, _mm_cmpgt_epi8, _mm_cvtsi128_si64, _mm_movemask_epi8, _mm_sad_epu8,
+        _mm_set1_epi8, _mm_set_epi64x, _mm_setzero_si128, _mm_srli_si128, _mm_sub_epi8,
+    };
+    debug_assert!(counts.len() <= 27);
     // SAFETY: these intrinsics need only SSE2, which the `cfg` above says this build targets
     // (it is part of every x86_64 target's baseline); they work on values, touching no memory.
     unsafe {
-        let v = _mm_set_epi64x((v >> 64) as i64, v as i64);
-        let present = _mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8(0))) as u32;
-        let dup = _mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8(1))) as u32;
-        (present, dup)
+        let mut present_bytes = _mm_setzero_si128();
+        for (mask, counts) in masks.iter_mut().zip(counts) {
+            let v = u128::from_le_bytes(*counts);
+            let v = _mm_set_epi64x((v >> 64) as i64, v as i64);
+            let present_v = _mm_cmpgt_epi8(v, _mm_set1_epi8(0));
+            present_bytes = _mm_sub_epi8(present_bytes, present_v);
+            let present = _mm_movemask_epi8(present_v) as u32;
+            let dup = _mm_movemask_epi8(_mm_cmpgt_epi8(v, _mm_set1_epi8(1))) as u32;
+            *mask = spread(present) | spread(dup) << DUP;
+        }
+        let sums = _mm_sad_epu8(present_bytes, _mm_setzero_si128());
+        _mm_cvtsi128_si64(_mm_add_epi64(sums, _mm_srli_si128::<8>(sums))) as u32
     }
 }
 
@@ -479,6 +527,11 @@ pub(crate) struct Source {
     /// Digit counts of every line (padded to 32 for masked indexing): only improving moves and
     /// fresh sources touch them.
     counts: [Counts; 32],
+    /// The colony's count of this source's consecutive non-improving neighbours; nothing here
+    /// reads or writes it. Kept beside the grid so the colony's scoring loops reach it from the
+    /// source they already hold rather than through one more array (whose pointer they had
+    /// no register left for).
+    pub(crate) trial: u32,
 }
 
 impl Source {
@@ -488,6 +541,7 @@ impl Source {
             masks: [0; LINE_SLOTS],
             vals: [0; CELL_SLOTS],
             counts: [[0; 16]; 32],
+            trial: 0,
         }
     }
 
@@ -502,55 +556,52 @@ impl Source {
 
     /// Makes this a fresh random source and returns its conflicts: each box's pool shuffled
     /// (Fisher–Yates, last index first, box after box) into its free cells, counts and masks
-    /// rebuilt.
+    /// rebuilt. Inlined into the colony's two out-of-line builds of it (portable and BMI2, see
+    /// `abc::Colony::randomize`); the tests call it as it is.
+    #[inline(always)]
     pub(crate) fn randomize<R: Rng + ?Sized>(&mut self, layout: &Layout, rng: &mut R) -> u32 {
         let mut perm = layout.pools;
         self.vals = layout.givens;
         self.counts = layout.base_counts;
-        // The givens repeat nowhere, so each duplicate is a placed digit finding its row or
-        // column already holding it: counted as the digits go in (in any order: a line's
-        // duplicates of a digit are its placements of it less one if the givens lack it). The
-        // boxes are whole. Each digit is placed as its Fisher–Yates step fixes it, straight
-        // from the register the swap left it in, rather than by a second pass over the
-        // positions (which cost 18 instructions a cycle more).
-        let mut conflicts = 0;
+        // Each digit is placed as its Fisher–Yates step fixes it, straight from the register
+        // the swap left it in, rather than by a second pass over the positions (which cost 18
+        // instructions a cycle more). Position `at` is final once its step is done and no
+        // later step reads it, so the swap only writes the other side.
         for step in &layout.shuffle[..layout.n_shuffle] {
             // `random_range(0..=k)` draws exactly this (Canon's method on a `u32`), without the
             // range checks and the generic path's extra moves, 60-odd times per fresh source.
             let j = below(rng.next_u32(), u32::from(step.k) + 1, rng);
             let (at, to) = (usize::from(step.at), usize::from(step.base) + j as usize);
             let (at, to) = (at & (POOL_SLOTS - 1), to & (POOL_SLOTS - 1));
-            perm.swap(at, to);
-            conflicts += self.place(&step.free, perm[at]);
+            let digit = perm[to];
+            perm[to] = perm[at];
+            self.place(&step.free, digit);
         }
         for (at, f) in &layout.firsts[..layout.n_firsts] {
-            conflicts += self.place(f, perm[usize::from(*at) & (POOL_SLOTS - 1)]);
+            self.place(f, perm[usize::from(*at) & (POOL_SLOTS - 1)]);
         }
         let lines = BOX_LINE as usize;
-        for (mask, counts) in self.masks[..lines].iter_mut().zip(&self.counts) {
-            *mask = mask_of(counts);
-        }
+        let distinct = line_masks(&self.counts[..lines], &mut self.masks[..lines]);
         self.masks[lines..EMPTY_LINE as usize].fill(WHOLE_BOX);
-        conflicts
+        // The boxes are whole, and every row and column holds nine digits: its duplicates are
+        // nine less the digits it has (a digit placed `n` times beyond the givens' `g` repeats
+        // `n + g - 1` times). Counted from the masks' flags so the placements need not compare
+        // each count (four instructions a placement, 57 of them a fresh source).
+        9 * lines as u32 - distinct
     }
 
     /// Puts `digit` in free cell `f` of a fresh source, counting it on the cell's row and
-    /// column; the duplicates it makes there.
+    /// column.
     #[inline(always)]
-    fn place(&mut self, f: &FreeCell, digit: u8) -> u32 {
+    fn place(&mut self, f: &FreeCell, digit: u8) {
         let d = usize::from(digit) & 15;
         self.vals[usize::from(f.cell)] = 3 * digit;
         // Masked to the 512 bytes instead of bounds-checked; a line offset plus a digit below
         // 16 stays within the line. One `and` a line where `[line & 31][d]` took a mask and a
         // shift too: 55 instructions a cycle fewer (13.23k, was 13.29k).
         let counts = self.counts.as_flattened_mut();
-        let row = &mut counts[(usize::from(f.row) + d) & (COUNT_BYTES - 1)];
-        let mut conflicts = u32::from(*row != 0);
-        *row += 1;
-        let col = &mut counts[(usize::from(f.col) + d) & (COUNT_BYTES - 1)];
-        conflicts += u32::from(*col != 0);
-        *col += 1;
-        conflicts
+        counts[(usize::from(f.row) + d) & (COUNT_BYTES - 1)] += 1;
+        counts[(usize::from(f.col) + d) & (COUNT_BYTES - 1)] += 1;
     }
 
     /// Change of fitness if the move's two cells swapped values. With `CROSS` box duplicates
@@ -769,7 +820,7 @@ mod tests {
     }
 
     #[test]
-    fn digit_flags_builds_agree() {
+    fn line_masks_builds_agree() {
         // Every line of counts 0..=9 a seeded generator makes, and each single digit's count.
         let mut rng = Pcg64Mcg::seed_from_u64(11);
         let mut lines = Vec::new();
@@ -788,11 +839,26 @@ mod tests {
             }
         }
         for c in &lines {
-            let (present, dup) = digit_flags(c);
-            assert_eq!((present, dup), digit_flags_portable(c), "{c:?}");
+            let (present, dup) = digit_flags_portable(c);
             for (d, &v) in c.iter().enumerate() {
                 assert_eq!(present >> d & 1 == 1, v >= 1, "{c:?}");
                 assert_eq!(dup >> d & 1 == 1, v >= 2, "{c:?}");
+            }
+        }
+        // In runs of up to 27 lines (the most a call gets), masks and the present digits.
+        for run in lines
+            .chunks(27)
+            .chain(lines.chunks(18))
+            .chain(lines.chunks(1))
+        {
+            let (mut fast, mut portable) = ([0; 27], [0; 27]);
+            let n = line_masks(run, &mut fast[..run.len()]);
+            assert_eq!(n, line_masks_portable(run, &mut portable[..run.len()]));
+            assert_eq!(fast, portable);
+            let nonzero = run.iter().flatten().filter(|&&v| v > 0).count();
+            assert_eq!(n as usize, nonzero);
+            for (mask, c) in fast.iter().zip(run) {
+                assert_eq!(*mask, mask_of(c), "{c:?}");
             }
         }
     }
