@@ -3,7 +3,7 @@
 //! shape as the peer drivers that `scripts/peers/sudoku-crate.sh` and `scripts/peers/tdoku.sh`
 //! build: puzzles parsed before timing, one solve call per puzzle.
 //!
-//! `cargo run --release --example sudoku_bt_time -- FILE...`
+//! `cargo run --release --example sudoku_bt_time -- FILE...` (`LIMITS=2` for uniqueness only)
 
 use std::time::Instant;
 
@@ -24,11 +24,24 @@ fn main() -> anyhow::Result<()> {
         Ok(s) => s.parse().context("RUNS must be a count")?,
         Err(_) => 3,
     };
+    // `LIMITS=2` (a comma-separated list) runs only those limits, so that a profile of one
+    // limit (callgrind) does not count the other's instructions.
+    let limits: Vec<u32> = match std::env::var("LIMITS") {
+        Ok(s) => s
+            .split(',')
+            .map(|x| {
+                x.trim()
+                    .parse()
+                    .context("LIMITS must be counts, comma-separated")
+            })
+            .collect::<anyhow::Result<_>>()?,
+        Err(_) => vec![1, 2],
+    };
     for path in std::env::args().skip(1) {
         let text = std::fs::read_to_string(&path).with_context(|| format!("reading {path}"))?;
         let puzzles = parse_lines(&text).with_context(|| format!("parsing {path}"))?;
         let name = path.rsplit('/').next().unwrap_or(&path);
-        for limit in [1, 2] {
+        for &limit in &limits {
             let (mut best, mut best_cpu) = (f64::MAX, f64::MAX);
             let (mut found, mut nodes, mut guesses) = (0u64, 0u64, 0u64);
             for _ in 0..runs.max(1) {
