@@ -123,7 +123,8 @@ fn run(
 }
 
 /// The search, compiled for the machine where it can be: [`search_x86`] when the CPU has the
-/// instructions it is built with, else [`search_portable`].
+/// instructions it is built with, else [`search_portable`]; for a uniqueness search (more than
+/// one solution wanted) or a first-solution one, each its own copy (see [`node`]).
 fn search(ctx: &mut Ctx<'_>, board: &mut Bitboard) {
     #[cfg(target_arch = "x86_64")]
     if std::arch::is_x86_feature_detected!("popcnt")
@@ -131,15 +132,36 @@ fn search(ctx: &mut Ctx<'_>, board: &mut Bitboard) {
         && std::arch::is_x86_feature_detected!("bmi2")
     {
         // SAFETY: the CPU has every feature `search_x86` is compiled with (checked just above).
-        unsafe { search_x86(ctx, board) };
+        unsafe {
+            if uniqueness(ctx) {
+                search_x86::<true>(ctx, board);
+            } else {
+                search_x86::<false>(ctx, board);
+            }
+        }
         return;
     }
     search_portable(ctx, board);
 }
 
+/// Whether `ctx` is a search for more than one solution (a proof of uniqueness): it splits on
+/// configurations (see [`node`]).
+fn uniqueness(ctx: &Ctx<'_>) -> bool {
+    !ctx.previous && ctx.max_solutions > 1
+}
+
 /// [`node`] for any CPU of the target.
 fn search_portable(ctx: &mut Ctx<'_>, board: &mut Bitboard) {
-    node(ctx, board, search_portable);
+    if uniqueness(ctx) {
+        portable::<true>(ctx, board);
+    } else {
+        portable::<false>(ctx, board);
+    }
+}
+
+/// [`search_portable`]'s recursion, for one kind of search.
+fn portable<const UNIQUE: bool>(ctx: &mut Ctx<'_>, board: &mut Bitboard) {
+    node::<UNIQUE>(ctx, board, portable::<UNIQUE>);
 }
 
 /// [`node`] compiled with POPCNT (one instruction for the popcounts of the branching rule
@@ -150,16 +172,26 @@ fn search_portable(ctx: &mut Ctx<'_>, board: &mut Bitboard) {
 /// The CPU must have POPCNT, BMI1 and BMI2.
 #[cfg(target_arch = "x86_64")]
 #[target_feature(enable = "popcnt,bmi1,bmi2")]
-unsafe fn search_x86(ctx: &mut Ctx<'_>, board: &mut Bitboard) {
+unsafe fn search_x86<const UNIQUE: bool>(ctx: &mut Ctx<'_>, board: &mut Bitboard) {
     // SAFETY: the caller guarantees the features, and the recursion is on the same CPU.
-    node(ctx, board, |ctx, board| unsafe { search_x86(ctx, board) });
+    node::<UNIQUE>(ctx, board, |ctx, board| unsafe {
+        search_x86::<UNIQUE>(ctx, board)
+    });
 }
 
 /// One node: propagate the board, then branch, recursing through `child` (the caller itself,
 /// so that the whole search is compiled for one set of CPU features). Sets `ctx.end` when the
 /// whole search must stop.
+///
+/// `UNIQUE`: whether this is a uniqueness search ([`uniqueness`]), a constant so that the
+/// first-solution search is compiled without the split and its counts (each kind its own
+/// recursive function, so their code does not share registers or layout).
 #[inline(always)]
-fn node(ctx: &mut Ctx<'_>, board: &mut Bitboard, child: impl Fn(&mut Ctx<'_>, &mut Bitboard)) {
+fn node<const UNIQUE: bool>(
+    ctx: &mut Ctx<'_>,
+    board: &mut Bitboard,
+    child: impl Fn(&mut Ctx<'_>, &mut Bitboard),
+) {
     if ctx.nodes >= ctx.node_limit {
         ctx.end = Some(BacktrackEnd::NodeLimit);
         return;
@@ -171,17 +203,20 @@ fn node(ctx: &mut Ctx<'_>, board: &mut Bitboard, child: impl Fn(&mut Ctx<'_>, &m
     }
     // Each arm inlines its own copy of the propagation, specialised to its rules (the deep
     // nodes' copy does none of the triad rule's upkeep).
-    let uniqueness = !ctx.previous && ctx.max_solutions > 1;
-    let fixpoint = if ctx.previous {
-        board.propagate(Rules::Singles)
-    } else if ctx.depth <= TRIAD_DEPTH || uniqueness {
-        board.propagate(Rules::Triads)
+    debug_assert_eq!(UNIQUE, uniqueness(ctx));
+    // A uniqueness search's fixpoint comes with the per-triad counts its split ranks by.
+    let fixpoint = if UNIQUE {
+        board.propagate_counted::<true>(Rules::Triads)
+    } else if ctx.previous {
+        board.propagate_counted::<false>(Rules::Singles)
+    } else if ctx.depth <= TRIAD_DEPTH {
+        board.propagate_counted::<false>(Rules::Triads)
     } else {
-        board.propagate(Rules::Locked)
+        board.propagate_counted::<false>(Rules::Locked)
     };
-    if fixpoint.is_err() {
+    let Ok(count) = fixpoint else {
         return;
-    }
+    };
     // A search for more than one solution splits on a digit's configurations in a band or
     // stack (see `Bitboard::split`), with the triad rule at every node: the split reads the
     // triads the rule's scans leave, and the two only pay together. Uniqueness nodes a puzzle
@@ -189,8 +224,8 @@ fn node(ctx: &mut Ctx<'_>, board: &mut Bitboard, child: impl Fn(&mut Ctx<'_>, &m
     // TRIAD_DEPTH, 221.4 with it at every node (223.7 with the committed ranking by triads),
     // where bivalue cells need 264.8 and 261.0. The first-solution search keeps cells and the
     // value order (the split was measured on uniqueness searches only).
-    if uniqueness {
-        if let Some(split) = board.split() {
+    if UNIQUE {
+        if let Some(split) = board.split(&count) {
             let mut rest = split.configs;
             while rest != 0 {
                 let k = rest.trailing_zeros() as usize;
