@@ -32,7 +32,8 @@ pub struct BacktrackResult {
     pub first: Option<Solution>,
     /// Search nodes: propagations run, the root included.
     pub nodes: u64,
-    /// Branch assignments tried (each child of a branching cell counts one).
+    /// Branch assignments tried: each child of a branching point counts one (a digit of a
+    /// branching cell, or in a uniqueness search a configuration of a split).
     pub guesses: u64,
 }
 
