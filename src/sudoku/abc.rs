@@ -478,7 +478,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         // Room for the largest total weight there can be, so no phase has to grow the table.
         let table_len = n * (MAX_CONFLICTS as usize + 1) + FILL_CHUNK;
         let mut colony = Colony::<CROSS> {
-            sources: vec![Source::empty(); n],
+            sources: vec![Source::new(&layout); n],
             conflicts: vec![0; n],
             narrow: vec![0; if n <= NARROW_SOURCES { NARROW_TABLE } else { 0 }],
             wide: vec![0; if n <= NARROW_SOURCES { 0 } else { table_len }],
@@ -1140,7 +1140,7 @@ mod tests {
         use crate::sudoku::encoding::{Layout, Source};
         let l = Layout::new(&demo_puzzle());
         let mut rng = Pcg64Mcg::seed_from_u64(11);
-        let mut s = Source::empty();
+        let mut s = Source::new(&l);
         for _ in 0..50 {
             s.randomize(&l, &mut rng);
             for _ in 0..200 {

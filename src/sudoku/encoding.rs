@@ -535,7 +535,21 @@ pub(crate) struct Source {
 }
 
 impl Source {
-    /// An all-zero placeholder, to be randomised before use.
+    /// A source of `layout`'s puzzle, holding its givens, to be randomised before use. The
+    /// givens are written here once: no move touches a given cell and [`Source::randomize`]
+    /// rewrites every free one, so a fresh source need not copy them again (a 256-byte copy
+    /// about once in two cycles).
+    pub(crate) fn new(layout: &Layout) -> Source {
+        Source {
+            masks: [0; LINE_SLOTS],
+            vals: layout.givens,
+            counts: [[0; 16]; 32],
+            trial: 0,
+        }
+    }
+
+    /// An all-zero placeholder, for the tests that set a source's fields by hand.
+    #[cfg(test)]
     pub(crate) fn empty() -> Source {
         Source {
             masks: [0; LINE_SLOTS],
@@ -556,12 +570,16 @@ impl Source {
 
     /// Makes this a fresh random source and returns its conflicts: each box's pool shuffled
     /// (Fisher–Yates, last index first, box after box) into its free cells, counts and masks
-    /// rebuilt. Inlined into the colony's two out-of-line builds of it (portable and BMI2, see
+    /// rebuilt. The givens are left as they are: `self` must come from [`Source::new`] with
+    /// this `layout`. Inlined into the colony's two out-of-line builds of it (portable and BMI2, see
     /// `abc::Colony::randomize`); the tests call it as it is.
     #[inline(always)]
     pub(crate) fn randomize<R: Rng + ?Sized>(&mut self, layout: &Layout, rng: &mut R) -> u32 {
+        debug_assert!(self.vals[..81]
+            .iter()
+            .zip(&layout.givens[..81])
+            .all(|(&v, &g)| g == 0 || v == g));
         let mut perm = layout.pools;
-        self.vals = layout.givens;
         self.counts = layout.base_counts;
         // Each digit is placed as its Fisher–Yates step fixes it, straight from the register
         // the swap left it in, rather than by a second pass over the positions (which cost 18
@@ -742,7 +760,7 @@ mod tests {
         let p = demo_puzzle();
         let l = Layout::new(&p);
         let mut rng = Pcg64Mcg::seed_from_u64(1);
-        let mut s = Source::empty();
+        let mut s = Source::new(&l);
         for _ in 0..20 {
             let conflicts = s.randomize(&l, &mut rng);
             assert!(boxes_whole(&s.grid()));
@@ -919,7 +937,7 @@ mod tests {
         let p = puzzle(line);
         let l = Layout::new(&p);
         let mut rng = Pcg64Mcg::seed_from_u64(seed);
-        let mut s = Source::empty();
+        let mut s = Source::new(&l);
         let mut conflicts = s.randomize(&l, &mut rng);
         for _ in 0..moves {
             let mv = *if cross {
