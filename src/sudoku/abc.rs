@@ -276,12 +276,13 @@ const MAX_CONFLICTS: u32 = 27 * 8;
 /// stores of a `u32` one, and a quarter of the cache lines).
 const NARROW_SOURCES: usize = 256;
 
-/// An onlooker phase's roulette: the table from target to source (its first `total` entries,
-/// see [`fill_table`]), in bytes or in words by the colony's size, and the total weight times
-/// 2^-53 as a float (see `roulette_target`).
+/// An onlooker phase's roulette: the table from target to source (see [`fill_table`]), in
+/// bytes or in words by the colony's size, and the total weight times 2^-53 as a float (see
+/// `roulette_target`). The word table is its live part, `total` entries; the byte table is
+/// whole, with `total` beside it (see [`narrow_pick`]).
 #[derive(Clone, Copy)]
 enum Roulette<'r> {
-    Narrow(&'r [u8], f64),
+    Narrow(&'r [u8; NARROW_TABLE], usize, f64),
     Wide(&'r [u32], f64),
 }
 
@@ -404,6 +405,18 @@ fn fill_narrow(table: &mut [u8], conflicts: &[u32], max: u32) {
 fn roulette_pick<T: Entry>(table: &[T], u: u64, scale: f64) -> u32 {
     let target = roulette_target(u >> 11, scale) as usize;
     table[target.min(table.len() - 1)].index()
+}
+
+/// [`roulette_pick`] on a whole byte table whose live part is its first `total` entries: the
+/// target is below `total` (the float product rounds below it, see `roulette_target`), which
+/// is at most [`NARROW_SPAN`], so masking it into the table (one `and`) reads the same entry
+/// as the clamp, with no compare, no conditional move and no length to keep in a register:
+/// the onlooker draws had spilled it (and two other values) to the stack.
+#[inline(always)]
+fn narrow_pick(table: &[u8; NARROW_TABLE], total: usize, u: u64, scale: f64) -> u32 {
+    let target = roulette_target(u >> 11, scale) as usize;
+    debug_assert!(target < total && total <= NARROW_SPAN);
+    u32::from(table[target & (NARROW_SPAN - 1)])
 }
 
 /// The roulette's target, floor(x * total) for the draw x = `bits` * 2^-53 of `random::<f64>()`
@@ -698,10 +711,10 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         self.evaluations += n as u64;
 
         let (total, scale) = self.roulette();
-        let roulette = if n <= NARROW_SOURCES {
-            Roulette::Narrow(&self.narrow[..total], scale)
-        } else {
-            Roulette::Wide(&self.wide[..total], scale)
+        // The byte table is allocated whole exactly when the colony is narrow.
+        let roulette = match self.narrow.first_chunk::<NARROW_TABLE>() {
+            Some(table) => Roulette::Narrow(table, total, scale),
+            None => Roulette::Wide(&self.wide[..total], scale),
         };
         let start = rng.clone();
         Self::draw_phase::<BMI2, R>(
@@ -792,11 +805,16 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
                     *slot = Self::pick_move(layout, rng);
                 }
             }
-            Some(Roulette::Narrow(table, scale)) => {
-                Self::onlooker_draws(layout, table, scale, picks, rng);
+            Some(Roulette::Narrow(table, total, scale)) => {
+                Self::onlooker_draws(layout, |u| narrow_pick(table, total, u, scale), picks, rng);
             }
             Some(Roulette::Wide(table, scale)) => {
-                Self::onlooker_draws(layout, table, scale, picks, rng);
+                // A live part is never empty (every weight is at least 1); said so, the pick's
+                // clamped index needs no bounds check.
+                if table.is_empty() {
+                    return;
+                }
+                Self::onlooker_draws(layout, |u| roulette_pick(table, u, scale), picks, rng);
             }
         }
     }
@@ -807,31 +825,26 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         *layout.get_move::<CROSS>(layout.pick_index::<CROSS, _>(rng))
     }
 
-    /// The onlookers' draws: per onlooker its roulette pick, then its move.
+    /// The onlookers' draws: per onlooker its roulette pick (`roulette` of one `u64` draw), then
+    /// its move.
     #[inline(always)]
-    fn onlooker_draws<T: Entry, R: Rng + ?Sized>(
+    fn onlooker_draws<R: Rng + ?Sized>(
         layout: &Layout,
-        table: &[T],
-        scale: f64,
+        roulette: impl Fn(u64) -> u32,
         picks: &mut [(u32, Move)],
         rng: &mut R,
     ) {
-        // A live part is never empty (every weight is at least 1); said so, the pick's clamped
-        // index needs no bounds check.
-        if table.is_empty() {
-            return;
-        }
         let mut pairs = picks.chunks_exact_mut(2);
         for pair in &mut pairs {
             for (pick, slot) in pair {
                 let u = rng.next_u64();
-                *pick = roulette_pick(table, u, scale);
+                *pick = roulette(u);
                 *slot = Self::pick_move(layout, rng);
             }
         }
         for (pick, slot) in pairs.into_remainder() {
             let u = rng.next_u64();
-            *pick = roulette_pick(table, u, scale);
+            *pick = roulette(u);
             *slot = Self::pick_move(layout, rng);
         }
     }
@@ -1248,10 +1261,29 @@ mod tests {
         let mut table = vec![0xEE; len.unwrap_or(NARROW_TABLE)];
         fill_narrow(&mut table, conflicts, max);
         let scale = total as f64 * (1.0 / (1u64 << 53) as f64);
-        draws
-            .iter()
-            .map(|&u| roulette_pick(&table[..total], u, scale))
-            .collect()
+        // A whole table is picked from as the colony does, masked (see `narrow_pick`).
+        match table.first_chunk::<NARROW_TABLE>() {
+            Some(whole) => draws
+                .iter()
+                .map(|&u| narrow_pick(whole, total, u, scale))
+                .collect(),
+            None => draws
+                .iter()
+                .map(|&u| roulette_pick(&table[..total], u, scale))
+                .collect(),
+        }
+    }
+
+    #[test]
+    fn roulette_target_stays_below_every_narrow_total() {
+        // `narrow_pick` masks the target instead of clamping it, which reads the same entry
+        // only if the target is below the total: the largest draw must land below every total
+        // a byte table can have (and the largest total must land on its last entry).
+        let largest = (1u64 << 53) - 1;
+        for total in 1..=NARROW_SPAN {
+            let scale = total as f64 * (1.0 / (1u64 << 53) as f64);
+            assert_eq!(roulette_target(largest, scale), total as u64 - 1, "{total}");
+        }
     }
 
     #[test]
