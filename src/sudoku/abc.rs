@@ -869,11 +869,14 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         // Slices of exactly `n`, so the clamped pick needs no bounds check.
         let sources = &mut self.sources[..n];
         let conflicts = &mut self.conflicts[..n];
-        for (k, (i, mv)) in self.picks[..n].iter().enumerate() {
+        // The pick's place is found from what is left of the iterator, on the way out only:
+        // an `enumerate` count took one instruction a pick.
+        let mut picks = self.picks[..n].iter();
+        while let Some((i, mv)) = picks.next() {
             let i = (*i as usize).min(n - 1);
             let parts = (&mut sources[i], &mut conflicts[i]);
             if Self::try_move::<BMI2>(&mut self.best, parts, mv) {
-                return Some(k);
+                return Some(n - 1 - picks.len());
             }
         }
         None
