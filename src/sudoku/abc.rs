@@ -961,7 +961,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sudoku::testdata::{demo_puzzle, puzzle};
+    use crate::sudoku::testdata::{demo_puzzle, puzzle, TOP1465_FIRST};
     use crate::sudoku::verify::verify;
     use rand::SeedableRng;
     use rand_pcg::Pcg64Mcg;
@@ -1038,9 +1038,7 @@ mod tests {
             eprintln!("skipping: this CPU has no BMI1/BMI2, so there is one build only");
             return;
         }
-        let hard = puzzle(
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-        );
+        let hard = puzzle(TOP1465_FIRST);
         for (p, max_cycles) in [(demo_puzzle(), 300), (hard, 60)] {
             for params in [
                 AbcParams::default(),
@@ -1098,9 +1096,7 @@ mod tests {
     #[test]
     fn hybrid_with_blanks_left_and_contradiction() {
         // A puzzle singles cannot finish: the colony runs on the rest.
-        let p = puzzle(
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-        );
+        let p = puzzle(TOP1465_FIRST);
         let params = AbcParams {
             presolve: true,
             max_cycles: 50,
@@ -1163,9 +1159,7 @@ mod tests {
 
     #[test]
     fn stop_and_max_cycles() {
-        let p = puzzle(
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-        );
+        let p = puzzle(TOP1465_FIRST);
         let params = AbcParams {
             max_cycles: 7,
             ..AbcParams::default()
@@ -1338,9 +1332,7 @@ mod tests {
     #[test]
     fn colonies_past_the_byte_table_run_too() {
         // 300 sources: the roulette table holds words, not bytes.
-        let p = puzzle(
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-        );
+        let p = puzzle(TOP1465_FIRST);
         let params = AbcParams {
             colony_size: 600,
             max_cycles: 20,
@@ -1397,9 +1389,7 @@ mod tests {
     #[test]
     #[ignore]
     fn abc_speed() {
-        let hard = puzzle(
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-        );
+        let hard = puzzle(TOP1465_FIRST);
         let params = AbcParams::default();
         // Best of 5: the machine is shared, and the fastest repetition is the least disturbed.
         let mut best = f64::MAX;

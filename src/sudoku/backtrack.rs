@@ -296,7 +296,9 @@ mod tests {
     use crate::sudoku::bitboard::reference;
     use crate::sudoku::cands::{Board, Pending};
     use crate::sudoku::parse::parse_lines;
-    use crate::sudoku::testdata::{corpus, demo_puzzle, demo_solution, puzzle, random_puzzle};
+    use crate::sudoku::testdata::{
+        corpus, demo_puzzle, demo_solution, puzzle, random_puzzle, TOP1465_FIRST,
+    };
     use crate::sudoku::verify::verify;
     use rand::{Rng, SeedableRng};
     use rand_pcg::Pcg64Mcg;
@@ -661,9 +663,7 @@ mod tests {
 
     #[test]
     fn node_limit_and_stop_are_respected() {
-        let p = puzzle(
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-        );
+        let p = puzzle(TOP1465_FIRST);
         let full = solve(&p, 2, None, &mut never());
         assert!(full.nodes > 10, "needs search: {}", full.nodes);
         let r = solve(&p, 2, Some(5), &mut never());

@@ -226,7 +226,7 @@ fn dig<R: Rng + ?Sized>(full: SudokuPuzzle, target: Difficulty, rng: &mut R) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sudoku::testdata::{demo_puzzle, puzzle};
+    use crate::sudoku::testdata::{demo_puzzle, puzzle, TOP1465_FIRST};
     use crate::sudoku::verify::verify;
     use rand::SeedableRng;
     use rand_pcg::Pcg64Mcg;
@@ -258,9 +258,7 @@ mod tests {
     #[test]
     fn grades_known_puzzles() {
         assert_eq!(grade(&demo_puzzle()), Some(Difficulty::Easy));
-        let hard = puzzle(
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-        );
+        let hard = puzzle(TOP1465_FIRST);
         assert_eq!(grade(&hard), Some(Difficulty::Hard));
         assert_eq!(grade(&SudokuPuzzle::new([0; 81]).unwrap()), None);
     }

@@ -224,7 +224,7 @@ fn combinations(n: usize, k: usize) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sudoku::testdata::{demo_puzzle, puzzle};
+    use crate::sudoku::testdata::{demo_puzzle, puzzle, TOP1465_FIRST};
 
     #[test]
     fn combinations_are_complete() {
@@ -243,7 +243,7 @@ mod tests {
     fn hardest_puzzles_are_stuck() {
         // top1465 #1 and a forum-hardest puzzle need more than this technique set.
         for line in [
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
+            TOP1465_FIRST,
             "........8..3...4...9..2..6.....79.......612...6.5.2.7...8...5...1.....2.4.5.....3",
         ] {
             assert_eq!(solve(&puzzle(line)), Logic::Stuck);

@@ -23,7 +23,7 @@ pub fn singles(puzzle: &SudokuPuzzle) -> Result<(SudokuPuzzle, u32), Contradicti
 mod tests {
     use super::*;
     use crate::sudoku::backtrack;
-    use crate::sudoku::testdata::{corpus, demo_puzzle, demo_solution, puzzle};
+    use crate::sudoku::testdata::{corpus, demo_puzzle, demo_solution, puzzle, TOP1465_FIRST};
 
     #[test]
     fn demo_is_solved_by_singles_alone() {
@@ -36,9 +36,7 @@ mod tests {
     #[test]
     fn hard_puzzle_keeps_blanks_and_only_correct_values() {
         // top1465 #1: singles make no or little progress.
-        let p = puzzle(
-            "4...3.......6..8..........1....5..9..8....6...7.2........1.27..5.3....4.9........",
-        );
+        let p = puzzle(TOP1465_FIRST);
         let (filled, left) = singles(&p).unwrap();
         assert!(left > 0);
         assert_eq!(filled.givens() as u32 + left, 81);
