@@ -211,10 +211,17 @@ const TRIAD_CELLS: [u32; 512] = {
 const STACK_0: u32 = 0x001C_0E07;
 
 /// A stack's triad matrix (bit `3 * band + column`) from a 27-bit column mask shifted so that
-/// the stack's columns are its bits `0..3` of each band: the bands move down 6 and 12 bits.
+/// the stack's columns are its bits `0..3` of each band: the bands move down 6 and 12 bits,
+/// by one multiplication (band `k`'s three bits, at `9 * k`, move up `12 - 6 * k` onto bit
+/// `12 + 3 * k`, then all down 12; the other copies the product makes land elsewhere, and no two
+/// copies share a bit, so nothing carries; the one that leaves the word, band 2's top bit moved
+/// up 12, is not one of the nine). Two shifts and two ORs cost more than one multiply where, as
+/// in the scan, they run six times a digit: callgrind instructions per file -3.0 % on
+/// forum_hardest_1106 uniqueness (-2.6 % first solution), -2.7 % / -2.1 % on top1465, -2.7 % /
+/// -2.1 % on 17-clue.
 fn fold_stack(cols: u32) -> Triads {
     let m = cols & STACK_0;
-    ((m | m >> 6 | m >> 12) & 0x1FF) as usize
+    ((m.wrapping_mul(1 << 12 | 1 << 6 | 1) >> 12) & 0x1FF) as usize
 }
 
 /// The inverse of [`fold_stack`]: a stack's triad matrix back to a 27-bit column mask of its
@@ -1152,6 +1159,14 @@ mod tests {
             // The same column in the second or third stack is not the first stack's.
             assert_eq!(fold_stack(cols << 3), 0);
             assert_eq!(fold_stack(cols << 6), 0);
+        }
+        // Every matrix, whatever the other stacks' columns hold (the multiplication must not
+        // carry, nor lose a bit that leaves the word).
+        for (m, &cols) in STACK_COLS.iter().enumerate() {
+            for other in [0, ((1 << 27) - 1) & !STACK_0, !STACK_0] {
+                assert_eq!(fold_stack(cols | other), m, "{m:#x} {other:#x}");
+            }
+            assert_eq!(fold_stack(cols << 3), 0);
         }
     }
 
