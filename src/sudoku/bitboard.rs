@@ -616,7 +616,10 @@ impl Bitboard {
         Ok(Scanned {
             set: join(lanes),
             singles: join(single),
-            again: lanes != rows_done,
+            again: (lanes[0] ^ rows_done[0])
+                | (lanes[1] ^ rows_done[1])
+                | (lanes[2] ^ rows_done[2])
+                != 0,
             triads,
         })
     }
@@ -646,7 +649,11 @@ impl Bitboard {
         // operations a digit, but the checks below take more on binary counts: the
         // first-solution search, which does not split, keeps the slices.)
         let mut count: Counts = [0; 4];
-        let alone = self.triads.map(alone_in_box);
+        // A loop rather than `map`, which the compiler leaves out of line.
+        let mut alone = [0u64; 9];
+        for (a, &t) in alone.iter_mut().zip(&self.triads) {
+            *a = alone_in_box(t);
+        }
         for (&mine, &forced_here) in self.triads.iter().zip(&alone) {
             if COUNTS {
                 let mut carry = mine;
