@@ -528,7 +528,10 @@ impl Bitboard {
     #[inline(always)]
     fn naked_singles(&self) -> Result<u128, Contradiction> {
         // A placed cell is in its digit's set alone, so counting over whole sets and masking
-        // once at the end gives the same singles with two operations less per digit.
+        // once at the end gives the same singles with two operations less per digit. (On SSE2
+        // registers this loop takes half the instructions, -5.7 % callgrind instructions on
+        // forum_hardest_1106 uniqueness, but the run is 3.4 % slower in wall time: every pass
+        // waits on the move of its result back to general registers.)
         let (mut once, mut twice) = (0u128, 0u128);
         for &set in &self.pos {
             twice |= once & set;
