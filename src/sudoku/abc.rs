@@ -469,6 +469,14 @@ struct Colony<'a, const CROSS: bool> {
     /// onlooker loops keep one pointer fewer live (they spilled to the stack): 370
     /// instructions a cycle fewer.
     picks: Vec<(u32, Move)>,
+    /// Sources due for a scout, a bit each (source `i` is bit `i % 64` of word `i / 64`): bit
+    /// `i` is set exactly when source `i` has failed its limit's worth of neighbours since it
+    /// last improved or was made (its `left` reached 0). The scoring loops set a bit as a
+    /// count reaches 0, so the scout phase visits only the due sources, in index order as the
+    /// article's scan of them all (300 instructions a cycle, for about one scout in two
+    /// cycles).
+    due: Vec<u64>,
+    limit: Limit,
     evaluations: u64,
     scouts: u64,
     best: u32,
@@ -497,6 +505,8 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             wide: vec![0; if n <= NARROW_SOURCES { 0 } else { table_len }],
             draws: vec![Move::default(); n],
             picks: vec![(0, Move::default()); n],
+            due: vec![0; n.div_ceil(64)],
+            limit: params.limit,
             layout,
             evaluations: 0,
             scouts: 0,
@@ -512,6 +522,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
                 Self::randomize::<false, R>(source, layout, rng)
             };
             colony.conflicts[i] = c;
+            restart(colony.limit, &mut colony.due, i, &mut colony.sources[i], c);
             colony.evaluations += 1;
             colony.best = colony.best.min(c);
         }
@@ -526,7 +537,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             if stop() {
                 return colony.finish(AbcEnd::Stopped, cycle - 1);
             }
-            if colony.cycle(params.limit, rng) {
+            if colony.cycle(rng) {
                 colony.record();
                 return colony.finish(AbcEnd::Solved, cycle);
             }
@@ -562,12 +573,16 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         }
     }
 
-    /// One neighbour of a source, kept if strictly better. True when it reached 0 conflicts.
-    /// Takes the source's parts rather than an index so the employed phase can walk them with
-    /// iterators (no bounds checks); the caller counts the evaluation.
+    /// One neighbour of source `i`, kept if strictly better. True when it reached 0 conflicts.
+    /// Takes the source's parts besides its index so the employed phase can walk them with
+    /// iterators (no bounds checks); the caller counts the evaluation. A failure counts down
+    /// the source's `left`, and marks it due as that reaches 0 (a decrement and a branch on
+    /// its flags, where counting up had taken the decrement alone, but the scout phase then
+    /// need not compare every source's count with its limit).
     #[inline(always)]
     fn try_move<const BMI2: bool>(
-        best: &mut u32,
+        (best, limit, due): (&mut u32, Limit, &mut [u64]),
+        i: usize,
         (source, conflicts): (&mut Source, &mut u32),
         mv: &Move,
     ) -> bool {
@@ -575,11 +590,14 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         if d < 0 {
             Self::apply::<BMI2>(source, mv);
             *conflicts = conflicts.wrapping_add_signed(d);
-            source.trial = 0;
+            restart(limit, due, i, source, *conflicts);
             *best = (*best).min(*conflicts);
             *conflicts == 0
         } else {
-            source.trial += 1;
+            source.left = source.left.wrapping_sub(1);
+            if source.left == 0 {
+                mark_due(due, i);
+            }
             false
         }
     }
@@ -659,30 +677,30 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     /// multiplications into any register leave the loops fewer moves and spills. Both builds
     /// run the same code, so the same draws and results.
     #[inline(never)]
-    fn cycle<R: Rng + Clone>(&mut self, limit: Limit, rng: &mut R) -> bool {
+    fn cycle<R: Rng + Clone>(&mut self, rng: &mut R) -> bool {
         #[cfg(target_arch = "x86_64")]
         if self.bmi2 {
             // SAFETY: `bmi2` is set only when the CPU reports BMI1 and BMI2 (`solve` asks
             // `has_bmi2`, and the tests that force it check it first).
-            return unsafe { self.cycle_bmi2(limit, rng) };
+            return unsafe { self.cycle_bmi2(rng) };
         }
-        self.cycle_in::<false, R>(limit, rng)
+        self.cycle_in::<false, R>(rng)
     }
 
     /// [`Colony::cycle`] compiled for BMI1 and BMI2.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi1,bmi2")]
-    fn cycle_bmi2<R: Rng + Clone>(&mut self, limit: Limit, rng: &mut R) -> bool {
-        self.cycle_in::<true, R>(limit, rng)
+    fn cycle_bmi2<R: Rng + Clone>(&mut self, rng: &mut R) -> bool {
+        self.cycle_in::<true, R>(rng)
     }
 
     /// The body of [`Colony::cycle`]; `BMI2` says which build of the draws to call.
     #[inline(always)]
-    fn cycle_in<const BMI2: bool, R: Rng + Clone>(&mut self, limit: Limit, rng: &mut R) -> bool {
+    fn cycle_in<const BMI2: bool, R: Rng + Clone>(&mut self, rng: &mut R) -> bool {
         // A copy on the stack that nothing else can see lives in registers; through the
         // caller's reference, every draw stored the generator's state back to memory.
         let mut local = rng.clone();
-        let done = self.phases::<BMI2, R>(limit, &mut local);
+        let done = self.phases::<BMI2, R>(&mut local);
         *rng = local;
         done
     }
@@ -696,7 +714,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     /// scoring spilled to the stack). A phase that ends early, on a solution, rewinds the
     /// generator to the phase's start and redraws only what the interleaved loop had drawn.
     #[inline(always)]
-    fn phases<const BMI2: bool, R: Rng + Clone>(&mut self, limit: Limit, rng: &mut R) -> bool {
+    fn phases<const BMI2: bool, R: Rng + Clone>(&mut self, rng: &mut R) -> bool {
         let n = self.sources.len();
         let start = rng.clone();
         Self::draw_phase::<BMI2, R>(&self.layout, None, (&mut self.draws[..n], &mut []), rng);
@@ -734,10 +752,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         }
         self.evaluations += n as u64;
 
-        match limit {
-            Limit::Fixed(l) => self.scouts::<BMI2, R>(rng, |_| l),
-            Limit::Adaptive => self.scouts::<BMI2, R>(rng, |c| Limit::Adaptive.for_conflicts(c)),
-        }
+        self.scouts::<BMI2, R>(rng)
     }
 
     /// A phase's draws, in the article's order: a move per source (employed bees, no
@@ -853,8 +868,9 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             .sources
             .iter_mut()
             .zip(self.conflicts.iter_mut().zip(&self.draws[..n]));
+        let (best, limit, due) = (&mut self.best, self.limit, &mut self.due[..]);
         for (i, (source, (conflicts, mv))) in employed.enumerate() {
-            if Self::try_move::<BMI2>(&mut self.best, (source, conflicts), mv) {
+            if Self::try_move::<BMI2>((best, limit, due), i, (source, conflicts), mv) {
                 return Some(i);
             }
         }
@@ -872,10 +888,11 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         // The pick's place is found from what is left of the iterator, on the way out only:
         // an `enumerate` count took one instruction a pick.
         let mut picks = self.picks[..n].iter();
+        let (best, limit, due) = (&mut self.best, self.limit, &mut self.due[..]);
         while let Some((i, mv)) = picks.next() {
             let i = (*i as usize).min(n - 1);
             let parts = (&mut sources[i], &mut conflicts[i]);
-            if Self::try_move::<BMI2>(&mut self.best, parts, mv) {
+            if Self::try_move::<BMI2>((best, limit, due), i, parts, mv) {
                 return Some(n - 1 - picks.len());
             }
         }
@@ -932,20 +949,23 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         (total, total as f64 * (1.0 / (1u64 << 53) as f64))
     }
 
-    /// Scout phase: every source whose trial count reached `limit(its conflicts)` is replaced
-    /// by a fresh random one. True when a fresh source is a solution. Generic over the limit so
-    /// the common fixed one is a plain compare in the loop.
+    /// Scout phase: every source whose trial count reached its limit (for its conflicts) is
+    /// replaced by a fresh random one, in index order: the due bits' order. True when a fresh
+    /// source is a solution.
     #[inline(always)]
-    fn scouts<const BMI2: bool, R: Rng + ?Sized>(
-        &mut self,
-        rng: &mut R,
-        limit: impl Fn(u32) -> u32,
-    ) -> bool {
-        for (source, conflicts) in self.sources.iter_mut().zip(self.conflicts.iter_mut()) {
-            if source.trial >= limit(*conflicts) {
+    fn scouts<const BMI2: bool, R: Rng + ?Sized>(&mut self, rng: &mut R) -> bool {
+        for w in 0..self.due.len() {
+            // Taken whole: a fresh source's bit is set again below only if its limit is 0
+            // (due at once, as its trial count 0 already reaches that limit), and it waits
+            // for the next phase, as the article's scan has passed it by then.
+            let mut bits = std::mem::take(&mut self.due[w]);
+            while bits != 0 {
+                let i = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let source = &mut self.sources[i];
                 let c = Self::randomize::<BMI2, R>(source, &self.layout, rng);
-                *conflicts = c;
-                source.trial = 0;
+                self.conflicts[i] = c;
+                restart(self.limit, &mut self.due, i, source, c);
                 self.evaluations += 1;
                 self.scouts += 1;
                 self.best = self.best.min(c);
@@ -955,6 +975,32 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             }
         }
         false
+    }
+}
+
+/// Starts source `i`'s count of failures afresh (it improved, or is new, with `conflicts`):
+/// its scout is due after `limit` of them, at once when that is 0.
+#[inline(always)]
+fn restart(limit: Limit, due: &mut [u64], i: usize, source: &mut Source, conflicts: u32) {
+    let left = limit.for_conflicts(conflicts);
+    source.left = left;
+    let bit = 1u64 << (i % 64);
+    if let Some(word) = due.get_mut(i / 64) {
+        if left == 0 {
+            *word |= bit;
+        } else {
+            *word &= !bit;
+        }
+    }
+}
+
+/// Marks source `i` due for a scout: its count of failures just reached its limit. Out of
+/// line: about one failure in fifty, and inlined its code crowded the scoring loops.
+#[cold]
+#[inline(never)]
+fn mark_due(due: &mut [u64], i: usize) {
+    if let Some(word) = due.get_mut(i / 64) {
+        *word |= 1 << (i % 64);
     }
 }
 

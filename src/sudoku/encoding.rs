@@ -527,11 +527,12 @@ pub(crate) struct Source {
     /// Digit counts of every line (padded to 32 for masked indexing): only improving moves and
     /// fresh sources touch them.
     counts: [Counts; 32],
-    /// The colony's count of this source's consecutive non-improving neighbours; nothing here
+    /// The colony's count of the non-improving neighbours this source may still have before
+    /// its scout is due (its limit less its trial count, see `abc::Colony::due`); nothing here
     /// reads or writes it. Kept beside the grid so the colony's scoring loops reach it from the
     /// source they already hold rather than through one more array (whose pointer they had
     /// no register left for).
-    pub(crate) trial: u32,
+    pub(crate) left: u32,
 }
 
 impl Source {
@@ -544,7 +545,7 @@ impl Source {
             masks: [0; LINE_SLOTS],
             vals: layout.givens,
             counts: [[0; 16]; 32],
-            trial: 0,
+            left: 0,
         }
     }
 
@@ -555,7 +556,7 @@ impl Source {
             masks: [0; LINE_SLOTS],
             vals: [0; CELL_SLOTS],
             counts: [[0; 16]; 32],
-            trial: 0,
+            left: 0,
         }
     }
 
