@@ -882,7 +882,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     #[inline(always)]
     fn onlookers<const BMI2: bool>(&mut self) -> Option<usize> {
         let n = self.sources.len();
-        // Slices of exactly `n`, so the clamped pick needs no bounds check.
+        // Slices of exactly `n`, the bound the picks are below (see the SAFETY note).
         let sources = &mut self.sources[..n];
         let conflicts = &mut self.conflicts[..n];
         // The pick's place is found from what is left of the iterator, on the way out only:
@@ -890,8 +890,16 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         let mut picks = self.picks[..n].iter();
         let (best, limit, due) = (&mut self.best, self.limit, &mut self.due[..]);
         while let Some((i, mv)) = picks.next() {
-            let i = (*i as usize).min(n - 1);
-            let parts = (&mut sources[i], &mut conflicts[i]);
+            let i = *i as usize;
+            debug_assert!(i < n);
+            // SAFETY: `i < n`, the length of both slices: every pick is an entry of the
+            // phase's roulette table (`draw_body` writes all `n` picks this phase, each read
+            // from the table), and every entry of either table is below `n`: the tables are
+            // allocated as zeros (n >= 2), grown only with zeros, and `fill_table` and
+            // `fill_narrow` write only source indices (`T::of(i)`, or the byte chunk that
+            // counts 0, 1, ... one step a source) of the `n` sources. Unchecked, the pick
+            // needs no clamp (a compare and a conditional move, 100 instructions a cycle).
+            let parts = unsafe { (sources.get_unchecked_mut(i), conflicts.get_unchecked_mut(i)) };
             if Self::try_move::<BMI2>((best, limit, due), i, parts, mv) {
                 return Some(n - 1 - picks.len());
             }
