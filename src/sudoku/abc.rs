@@ -837,7 +837,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     /// A move drawn as [`Layout::pick_index`] draws it, copied out of its table.
     #[inline(always)]
     fn pick_move<R: Rng + ?Sized>(layout: &Layout, rng: &mut R) -> Move {
-        *layout.get_move::<CROSS>(layout.pick_index::<CROSS, _>(rng))
+        *layout.draw_move::<CROSS, _>(rng)
     }
 
     /// The onlookers' draws: per onlooker its roulette pick (`roulette` of one `u64` draw), then

@@ -150,8 +150,40 @@ impl MoveTable {
         (self.start[k] + j) as MoveIndex
     }
 
-    /// The move at an index from [`MoveTable::pick_index`] (masked: no bounds check).
+    /// The move [`MoveTable::pick_index`] would index, for the same draws, read straight from
+    /// the table: the colony's draw loops, where the two masks that spare `pick_index` its
+    /// bounds checks took two of their 30-odd instructions a draw.
     #[inline(always)]
+    fn draw<R: Rng + ?Sized>(&self, rng: &mut R) -> &Move {
+        let r = rng.next_u64();
+        let groups = u64::from(self.groups);
+        let k = below_by(r as u32, groups, self.groups_threshold, rng) as usize;
+        debug_assert!(k < (self.groups as usize).max(1));
+        // SAFETY: `below_by` returns a number below its range, or 0 for a range of 0 (Canon's
+        // method: `hi` is the top half of `bits * range` with `bits < 2^32`, so below
+        // `range`; the `hi + 1` case is the top half of the longer product
+        // `(bits * 2^32 + more) * range / 2^64`, less a carry it drops, so below `range`
+        // too). So `k < max(groups, 1)`, and `push` counts at most `GROUP_SLOTS` groups (its
+        // `start[k]` store would panic past that), the arrays' length.
+        let (len, threshold, start) = unsafe {
+            (
+                *self.len.get_unchecked(k),
+                *self.threshold.get_unchecked(k),
+                *self.start.get_unchecked(k),
+            )
+        };
+        let j = below_by((r >> 32) as u32, len, threshold, rng);
+        let index = (start + j) as usize;
+        debug_assert!(index < MOVE_SLOTS);
+        // SAFETY: `j < len[k]` (or 0, for a length of 0) as above, and group `k`'s moves
+        // `start[k]..start[k] + len[k]` were all stored by `push` into `moves` (its stores
+        // are bounds-checked; a group never pushed has start and length 0), so the index
+        // lies in the table.
+        unsafe { self.moves.get_unchecked(index) }
+    }
+
+    /// The move at an index from [`MoveTable::pick_index`] (masked: no bounds check).
+    #[cfg(test)]
     fn get(&self, index: MoveIndex) -> &Move {
         &self.moves[usize::from(index) & (MOVE_SLOTS - 1)]
     }
@@ -326,7 +358,8 @@ impl Layout {
     }
 
     /// A box move (`CROSS` false) or a cross-box move (`CROSS` true), as described on
-    /// `pick_box_move` and `pick_cross_move`, by its index: [`Layout::get_move`] maps it back.
+    /// `pick_box_move` and `pick_cross_move`, by its index (the colony's rewinds redraw with it;
+    /// its draw loops take [`Layout::draw_move`]).
     #[inline(always)]
     pub(crate) fn pick_index<const CROSS: bool, R: Rng + ?Sized>(&self, rng: &mut R) -> MoveIndex {
         if CROSS {
@@ -336,8 +369,18 @@ impl Layout {
         }
     }
 
-    /// The move of a [`Layout::pick_index`] index.
+    /// The move of the index [`Layout::pick_index`] draws, for the same draws.
     #[inline(always)]
+    pub(crate) fn draw_move<const CROSS: bool, R: Rng + ?Sized>(&self, rng: &mut R) -> &Move {
+        if CROSS {
+            self.line_moves.draw(rng)
+        } else {
+            self.box_moves.draw(rng)
+        }
+    }
+
+    /// The move of a [`Layout::pick_index`] index.
+    #[cfg(test)]
     pub(crate) fn get_move<const CROSS: bool>(&self, index: MoveIndex) -> &Move {
         if CROSS {
             self.line_moves.get(index)
@@ -751,6 +794,29 @@ mod tests {
     fn consistent(s: &Source) -> bool {
         let (counts, masks) = recounted(&s.grid());
         counts == s.counts && masks == s.masks
+    }
+
+    #[test]
+    fn draw_move_is_the_move_of_pick_index() {
+        // The unchecked draw the colony uses and the masked index its rewinds use: the same
+        // move from the same draws, leaving the generator in the same state, both
+        // neighbourhoods, on a layout with few free cells and on one with many.
+        for p in [demo_puzzle(), puzzle(TOP1465_FIRST)] {
+            let l = Layout::new(&p);
+            let mut a = Pcg64Mcg::seed_from_u64(23);
+            let mut b = a.clone();
+            for _ in 0..20_000 {
+                assert_eq!(
+                    l.draw_move::<false, _>(&mut a),
+                    l.get_move::<false>(l.pick_index::<false, _>(&mut b))
+                );
+                assert_eq!(
+                    l.draw_move::<true, _>(&mut a),
+                    l.get_move::<true>(l.pick_index::<true, _>(&mut b))
+                );
+            }
+            assert_eq!(a.next_u64(), b.next_u64());
+        }
     }
 
     #[test]
