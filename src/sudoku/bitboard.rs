@@ -61,8 +61,10 @@ const PEERS: [u128; 81] = {
 
 /// [`PEERS`] by bit position (see [`bit`]) rather than by cell: the positions of a set's bits
 /// index it without converting them to cells. Lane bits 27..32 are never set, their entries 0.
-const PEERS_AT: [u128; 96] = {
-    let mut t = [0u128; 96];
+/// Entry 128, `trailing_zeros` of an empty set, is 0 too: [`Bitboard::place_sole`] looks up
+/// its first two cells whether or not it has them.
+const PEERS_AT: [u128; 129] = {
+    let mut t = [0u128; 129];
     let mut c = 0;
     while c < 81 {
         t[32 * (c / 27) + c % 27] = PEERS[c];
@@ -508,8 +510,14 @@ impl Bitboard {
     #[inline(always)]
     fn place_sole(&mut self, d: usize, cells: u128) -> Result<(), Contradiction> {
         let set = self.pos[d];
-        let mut peers = 0;
-        let mut rest = cells;
+        // The first two cells' peers without a branch on how many cells there are (an empty
+        // set's `trailing_zeros`, 128, looks up no peers): the bit loop's exit mispredicted.
+        // Wall time on forum_hardest_1106, min of interleaved runs: uniqueness -2.5 %, first
+        // solution -4.7 %; a third look-up without a branch is 0.7 % slower than two.
+        let second = cells & cells.wrapping_sub(1);
+        let mut peers =
+            PEERS_AT[cells.trailing_zeros() as usize] | PEERS_AT[second.trailing_zeros() as usize];
+        let mut rest = second & second.wrapping_sub(1);
         while rest != 0 {
             peers |= PEERS_AT[rest.trailing_zeros() as usize];
             rest &= rest - 1;
@@ -1132,6 +1140,39 @@ mod tests {
             assert_eq!(PEERS_AT[bit(c).trailing_zeros() as usize], peers);
         }
         assert_eq!(CELLS.count_ones(), 81);
+        // Every other entry, 128 (an empty set's `trailing_zeros`) among them, has no peers.
+        assert_eq!(PEERS_AT.len(), 129);
+        for (pos, &peers) in PEERS_AT.iter().enumerate() {
+            if pos >= 128 || CELLS >> pos & 1 == 0 {
+                assert_eq!(peers, 0, "{pos}");
+            }
+        }
+    }
+
+    /// Placing one to five cells that do not see each other takes every one's peers from the
+    /// digit, whichever of them the look-ups without a branch cover; two that do see each other
+    /// are a contradiction.
+    #[test]
+    fn place_sole_takes_the_peers_of_every_cell() {
+        let empty = SudokuPuzzle::new([0; 81]).unwrap();
+        // r1c1, r2c4, r3c7, r4c2, r5c5: rows, columns and boxes all different.
+        let apart = [0, 12, 24, 28, 40];
+        for n in 0..=apart.len() {
+            let mut b = Bitboard::new(&empty).unwrap();
+            b.dirty = 0;
+            let cells = apart[..n].iter().fold(0, |m, &c| m | bit(c));
+            let peers = apart[..n].iter().fold(0, |m, &c| m | PEERS[c]);
+            assert_eq!(b.place_sole(3, cells), Ok(()));
+            assert_eq!(b.pos[3], CELLS & !peers, "{n} cells");
+            assert_eq!(b.unsolved, CELLS & !cells);
+            assert_eq!(b.dirty >> 3 & 1, u16::from(n > 0));
+        }
+        let mut b = Bitboard::new(&empty).unwrap();
+        // r1c1 and r1c9 share a row.
+        assert_eq!(
+            b.place_sole(0, bit(0) | bit(12) | bit(8)),
+            Err(Contradiction)
+        );
     }
 
     /// The triad matrix with its two indices swapped (bit `3 * i + j` to bit `3 * j + i`).
