@@ -44,6 +44,73 @@ fn cell_of(pos: u32) -> usize {
     (pos / 32 * 27 + pos % 32) as usize
 }
 
+/// Byte `i` of entry `m` is bit `i` of `m`: eight cells' flags spread to one byte each.
+const BYTES_OF: [u64; 256] = {
+    let mut t = [0u64; 256];
+    let mut m = 0;
+    while m < 256 {
+        let mut i = 0;
+        while i < 8 {
+            t[m] |= ((m as u64 >> i) & 1) << (8 * i);
+            i += 1;
+        }
+        m += 1;
+    }
+    t
+};
+
+/// A set in cell order (bit `c` for cell `c`) in the board's lane layout (see [`bit`]).
+#[inline(always)]
+fn lanes_of(cells: u128) -> u128 {
+    (cells & LANE) | (cells >> 27 & LANE) << 32 | (cells >> 54 & LANE) << 64
+}
+
+/// The cells of each given digit (entry `d` for digit `d + 1`), in the lane layout: per digit
+/// a byte compare of the whole grid (six 16-byte compares, SSE2, the x86_64 baseline), where
+/// a walk over the cells or'ed a 128-bit shifted bit into the cell's value's set (a chain of
+/// stores and reloads through the blanks' slot).
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+fn given_sets(cells: &[u8; 81]) -> [u128; 9] {
+    use std::arch::x86_64::{
+        __m128i, _mm_cmpeq_epi8, _mm_loadu_si128, _mm_movemask_epi8, _mm_set1_epi8,
+    };
+    let mut padded = [0u8; 96];
+    padded[..81].copy_from_slice(cells);
+    // SAFETY: SSE2 is part of this build's target (the `cfg` above); each load reads 16 bytes
+    // at offsets 0, 16, .., 80 of the 96-byte array.
+    let chunks: [__m128i; 6] =
+        std::array::from_fn(|k| unsafe { _mm_loadu_si128(padded[16 * k..].as_ptr().cast()) });
+    std::array::from_fn(|d| {
+        let mut set = 0u128;
+        for (k, &chunk) in chunks.iter().enumerate() {
+            // SAFETY: as above; these work on values only.
+            let eq =
+                unsafe { _mm_movemask_epi8(_mm_cmpeq_epi8(chunk, _mm_set1_epi8(d as i8 + 1))) };
+            set |= u128::from(eq as u16) << (16 * k);
+        }
+        lanes_of(set)
+    })
+}
+
+/// [`given_sets`] for other targets: a walk over the cells.
+#[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+fn given_sets(cells: &[u8; 81]) -> [u128; 9] {
+    given_sets_portable(cells)
+}
+
+/// The cells of each given digit, one cell at a time (other targets' build, and the tests'
+/// reference for the SSE2 one).
+#[cfg(any(test, not(all(target_arch = "x86_64", target_feature = "sse2"))))]
+fn given_sets_portable(cells: &[u8; 81]) -> [u128; 9] {
+    let mut sets = [0u128; 9];
+    for (cell, &v) in cells.iter().enumerate() {
+        if let Some(set) = usize::from(v).checked_sub(1).and_then(|d| sets.get_mut(d)) {
+            *set |= bit(cell);
+        }
+    }
+    sets
+}
+
 /// The 20 peers of each cell as a set.
 const PEERS: [u128; 81] = {
     let mut t = [0u128; 81];
@@ -447,12 +514,7 @@ impl Bitboard {
     pub(crate) fn new(puzzle: &SudokuPuzzle) -> Result<Bitboard, Contradiction> {
         // All givens at once: per digit its cells, then one pass over the digits, rather than
         // one placement (nine set updates) per given.
-        // Indexed by the cell's value, so blanks go to slot 0 without a branch per cell.
-        let mut by_value = [0u128; 10];
-        for (cell, &v) in puzzle.cells().iter().enumerate() {
-            by_value[usize::from(v)] |= bit(cell);
-        }
-        let givens = &by_value[1..];
+        let givens = given_sets(puzzle.cells());
         let placed = givens.iter().fold(0, |m, &g| m | g);
         let mut b = Bitboard {
             pos: [0; 9],
@@ -460,7 +522,7 @@ impl Bitboard {
             dirty: ALL_DIGITS,
             triads: [0; 9],
         };
-        for (set, &g) in b.pos.iter_mut().zip(givens) {
+        for (set, &g) in b.pos.iter_mut().zip(&givens) {
             let mut peers = 0;
             let mut rest = g;
             while rest != 0 {
@@ -990,16 +1052,37 @@ impl Bitboard {
     }
 
     /// The grid: placed digits, 0 for unsolved cells.
+    ///
+    /// Bit-sliced: the four bits of every cell's value are four sets (bit `k` of a placed
+    /// digit `d + 1` puts its cells in plane `k`), and each plane is spread to bytes eight cells
+    /// at a look-up. A cell-by-cell walk of the 81 placed bits took 1,540 instructions a
+    /// solve, 5 % of a 17-clue puzzle's first solution.
     pub(crate) fn values(&self) -> Solution {
-        let mut vals = [0u8; 81];
+        let mut planes = [0u128; 4];
         for (d, &set) in self.pos.iter().enumerate() {
-            let mut m = set & !self.unsolved;
-            while m != 0 {
-                let p = m.trailing_zeros();
-                m &= m - 1;
-                vals[cell_of(p)] = d as u8 + 1;
+            let placed = set & !self.unsolved;
+            for (k, plane) in planes.iter_mut().enumerate() {
+                // Branch-free: all-ones when bit k of the value d + 1 is set.
+                *plane |= placed & 0u128.wrapping_sub((d as u128 + 1) >> k & 1);
             }
         }
+        // Each lane's 27 cells as four words of eight bytes, written at the lane's first cell
+        // in lane order: a word's bytes past the lane are overwritten by the next lane's
+        // (and the last lane's by nothing, in the padding).
+        let mut out = [0u8; 81 + 8];
+        for lane in 0..3 {
+            let bits = planes.map(|p| (p >> (32 * lane)) as u32);
+            for w in 0..4 {
+                let mut word = 0;
+                for (k, &b) in bits.iter().enumerate() {
+                    word |= BYTES_OF[(b >> (8 * w) & 0xFF) as usize] << k;
+                }
+                let at = 27 * lane + 8 * w;
+                out[at..at + 8].copy_from_slice(&word.to_le_bytes());
+            }
+        }
+        let mut vals = [0u8; 81];
+        vals.copy_from_slice(&out[..81]);
         vals
     }
 }
@@ -1128,6 +1211,52 @@ mod tests {
         let mut b = Bitboard::new(p).ok()?;
         b.propagate(Rules::Locked).ok()?;
         Some(b)
+    }
+
+    #[test]
+    fn given_sets_agree_with_a_walk_over_the_cells() {
+        let mut rng = Pcg64Mcg::seed_from_u64(13);
+        let mut grids: Vec<[u8; 81]> =
+            vec![[0; 81], [9; 81], std::array::from_fn(|c| c as u8 % 10)];
+        for _ in 0..500 {
+            grids.push(std::array::from_fn(|_| rng.random_range(0..=9)));
+        }
+        for cells in &grids {
+            let sets = given_sets(cells);
+            assert_eq!(sets, given_sets_portable(cells), "{cells:?}");
+            for (c, &v) in cells.iter().enumerate() {
+                for (d, &set) in sets.iter().enumerate() {
+                    assert_eq!(set & bit(c) != 0, usize::from(v) == d + 1, "cell {c}");
+                }
+            }
+            assert!(sets.iter().all(|&set| set & !CELLS == 0));
+        }
+    }
+
+    #[test]
+    fn values_are_the_placed_digits() {
+        let mut rng = Pcg64Mcg::seed_from_u64(17);
+        for keep in [0, 17, 30, 50, 81] {
+            for _ in 0..50 {
+                let p = random_puzzle(&mut rng, keep, 0);
+                // A fresh board has the givens placed and nothing else.
+                let b = Bitboard::new(&p).expect("a random puzzle's givens are consistent");
+                assert_eq!(&b.values(), p.cells());
+                // Propagated, each placed cell shows its digit and every other cell 0.
+                let Some(b) = propagated(&p) else { continue };
+                let vals = b.values();
+                for (c, &v) in vals.iter().enumerate() {
+                    if b.unsolved & bit(c) != 0 {
+                        assert_eq!(v, 0, "cell {c}");
+                    } else {
+                        // A placed cell stays in its own digit's set only.
+                        let owners: Vec<usize> =
+                            (0..9).filter(|&d| b.pos[d] & bit(c) != 0).collect();
+                        assert_eq!(owners, [usize::from(v) - 1], "cell {c}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
