@@ -839,9 +839,28 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         Self::draw_body(layout, roulette, out, rng);
     }
 
-    /// The body of both builds of [`Colony::draw`].
+    /// The body of both builds of [`Colony::draw`]: [`Colony::draw_with`] for the layout's
+    /// group count, a constant where it is the usual one (nine boxes, or eighteen lines, have
+    /// moves), so the group draw multiplies by a constant: one multiplication fewer a move on
+    /// the scalar multiplier, which the generator's three and the move draw's keep busy.
     #[inline(always)]
     fn draw_body<R: Rng + ?Sized>(
+        layout: &Layout,
+        roulette: Option<Roulette<'_>>,
+        out: (&mut [Move], &mut [(u32, Move)]),
+        rng: &mut R,
+    ) {
+        match (CROSS, layout.groups(CROSS)) {
+            (false, 9) => Self::draw_with::<9, R>(layout, roulette, out, rng),
+            (true, 18) => Self::draw_with::<18, R>(layout, roulette, out, rng),
+            _ => Self::draw_with::<0, R>(layout, roulette, out, rng),
+        }
+    }
+
+    /// A phase's draws (see [`Colony::draw_phase`]), the moves' groups drawn with `GROUPS` as
+    /// [`Layout::draw_move`] takes it.
+    #[inline(always)]
+    fn draw_with<const GROUPS: u32, R: Rng + ?Sized>(
         layout: &Layout,
         roulette: Option<Roulette<'_>>,
         (draws, picks): (&mut [Move], &mut [(u32, Move)]),
@@ -852,15 +871,20 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
                 // Two draws an iteration: the loop's count, compare and branch once a pair.
                 let mut pairs = draws.chunks_exact_mut(2);
                 for pair in &mut pairs {
-                    pair[0] = Self::pick_move(layout, rng);
-                    pair[1] = Self::pick_move(layout, rng);
+                    pair[0] = Self::pick_move::<GROUPS, R>(layout, rng);
+                    pair[1] = Self::pick_move::<GROUPS, R>(layout, rng);
                 }
                 for slot in pairs.into_remainder() {
-                    *slot = Self::pick_move(layout, rng);
+                    *slot = Self::pick_move::<GROUPS, R>(layout, rng);
                 }
             }
             Some(Roulette::Narrow(table, total, scale)) => {
-                Self::onlooker_draws(layout, |u| narrow_pick(table, total, u, scale), picks, rng);
+                Self::onlooker_draws::<GROUPS, R>(
+                    layout,
+                    |u| narrow_pick(table, total, u, scale),
+                    picks,
+                    rng,
+                );
             }
             Some(Roulette::Wide(table, scale)) => {
                 // A live part is never empty (every weight is at least 1); said so, the pick's
@@ -868,21 +892,26 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
                 if table.is_empty() {
                     return;
                 }
-                Self::onlooker_draws(layout, |u| roulette_pick(table, u, scale), picks, rng);
+                Self::onlooker_draws::<GROUPS, R>(
+                    layout,
+                    |u| roulette_pick(table, u, scale),
+                    picks,
+                    rng,
+                );
             }
         }
     }
 
     /// A move drawn as [`Layout::pick_index`] draws it, copied out of its table.
     #[inline(always)]
-    fn pick_move<R: Rng + ?Sized>(layout: &Layout, rng: &mut R) -> Move {
-        *layout.draw_move::<CROSS, _>(rng)
+    fn pick_move<const GROUPS: u32, R: Rng + ?Sized>(layout: &Layout, rng: &mut R) -> Move {
+        *layout.draw_move::<CROSS, GROUPS, _>(rng)
     }
 
     /// The onlookers' draws: per onlooker its roulette pick (`roulette` of one `u64` draw), then
     /// its move.
     #[inline(always)]
-    fn onlooker_draws<R: Rng + ?Sized>(
+    fn onlooker_draws<const GROUPS: u32, R: Rng + ?Sized>(
         layout: &Layout,
         roulette: impl Fn(u64) -> u32,
         picks: &mut [(u32, Move)],
@@ -894,7 +923,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         for (pick, slot) in picks {
             let u = rng.next_u64();
             *pick = roulette(u);
-            *slot = Self::pick_move(layout, rng);
+            *slot = Self::pick_move::<GROUPS, R>(layout, rng);
         }
     }
 

@@ -153,11 +153,19 @@ impl MoveTable {
     /// The move [`MoveTable::pick_index`] would index, for the same draws, read straight from
     /// the table: the colony's draw loops, where the two masks that spare `pick_index` its
     /// bounds checks took two of their 30-odd instructions a draw.
+    ///
+    /// `GROUPS`, when not 0, is the table's group count (the caller checked it,
+    /// [`MoveTable::groups`]): a constant, the group draw's multiplication is an `lea` or a
+    /// shift, off the one multiplier the generator's three and the move draw's keep busy.
     #[inline(always)]
-    fn draw<R: Rng + ?Sized>(&self, rng: &mut R) -> &Move {
+    fn draw<const GROUPS: u32, R: Rng + ?Sized>(&self, rng: &mut R) -> &Move {
+        debug_assert!(GROUPS == 0 || GROUPS == self.groups);
         let r = rng.next_u64();
-        let groups = u64::from(self.groups);
-        let k = below_by(r as u32, groups, self.groups_threshold, rng) as usize;
+        let k = if GROUPS == 0 {
+            below_by(r as u32, u64::from(self.groups), self.groups_threshold, rng)
+        } else {
+            below_by(r as u32, u64::from(GROUPS), GROUPS.wrapping_neg(), rng)
+        } as usize;
         debug_assert!(k < (self.groups as usize).max(1));
         // SAFETY: `below_by` returns a number below its range, or 0 for a range of 0 (Canon's
         // method: `hi` is the top half of `bits * range` with `bits < 2^32`, so below
@@ -370,12 +378,27 @@ impl Layout {
     }
 
     /// The move of the index [`Layout::pick_index`] draws, for the same draws.
+    ///
+    /// `GROUPS` as [`MoveTable::draw`] takes it: 0, or the neighbourhood's group count
+    /// ([`Layout::groups`]).
     #[inline(always)]
-    pub(crate) fn draw_move<const CROSS: bool, R: Rng + ?Sized>(&self, rng: &mut R) -> &Move {
+    pub(crate) fn draw_move<const CROSS: bool, const GROUPS: u32, R: Rng + ?Sized>(
+        &self,
+        rng: &mut R,
+    ) -> &Move {
         if CROSS {
-            self.line_moves.draw(rng)
+            self.line_moves.draw::<GROUPS, R>(rng)
         } else {
-            self.box_moves.draw(rng)
+            self.box_moves.draw::<GROUPS, R>(rng)
+        }
+    }
+
+    /// The number of groups (boxes, or lines for cross-box moves) a move is drawn from.
+    pub(crate) fn groups(&self, cross: bool) -> u32 {
+        if cross {
+            self.line_moves.groups
+        } else {
+            self.box_moves.groups
         }
     }
 
@@ -807,16 +830,38 @@ mod tests {
             let mut b = a.clone();
             for _ in 0..20_000 {
                 assert_eq!(
-                    l.draw_move::<false, _>(&mut a),
+                    l.draw_move::<false, 0, _>(&mut a),
                     l.get_move::<false>(l.pick_index::<false, _>(&mut b))
                 );
                 assert_eq!(
-                    l.draw_move::<true, _>(&mut a),
+                    l.draw_move::<true, 0, _>(&mut a),
                     l.get_move::<true>(l.pick_index::<true, _>(&mut b))
                 );
             }
             assert_eq!(a.next_u64(), b.next_u64());
         }
+    }
+
+    #[test]
+    fn draws_with_a_constant_group_count_are_the_runtime_ones() {
+        // The colony's draw loops take the group count as a constant when it is 9 (box
+        // moves) or 18 (cross-box moves): the same moves and generator state as the count
+        // read at run time. TOP1465_FIRST has free cells in every box and line.
+        let l = Layout::new(&puzzle(TOP1465_FIRST));
+        assert_eq!((l.groups(false), l.groups(true)), (9, 18));
+        let mut a = Pcg64Mcg::seed_from_u64(29);
+        let mut b = a.clone();
+        for _ in 0..20_000 {
+            assert_eq!(
+                l.draw_move::<false, 9, _>(&mut a),
+                l.draw_move::<false, 0, _>(&mut b)
+            );
+            assert_eq!(
+                l.draw_move::<true, 18, _>(&mut a),
+                l.draw_move::<true, 0, _>(&mut b)
+            );
+        }
+        assert_eq!(a.next_u64(), b.next_u64());
     }
 
     #[test]
