@@ -8,10 +8,12 @@
 //!   shrinking towards the end of the plan so the last jobs are spread over the threads;
 //! - each worker fills one reused [`Record`] per job and formats its CSV line itself into a
 //!   [`Batch`] buffer taken from a pool, so a job allocates nothing in the harness;
-//! - a batch goes to the delivering thread when its chunk is done, or earlier once it holds
-//!   [`MAX_CHUNK`] rows or its first row is [`FLUSH_AFTER`] old, so slow jobs are never held
-//!   back. The delivering thread appends each batch to the journal with one write (whole rows
-//!   only) and then, reordered by position, to the plan-ordered file.
+//! - a batch is handed over when its chunk is done, or earlier once it holds [`MAX_CHUNK`]
+//!   rows or its first row is [`FLUSH_AFTER`] old, so slow jobs are never held back. The
+//!   workers deliver the batches themselves, between jobs, one worker at a time: each batch is
+//!   appended to the journal with one write (whole rows only) and then, reordered by position,
+//!   to the plan-ordered file. There is no delivering thread to take a core from the workers
+//!   or preempt a timed solve.
 //!
 //! Memory stays bounded whatever the plan or dataset size: puzzles are streamed from the
 //! dataset as jobs are handed out ([`JobFeed`]), and workers never start a chunk more than
@@ -25,10 +27,10 @@ use crate::results::{Columns, Record, Status};
 use crate::solver::{End, Outcome, Rng, Solver, SolverError, Stop, Task, Worker};
 use crate::verify::check_answer;
 use rand::SeedableRng;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{mpsc, Arc, Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError, TryLockError};
 use std::time::{Duration, Instant};
 
 /// How far ahead of the first undelivered job workers may start a chunk.
@@ -550,6 +552,10 @@ pub(crate) struct ExecuteSummary {
 /// Run the jobs of `feed` on a rayon pool of `threads` workers. Stops taking new jobs once
 /// `interrupt` is set. A sink I/O error or a dataset that cannot be read again stops the run
 /// and is returned. `progress` sees every batch once, in completion order.
+///
+/// The workers deliver their batches themselves (see [`Shared::hand_over`]): there is no
+/// delivering thread, so `threads` workers are all the threads that work, and no thread of
+/// the harness preempts a timed solve when there are as many workers as cores.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn execute(
     dataset_name: &str,
@@ -558,8 +564,8 @@ pub(crate) fn execute(
     settings: &JobSettings,
     threads: usize,
     interrupt: &AtomicBool,
-    sink: &mut dyn Sink,
-    mut progress: impl FnMut(&Batch),
+    sink: &mut (dyn Sink + Send),
+    mut progress: impl FnMut(&Batch) + Send,
 ) -> Result<ExecuteSummary, (ExecuteError, u64)> {
     let threads = threads.max(1);
     let pool = rayon::ThreadPoolBuilder::new()
@@ -577,30 +583,57 @@ pub(crate) fn execute(
         delivered: AtomicU64::new(0),
         abort: AtomicBool::new(false),
         pool: Mutex::new(Vec::new()),
+        handed: Mutex::new(VecDeque::with_capacity(threads)),
+        delivery: Mutex::new(Delivery {
+            sink,
+            progress: &mut progress,
+            pending: BTreeMap::new(),
+            next_out: 0,
+            finished: 0,
+            io_error: None,
+        }),
         threads,
     };
-    // Bounded, so that rows handed over but not yet written stay few (the SIGKILL bound in
-    // the README) and a slow disk holds the workers back instead of filling memory.
-    let (tx, rx) = mpsc::sync_channel::<Batch>(threads);
-    let (io_error, finished) = pool.in_place_scope(|scope| {
+    pool.in_place_scope(|scope| {
         for _ in 0..threads {
-            let tx = tx.clone();
             let shared = &shared;
             scope.spawn(move |_| {
-                work(dataset_name, solvers, shared, settings, interrupt, &tx);
+                work(dataset_name, solvers, shared, settings, interrupt);
             });
         }
-        drop(tx);
-        deliver(&rx, &shared, sink, &mut progress)
     });
-    if let Some(e) = io_error {
+    // Every worker has returned. A batch is never left queued (whoever queues one either
+    // delivers or leaves it to a worker that looks again after delivering), but a worker
+    // that stopped on an abort may have left some: they are delivered here all the same.
+    let Shared {
+        feed_error,
+        handed,
+        delivery,
+        ..
+    } = shared;
+    let mut d = delivery
+        .into_inner()
+        .unwrap_or_else(PoisonError::into_inner);
+    for b in handed.into_inner().unwrap_or_else(PoisonError::into_inner) {
+        d.deliver(b, None);
+    }
+    // After an interrupt some positions were never run; deliver what is left in order.
+    if d.io_error.is_none() {
+        for (_, b) in std::mem::take(&mut d.pending) {
+            if let Err(e) = d.sink.in_order(&b) {
+                d.io_error = Some(e);
+                break;
+            }
+        }
+    }
+    let finished = d.finished;
+    if let Some(e) = d.io_error {
         return Err((
             ExecuteError::Io(format!("writing results failed: {e}")),
             finished,
         ));
     }
-    if let Some(e) = shared
-        .feed_error
+    if let Some(e) = feed_error
         .into_inner()
         .unwrap_or_else(PoisonError::into_inner)
     {
@@ -609,7 +642,7 @@ pub(crate) fn execute(
     Ok(ExecuteSummary { finished })
 }
 
-/// What the worker threads and the delivering thread share.
+/// What the worker threads share.
 struct Shared<'a> {
     feed: Mutex<JobFeed<'a>>,
     feed_error: Mutex<Option<DatasetError>>,
@@ -620,6 +653,10 @@ struct Shared<'a> {
     abort: AtomicBool,
     /// Written batches, cleared and handed back to the workers to fill again.
     pool: Mutex<Vec<Batch>>,
+    /// Batches handed over and not yet delivered: at most one per worker.
+    handed: Mutex<VecDeque<Batch>>,
+    /// The sink and the reorder buffer: the worker holding this lock delivers.
+    delivery: Mutex<Delivery<'a>>,
     /// Worker threads.
     threads: usize,
 }
@@ -647,6 +684,117 @@ impl Shared<'_> {
             .unwrap_or_else(PoisonError::into_inner)
             .push(b);
     }
+
+    fn next_handed(&self) -> Option<Batch> {
+        self.handed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .pop_front()
+    }
+
+    /// Hand a finished batch over, between two jobs of the calling worker. It is queued, and
+    /// the worker then delivers the queue unless another worker is delivering already, in
+    /// which case it goes back to its jobs at once. A worker that finds the queue full (one
+    /// batch per worker) waits to deliver instead: a slow disk holds the workers back, and
+    /// the rows handed over but not yet written stay few (the SIGKILL bound in the README).
+    ///
+    /// No batch is stranded: a batch queued while another worker delivers found the lock
+    /// taken, and that worker looks at the queue again after releasing it.
+    fn hand_over(&self, batch: Batch) {
+        let mut own = {
+            let mut q = self.handed.lock().unwrap_or_else(PoisonError::into_inner);
+            if q.len() < self.threads {
+                q.push_back(batch);
+                None
+            } else {
+                Some(batch)
+            }
+        };
+        loop {
+            let mut d = if own.is_some() {
+                self.delivery.lock().unwrap_or_else(PoisonError::into_inner)
+            } else {
+                match self.delivery.try_lock() {
+                    Ok(d) => d,
+                    Err(TryLockError::Poisoned(p)) => p.into_inner(),
+                    Err(TryLockError::WouldBlock) => return,
+                }
+            };
+            if let Some(b) = own.take() {
+                d.deliver(b, Some(self));
+            }
+            while let Some(b) = self.next_handed() {
+                d.deliver(b, Some(self));
+            }
+            drop(d);
+            if self
+                .handed
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .is_empty()
+            {
+                return;
+            }
+        }
+    }
+}
+
+/// The delivering side: hands each batch to the sink at once, and again in plan order
+/// through a reorder buffer. Whoever holds it (a worker, or `execute` at the end) delivers.
+struct Delivery<'a> {
+    sink: &'a mut (dyn Sink + Send),
+    progress: &'a mut (dyn FnMut(&Batch) + Send),
+    /// The reorder buffer: batches waiting for an earlier position, by their first position.
+    pending: BTreeMap<usize, Batch>,
+    /// The first position not yet handed to `Sink::in_order`.
+    next_out: usize,
+    /// Rows handed to `Sink::finished`.
+    finished: u64,
+    /// The first write error; nothing more is written after it.
+    io_error: Option<std::io::Error>,
+}
+
+impl Delivery<'_> {
+    /// Deliver `batch`, and every batch of the reorder buffer it lets out. `shared` (absent
+    /// once the workers are gone) takes the written batches back and learns of progress and
+    /// errors.
+    fn deliver(&mut self, batch: Batch, shared: Option<&Shared<'_>>) {
+        if self.io_error.is_some() {
+            return;
+        }
+        if let Err(e) = self.sink.finished(&batch) {
+            self.fail(e, shared);
+            return;
+        }
+        self.finished += batch.len();
+        (self.progress)(&batch);
+        self.pending.insert(batch.start, batch);
+        while let Some(b) = self.pending.remove(&self.next_out) {
+            // A job cut short by the interrupt has no row; everything after it in plan
+            // order is still delivered, so the journal and the ordered file agree.
+            let written = self.sink.in_order(&b);
+            self.next_out = b.end;
+            if let Some(shared) = shared {
+                shared.recycle(b);
+            }
+            if let Err(e) = written {
+                self.fail(e, shared);
+                return;
+            }
+            if let Some(shared) = shared {
+                shared
+                    .delivered
+                    .store(self.next_out as u64, Ordering::Release);
+            }
+        }
+    }
+
+    fn fail(&mut self, e: std::io::Error, shared: Option<&Shared<'_>>) {
+        self.io_error = Some(e);
+        if let Some(shared) = shared {
+            shared.abort.store(true, Ordering::Relaxed);
+        }
+    }
 }
 
 /// The next chunk size of a worker whose last chunk ran `jobs` jobs in `took`: about
@@ -661,15 +809,14 @@ fn next_chunk_size(jobs: usize, took: Duration) -> usize {
     fit.clamp(1, (jobs * 4).clamp(1, MAX_CHUNK))
 }
 
-/// One worker thread: takes chunks from the feed until it runs dry, the run is interrupted or
-/// aborted, or the delivering side hung up; hands its rows over in batches.
+/// One worker thread: takes chunks from the feed until it runs dry or the run is interrupted
+/// or aborted; hands its rows over in batches.
 fn work(
     dataset_name: &str,
     solvers: &[Box<dyn Solver>],
     shared: &Shared<'_>,
     settings: &JobSettings,
     interrupt: &AtomicBool,
-    tx: &mpsc::SyncSender<Batch>,
 ) {
     let mut workers = Workers::new(solvers);
     let mut chunk: Vec<(usize, Job, Arc<Puzzle>)> = Vec::with_capacity(MAX_CHUNK);
@@ -722,14 +869,14 @@ fn work(
             let full = batch.len() as usize >= MAX_CHUNK;
             if full || now.duration_since(batch_started) >= FLUSH_AFTER {
                 let next = shared.batch(pos + 1);
-                if tx.send(std::mem::replace(&mut batch, next)).is_err() {
-                    return;
-                }
+                shared.hand_over(std::mem::replace(&mut batch, next));
                 batch_started = now;
             }
         }
-        if batch.end > batch.start && tx.send(batch).is_err() {
-            return;
+        if batch.end > batch.start {
+            shared.hand_over(batch);
+        } else {
+            shared.recycle(batch);
         }
         want = next_chunk_size(ran, started.elapsed());
     }
@@ -750,59 +897,6 @@ fn add_row(batch: &mut Batch, workers: &Workers<'_>, settings: &JobSettings) {
         // may allocate.
         let _ = crate::results::trace::write_job(&mut batch.trace, r, &workers.trace);
     }
-}
-
-/// The delivering side: hands each batch to the sink at once, and again in plan order
-/// through a reorder buffer. Returns the first write error and how many rows were delivered.
-fn deliver(
-    rx: &mpsc::Receiver<Batch>,
-    shared: &Shared<'_>,
-    sink: &mut dyn Sink,
-    progress: &mut impl FnMut(&Batch),
-) -> (Option<std::io::Error>, u64) {
-    let mut io_error: Option<std::io::Error> = None;
-    let mut finished = 0u64;
-    // The reorder buffer: batches waiting for an earlier position, by their first position.
-    let mut pending: BTreeMap<usize, Batch> = BTreeMap::new();
-    let mut next_out = 0usize;
-    let fail = |e: std::io::Error, io_error: &mut Option<std::io::Error>| {
-        *io_error = Some(e);
-        shared.abort.store(true, Ordering::Relaxed);
-    };
-    for batch in rx.iter() {
-        if io_error.is_some() {
-            continue;
-        }
-        if let Err(e) = sink.finished(&batch) {
-            fail(e, &mut io_error);
-            continue;
-        }
-        finished += batch.len();
-        progress(&batch);
-        pending.insert(batch.start, batch);
-        while let Some(b) = pending.remove(&next_out) {
-            // A job cut short by the interrupt has no row; everything after it in plan
-            // order is still delivered, so the journal and the ordered file agree.
-            let written = sink.in_order(&b);
-            next_out = b.end;
-            shared.recycle(b);
-            if let Err(e) = written {
-                fail(e, &mut io_error);
-                break;
-            }
-            shared.delivered.store(next_out as u64, Ordering::Release);
-        }
-    }
-    // After an interrupt some positions were never run; deliver what is left in order.
-    if io_error.is_none() {
-        for (_, b) in pending {
-            if let Err(e) = sink.in_order(&b) {
-                io_error = Some(e);
-                break;
-            }
-        }
-    }
-    (io_error, finished)
 }
 
 #[cfg(test)]
@@ -937,5 +1031,86 @@ mod tests {
             1,
             "nothing ran: start over"
         );
+    }
+
+    /// A sink that records what it was given, and now and then is slow, so that workers
+    /// find the delivery busy (and go back to their jobs) or the queue full (and wait).
+    struct Recording {
+        finished: Vec<(usize, usize, u64)>,
+        in_order: Vec<(usize, usize)>,
+        calls: u64,
+    }
+
+    impl Sink for Recording {
+        fn finished(&mut self, batch: &Batch) -> std::io::Result<()> {
+            self.calls += 1;
+            if self.calls.is_multiple_of(5) {
+                std::thread::sleep(Duration::from_millis(2));
+            }
+            self.finished.push((batch.start, batch.end, batch.len()));
+            Ok(())
+        }
+        fn in_order(&mut self, batch: &Batch) -> std::io::Result<()> {
+            self.in_order.push((batch.start, batch.end));
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn workers_deliver_every_batch_once_and_in_plan_order() {
+        // Eight workers (more than this machine's cores) over 3 x 700 jobs of a few
+        // microseconds, against a sink that sleeps on every fifth batch.
+        let dir = tempfile::tempdir().expect("tempdir");
+        let file = dir.path().join("three.txt");
+        let line = DEMO.to_string();
+        std::fs::write(&file, format!("{line}\n{line}\n{line}\n")).expect("write");
+        let dataset = Dataset::open(&file).expect("dataset");
+        let solvers: Vec<Box<dyn Solver>> = vec![Box::new(
+            FnSolver::new(
+                "spin",
+                crate::kind::PuzzleKind::Sudoku,
+                |_t: &mut Task<'_>| {
+                    std::hint::black_box((0..200u32).sum::<u32>());
+                    Ok(Outcome::new(End::GaveUp))
+                },
+            )
+            .randomised(),
+        )];
+        let plan = Plan::new(&dataset, &solvers, 0, 700, 1).expect("plan");
+        let jobs = plan.len();
+        let feed = JobFeed::new(&dataset, &plan, 0..jobs, jobs);
+        let mut sink = Recording {
+            finished: Vec::new(),
+            in_order: Vec::new(),
+            calls: 0,
+        };
+        let mut seen = 0u64;
+        let summary = execute(
+            "three",
+            &solvers,
+            feed,
+            &JobSettings::default(),
+            8,
+            &AtomicBool::new(false),
+            &mut sink,
+            |b: &Batch| seen += b.len(),
+        )
+        .map_err(|(e, _)| e.to_string())
+        .expect("run");
+        assert_eq!(summary.finished, jobs);
+        assert_eq!(seen, jobs, "progress sees every row once");
+        // Completion order: each position in exactly one batch, each batch a full one.
+        let mut got: Vec<_> = sink.finished.iter().map(|&(a, b, _)| (a, b)).collect();
+        got.sort_unstable();
+        let mut next = 0;
+        for &(a, b) in &got {
+            assert_eq!(a, next, "positions {next}..{a} missing or repeated");
+            next = b;
+        }
+        assert_eq!(next as u64, jobs);
+        assert!(sink.finished.iter().all(|&(a, b, n)| n == (b - a) as u64));
+        // Plan order: the same batches, ascending and contiguous.
+        assert_eq!(sink.in_order, got);
+        assert!(sink.finished.len() > 8, "{} batches", sink.finished.len());
     }
 }
