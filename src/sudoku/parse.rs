@@ -57,6 +57,25 @@ pub fn parse_line(line: &str, line_no: usize) -> Result<Option<ParsedSudoku>, Pa
     if text.is_empty() || text.starts_with('#') {
         return Ok(None);
     }
+    // The usual line: 81 ASCII cells, read as bytes. Anything else takes the walk over chars,
+    // which also finds what to say about a bad line.
+    if let Some(head) = text.as_bytes().get(..81) {
+        if head.iter().all(|b| matches!(b, b'0'..=b'9' | b'.')) {
+            let mut cells = [0u8; 81];
+            for (slot, &b) in cells.iter_mut().zip(head) {
+                *slot = b.saturating_sub(b'0');
+            }
+            // 81 ASCII bytes end on a char boundary.
+            return after_cells(cells, text.get(81..).unwrap_or(""), line_no);
+        }
+    }
+    let (cells, rest) = cells_by_chars(text).map_err(err)?;
+    after_cells(cells, rest, line_no)
+}
+
+/// The 81 cells at the start of `text`, one `char` at a time, and the text after them; or
+/// what is wrong with them.
+fn cells_by_chars(text: &str) -> Result<([u8; 81], &str), String> {
     let mut cells = [0u8; 81];
     let mut chars = text.chars();
     for (i, slot) in cells.iter_mut().enumerate() {
@@ -64,22 +83,35 @@ pub fn parse_line(line: &str, line_no: usize) -> Result<Option<ParsedSudoku>, Pa
             Some(c @ '1'..='9') => *slot = c as u8 - b'0',
             Some('.' | '0') => *slot = 0,
             Some(c) if is_separator(c) => {
-                return Err(err(format!(
+                return Err(format!(
                     "expected 81 cells (1-9 givens, '.' or '0' blanks), found {i} before {}",
                     show(c)
-                )))
+                ))
             }
             Some(c) => {
-                return Err(err(format!("bad character {} at cell {}", show(c), i + 1)));
+                return Err(format!("bad character {} at cell {}", show(c), i + 1));
             }
             None => {
-                return Err(err(format!(
+                return Err(format!(
                     "expected 81 cells (1-9 givens, '.' or '0' blanks), found {i} before the end of the line"
-                )))
+                ))
             }
         }
     }
-    let rest = chars.as_str();
+    Ok((cells, chars.as_str()))
+}
+
+/// The rest of a line after its 81 cells: a separator or the end, then optional fields, one of
+/// which may be the known solution.
+fn after_cells(
+    cells: [u8; 81],
+    rest: &str,
+    line_no: usize,
+) -> Result<Option<ParsedSudoku>, ParseError> {
+    let err = |message: String| ParseError {
+        line: line_no,
+        message,
+    };
     if let Some(c) = rest.chars().next() {
         if !is_separator(c) {
             return Err(err(format!(
@@ -279,6 +311,31 @@ mod tests {
             fn never_panics(s in "\\PC{0,200}") {
                 let _ = parse_line(&s, 1);
                 let _ = looks_like_sudoku(&s);
+            }
+
+            #[test]
+            fn ascii_lines_read_as_bytes_give_the_cells_of_the_char_walk(
+                givens in proptest::collection::vec((0usize..81, 1u8..=9), 0..30),
+                zeros in any::<bool>(),
+                tail in "([ ,;:|][1-9.]{0,90}){0,2}",
+            ) {
+                // Few givens, so that most lines are valid puzzles, some with repeats.
+                let mut cells = [if zeros { b'0' } else { b'.' }; 81];
+                for (at, d) in givens {
+                    cells[at] = b'0' + d;
+                }
+                let cells = String::from_utf8(cells.to_vec()).expect("ascii");
+                let line = format!("{cells}{tail}");
+                let (want, rest) = cells_by_chars(&line).expect("81 valid cells");
+                prop_assert_eq!(rest, tail.as_str());
+                match (parse_line(&line, 3), SudokuPuzzle::new(want)) {
+                    (Ok(Some(p)), Ok(q)) => prop_assert_eq!(p.puzzle, q),
+                    (Err(e), Err(g)) => prop_assert!(
+                        e.message == g.to_string() || e.message.starts_with("the solution field"),
+                        "{}", e.message
+                    ),
+                    (got, grid) => prop_assert!(false, "{got:?} against {grid:?}"),
+                }
             }
 
             #[test]
