@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Per-job cost split of the harness (issue 13 item 1) from callgrind instruction counts, which
-# repeat exactly under load: solve, verify, format, and the rest (feed, executor, writer
-# thread, progress), in instructions (Ir) per job, for a --threads 1 run of a corpus slice.
+# repeat exactly under load: solve, verify, format, and the rest (feed, executor, delivery,
+# progress), in instructions (Ir) per job, for a --threads 1 run of a corpus slice.
 #   benches/harness-profile.sh [BIN]    # BIN defaults to target/release/bench-run
 # Slices: 17-clue first 1,000 × 20 seeds, top1465 first 300 × 20, every 10th tud puzzle × 20.
 set -euo pipefail
@@ -37,18 +37,19 @@ for line in sys.stdin:
         fn = rest.split(":", 1)[1].rsplit(" [", 1)[0]
         incl[fn] = max(incl.get(fn, 0), ir)
 get = lambda *names: sum(v for k, v in incl.items() if any(k.endswith(n) for n in names))
-solve = get("puzzlebench::builtin::SolverSpec::run")
+# The built-in solvers run as closures behind the `Worker` trait (before, `SolverSpec::run`).
+solve = get("puzzlebench::solver::Worker>::solve", "puzzlebench::builtin::SolverSpec::run")
 verify = get("puzzlebench::verify::check_answer")
 # Before the batched executor rows were formatted with the csv crate inside the sink calls.
 fmt = get("results::write::csv_line", "results::record::Record::fields", "results::record::Record::write_csv")
 opened = get("puzzlebench::dataset::Dataset::open")
 rest = total - solve - verify - fmt - opened
 print(f"{name}: {jobs} jobs, {total / jobs:,.0f} Ir/job; harness (all but solve and dataset open) {(total - solve - opened) / jobs:,.0f} Ir/job")
-# The calling thread runs `execute` (the writer: journal, reorder, ordered file, progress)
-# while the pool threads run `work`; its share bounds the speedup with a second core.
-writer = get("puzzlebench::harness::run::execute")
-print(f"  writer thread: {writer / jobs:,.0f} Ir/job, {100 * writer / total:.1f} % of all instructions")
-# Batches handed to the writer: calls of Sink::finished, from the call lines of the profile.
+# The delivery (journal, reorder, ordered file, progress): the workers run it between jobs,
+# in `Shared::hand_over` (before fd7f901 a writer thread ran it, in `execute`).
+writer = get("puzzlebench::harness::run::Shared::hand_over", "puzzlebench::harness::run::execute")
+print(f"  delivery: {writer / jobs:,.0f} Ir/job, {100 * writer / total:.1f} % of all instructions")
+# Batches delivered: calls of Sink::finished, from the call lines of the profile.
 names, calls, callee = {}, {}, None
 for line in open(cg):
     m = re.match(r"c?fn=\((\d+)\)(?: (.*))?", line)
@@ -62,15 +63,15 @@ for line in open(cg):
 batches = sum(n for i, n in calls.items() if names.get(i, "").endswith("Sink>::finished"))
 # Chunks are sized by wall time (about 1 ms of jobs each), and callgrind runs the program
 # some 50 times slower, more on a loaded machine: its batches are far smaller than in a real
-# run, so the per-batch part of "feed, executor, writer" is larger here and varies with load.
+# run, so the per-batch part of "feed, executor, delivery" is larger here and varies with load.
 if batches:
     print(f"  batches: {batches:,}, {jobs / batches:.1f} jobs per batch")
 # Two parts of the rest: the feed streaming the puzzles (each parsed once for all its seeds;
-# the rest of the feed is inlined into the worker loop) and the writer thread (above); the
+# the rest of the feed is inlined into the worker loop) and the delivery (above); the
 # remainder is the worker loop around a job, the hand-out of jobs and the batches.
 feed = get("dataset::Puzzles as core::iter::traits::iterator::Iterator>::next")
-parts = [("solve", solve), ("verify", verify), ("format rows", fmt), ("feed, executor, writer, progress", rest),
-         ("  of which puzzles streamed", feed), ("  of which writer thread", writer), ("dataset open (once per run)", opened)]
+parts = [("solve", solve), ("verify", verify), ("format rows", fmt), ("feed, executor, delivery, progress", rest),
+         ("  of which puzzles streamed", feed), ("  of which delivery", writer), ("dataset open (once per run)", opened)]
 for k, v in parts:
     print(f"  {k:34s} {v / jobs:9,.0f} Ir/job {100 * v / total:5.1f} %")
 ' "$name" "$jobs" "$tmp/$name.cg"
