@@ -41,7 +41,8 @@ get = lambda *names: sum(v for k, v in incl.items() if any(k.endswith(n) for n i
 solve = get("puzzlebench::solver::Worker>::solve", "puzzlebench::builtin::SolverSpec::run")
 verify = get("puzzlebench::verify::check_answer")
 # Before the batched executor rows were formatted with the csv crate inside the sink calls.
-fmt = get("results::write::csv_line", "results::record::Record::fields", "results::record::Record::write_csv")
+fmt = get("results::write::csv_line", "results::record::Record::fields", "results::record::Record::write_csv",
+          "results::record::Record::write_csv_tail", "results::record::Record::write_csv_head")
 opened = get("puzzlebench::dataset::Dataset::open")
 rest = total - solve - verify - fmt - opened
 print(f"{name}: {jobs} jobs, {total / jobs:,.0f} Ir/job; harness (all but solve and dataset open) {(total - solve - opened) / jobs:,.0f} Ir/job")

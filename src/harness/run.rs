@@ -150,6 +150,8 @@ pub(crate) struct Workers<'s> {
     pub trace: Vec<u32>,
     /// Which strategy and puzzle (its ordinal) the record's fixed cells were last filled for.
     filled_for: Option<(usize, u64)>,
+    /// Those cells formatted as the start of a CSV line ([`Record::write_csv_head`]).
+    head: Vec<u8>,
     /// Wall times of the repeats of one job.
     walls: Vec<f64>,
 }
@@ -166,6 +168,7 @@ impl<'s> Workers<'s> {
             record: Record::default(),
             trace: Vec::new(),
             filled_for: None,
+            head: Vec::new(),
             walls: Vec::new(),
         }
     }
@@ -185,6 +188,8 @@ impl<'s> Workers<'s> {
             set_str(&mut r.rules, solver.rules());
             r.params.clone_from(&self.params[job.strategy]);
             self.filled_for = Some(key);
+            self.head.clear();
+            r.write_csv_head(&mut self.head);
         }
         r.seed = job.seed;
         r.colony = job.colony;
@@ -887,7 +892,8 @@ fn work(
 /// Append the worker's last row (and trace) to `batch`.
 fn add_row(batch: &mut Batch, workers: &Workers<'_>, settings: &JobSettings) {
     let r = &workers.record;
-    r.write_csv(settings.columns, &mut batch.rows);
+    batch.rows.extend_from_slice(&workers.head);
+    r.write_csv_tail(settings.columns, &mut batch.rows);
     if let Some(i) = r
         .status
         .and_then(|s| Status::ALL.iter().position(|x| *x == s))

@@ -379,11 +379,19 @@ impl Record {
     /// quoted as the `csv` crate quotes. Allocates nothing (unless a message holds a NUL):
     /// workers format their rows with it into a reused buffer.
     pub fn write_csv(&self, cols: Columns, out: &mut Vec<u8>) {
+        self.write_csv_head(out);
+        self.write_csv_tail(cols, out);
+    }
+
+    /// The first seven cells of [`Record::write_csv`]'s line (dataset to params), with the
+    /// comma after them: the same for every seed and colony of a puzzle and strategy, so the
+    /// harness formats them once per puzzle and copies them.
+    pub fn write_csv_head(&self, out: &mut Vec<u8>) {
         use std::io::Write;
         // Writing into a Vec cannot fail, so the results of `write!` are ignored.
         let _ = write!(
             out,
-            "{},{},{},{},{},{},{},{},{},{},",
+            "{},{},{},{},{},{},{},",
             Cell(&self.dataset),
             Cell(&self.puzzle_id),
             self.kind.name(),
@@ -391,10 +399,14 @@ impl Record {
             Cell(&self.strategy),
             Cell(&self.rules),
             Cell(self.params.as_str()),
-            self.seed,
-            self.colony,
-            self.job,
         );
+    }
+
+    /// The rest of [`Record::write_csv`]'s line after [`Record::write_csv_head`]: from the
+    /// seed to the end of the line.
+    pub fn write_csv_tail(&self, cols: Columns, out: &mut Vec<u8>) {
+        use std::io::Write;
+        let _ = write!(out, "{},{},{},", self.seed, self.colony, self.job);
         if let Some(s) = self.status {
             out.extend_from_slice(s.as_str().as_bytes());
         }
