@@ -7,7 +7,7 @@
 //!
 //! Modules, from the bottom up (each uses only those above it in this list, never one below):
 //!
-//! - [`hash`], [`kind`]: a stable hash; the puzzle kinds.
+//! - [`hash`], [`seed`], [`kind`]: a stable hash; per-job seeding; the puzzle kinds.
 //! - [`hitori`], [`sudoku`]: the puzzles — grids, parsers, solvers, verifiers, generators.
 //! - [`dataset`]: corpus loading (a file or a directory), format detection, stable ids.
 //! - [`results`]: the result files — [`results::Record`], columns, counters, run meta, trace,
@@ -36,6 +36,7 @@ pub mod hitori;
 pub mod kind;
 pub mod report;
 pub mod results;
+pub mod seed;
 pub mod solver;
 pub mod strategies;
 pub mod sudoku;

@@ -2,7 +2,7 @@
 //! mode): it answers every request with the solution in `$ANSWER` and reports, as
 //! `solver_ns`, the time it spent between reading the request and writing the answer.
 //!
-//! Not a Cargo example target (it is not in `examples/`'s top level): tests/external_overhead.rs
+//! Not a Cargo example target (it is not in `examples/`'s top level): tests/it/external_overhead.rs
 //! builds it with `rustc -O` and drives it through the external worker.
 use std::io::{BufRead, Write};
 use std::time::Instant;

@@ -6,9 +6,9 @@ mod common;
 
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
-use puzzlebench::harness::seed::job_rng;
 use puzzlebench::hitori;
 use puzzlebench::results::write::write_atomic;
+use puzzlebench::seed::job_rng;
 use puzzlebench::sudoku;
 use rayon::prelude::*;
 use std::fmt::Write as _;

@@ -5,13 +5,12 @@
 //!
 //! - [`bench()`]: one run, from a [`BenchConfig`] to finished files.
 //! - [`plan`]: the job plan (strategy × puzzle × seed × colony) and shards.
-//! - [`seed`]: per-job seeds.
+//! - seeding: each job's RNG comes from [`crate::seed`], which sits below the solvers.
 
 pub mod bench;
 mod output;
 pub mod plan;
 mod progress;
 mod run;
-pub mod seed;
 
 pub use bench::{bench, BenchConfig, BenchError, BenchOutcome};

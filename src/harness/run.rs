@@ -21,9 +21,9 @@
 //! many rows.
 
 use super::plan::{Job, Plan};
-use super::seed::job_seed;
 use crate::dataset::{Dataset, DatasetError, Puzzle, Puzzles};
 use crate::results::{Columns, Record, Status};
+use crate::seed::job_seed;
 use crate::solver::{End, Outcome, Rng, Solver, SolverError, Stop, Task, Worker};
 use crate::verify::check_answer;
 use rand::SeedableRng;

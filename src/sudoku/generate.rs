@@ -247,7 +247,7 @@ mod tests {
             assert_eq!(lines.len(), 50, "{path}");
             let stream = format!("bench-gen-sudoku-{}", d.name());
             for (i, line) in lines.iter().enumerate() {
-                let mut rng = crate::harness::seed::job_rng(2026, &stream, i as u32);
+                let mut rng = crate::seed::job_rng(2026, &stream, i as u32);
                 let (p, s) = generate(d, &mut rng);
                 let sol: String = s.iter().map(|&v| char::from(b'0' + v)).collect();
                 assert_eq!(&format!("{} {sol}", p.to_line()), line, "{d} #{}", i + 1);

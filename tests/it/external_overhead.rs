@@ -3,7 +3,7 @@
 //! that every answer came back right. `PB_OVERHEAD_JOBS` sets the job count (default 2000;
 //! the README figure uses 100000):
 //!
-//! `PB_OVERHEAD_JOBS=100000 cargo test --release --test external_overhead -- --nocapture`
+//! `PB_OVERHEAD_JOBS=100000 cargo test --release --test it external_overhead -- --nocapture`
 
 use std::path::PathBuf;
 use std::process::Command;

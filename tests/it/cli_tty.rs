@@ -5,9 +5,8 @@
 //! where it is missing the tests say so and skip. Linux only (`script`'s options differ
 //! elsewhere).
 #![cfg(target_os = "linux")]
-mod common;
 
-use common::*;
+use crate::common::*;
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -1,8 +1,7 @@
 //! `bench-run --repeat R`: repeated solves timed for a median `wall_s`, refused where a
 //! repeat would not be the same solve, and the executor's rows independent of --threads.
-mod common;
 
-use common::*;
+use crate::common::*;
 use std::path::Path;
 
 /// A Sudoku file of the demo puzzle and a few variants with one given removed.

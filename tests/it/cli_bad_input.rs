@@ -1,8 +1,7 @@
 //! Every kind of bad input is refused before any work: exit code 2, a message naming the
 //! file, the line and what was expected, no panic, and no result file.
-mod common;
 
-use common::*;
+use crate::common::*;
 use predicates::prelude::*;
 use std::path::Path;
 

@@ -3,9 +3,8 @@
 //! an uninterrupted run (timings aside). Also: a per-job time budget holds on an input with
 //! few deductions. Unix only (signals).
 #![cfg(unix)]
-mod common;
 
-use common::*;
+use crate::common::*;
 use puzzlebench::results::meta;
 use puzzlebench::results::read::read_meta_file;
 use puzzlebench::results::write::write_meta;

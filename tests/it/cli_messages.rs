@@ -1,6 +1,5 @@
 //! Messages say a thing once and say the right thing: an OS error is not repeated by the
 //! error chain, a missing input is reported as missing (not as a missing meta beside it).
-mod common;
 
 use assert_cmd::Command;
 
@@ -12,7 +11,7 @@ fn bench_report() -> Command {
 fn a_missing_input_is_named_once_with_its_os_error_once() {
     let dir = tempfile::tempdir().unwrap();
     let missing = dir.path().join("nope.csv");
-    let other = common::write(dir.path(), "x.csv", "not used\n");
+    let other = crate::common::write(dir.path(), "x.csv", "not used\n");
     for args in [
         vec![
             "compare".into(),

@@ -1,7 +1,5 @@
 //! CLI tests of `bench-report ab` on a real `bench-run` output.
 
-mod common;
-
 use assert_cmd::Command;
 use predicates::prelude::*;
 use std::path::{Path, PathBuf};
@@ -15,7 +13,7 @@ fn bench_report() -> Command {
 fn hitori5_run(dir: &TempDir) -> PathBuf {
     let out = dir.path().join("h5.csv");
     let dataset = Path::new(env!("CARGO_MANIFEST_DIR")).join("datasets/hitori5");
-    common::bench_run()
+    crate::common::bench_run()
         .args([
             "--strategy",
             "mrv,row",

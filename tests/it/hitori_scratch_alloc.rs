@@ -7,7 +7,7 @@
 //! The counting allocator is this test binary's own global allocator. It counts per thread, so
 //! the tests of this binary can run in parallel without seeing each other's allocations.
 //!
-//! Run: `cargo test --release --test hitori_scratch_alloc`.
+//! Run: `cargo test --release --test it hitori_scratch_alloc`.
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

@@ -1,11 +1,14 @@
 //! Per-job seeding, with the stable hash of [`crate::hash`].
 //!
+//! It sits at the bottom of the crate, beside `hash`, so that the harness, the generators and
+//! their tests all derive a stream the same way without any solver module reaching up into the
+//! harness.
+//!
 //! A job's RNG depends only on (seed value, puzzle id, colony index) — never on the thread
 //! that runs it or on the order jobs finish — so rows are identical for any `--threads` or
 //! `--shard` split. The generator is `rand_pcg::Pcg64Mcg`, a named portable algorithm.
 
 use crate::hash::StableHasher;
-use crate::solver::Rng;
 use rand::SeedableRng;
 
 /// The 64-bit seed of one job.
@@ -18,9 +21,9 @@ pub fn job_seed(seed: u64, puzzle_id: &str, colony: u32) -> u64 {
     h.finish()
 }
 
-/// The RNG of one job.
-pub fn job_rng(seed: u64, puzzle_id: &str, colony: u32) -> Rng {
-    Rng::seed_from_u64(job_seed(seed, puzzle_id, colony))
+/// The RNG of one job: the generator every solver gets as [`crate::solver::Rng`].
+pub fn job_rng(seed: u64, puzzle_id: &str, colony: u32) -> rand_pcg::Pcg64Mcg {
+    rand_pcg::Pcg64Mcg::seed_from_u64(job_seed(seed, puzzle_id, colony))
 }
 
 #[cfg(test)]

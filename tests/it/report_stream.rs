@@ -2,10 +2,8 @@
 //! checked from the rows when metas are missing, dataset contents checked from the metas, and
 //! the complete list of changes in `--markdown-out`.
 
-mod common;
-
+use crate::common::{bench_run, datasets, rows, untimed};
 use assert_cmd::Command;
-use common::{bench_run, datasets, rows, untimed};
 use puzzlebench::results::meta::meta_path;
 use puzzlebench::results::{Columns, Record, RunMeta, Status};
 use std::fs;

@@ -2,7 +2,7 @@
 //! `mrv` + `full`, the answer equal to the given mask and accepted by the verifier, and
 //! uniqueness proved by counting up to 2. Skipped, with a message, where `../shared` is absent.
 //!
-//! Run: `cargo test --release --test hitori_corpus`.
+//! Run: `cargo test --release --test it hitori_corpus`.
 
 use std::path::PathBuf;
 use std::time::Instant;

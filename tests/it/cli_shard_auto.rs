@@ -2,10 +2,9 @@
 //! comes from the environment and is said on stderr; nothing is read from the environment
 //! without `auto`; a missing, malformed, stepped or gapped setting stops the run with exit 2
 //! before anything is written; the resume command of an interrupted task carries the slice.
-mod common;
 
+use crate::common::*;
 use assert_cmd::Command;
-use common::*;
 use predicates::prelude::*;
 use puzzlebench::results::meta;
 use puzzlebench::results::read::read_meta_file;

@@ -1,9 +1,8 @@
 //! The harness isolates failures: a panicking solver gives an `error` row and the batch goes
 //! on; a wrong answer is a `wrong` row, never `solved`. The faulty solvers here are test-only
 //! implementations of the `Solver` seam, not strategies of the release CLI.
-mod common;
 
-use common::*;
+use crate::common::*;
 use puzzlebench::builtin::SolverSpec;
 use puzzlebench::harness::{bench, BenchConfig, BenchError};
 use puzzlebench::hitori::rules::Rules;

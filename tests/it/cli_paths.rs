@@ -1,9 +1,8 @@
 //! Output paths and writers: nothing but a new path or a regular file is ever written, results
 //! never land inside the dataset or on top of one another, and two runs never write one output.
 //! Each refusal exits 2 before any job runs and names the path.
-mod common;
 
-use common::*;
+use crate::common::*;
 use predicates::prelude::*;
 use std::path::Path;
 use std::process::Stdio;

@@ -1,9 +1,8 @@
 //! No orphan solver processes: whether puzzlebench is stopped by Ctrl-C, by SIGTERM, or dies
 //! outright (SIGKILL, as a crash would), the external solver it started does not outlive it.
 #![cfg(target_os = "linux")]
-mod common;
 
-use common::*;
+use crate::common::*;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};

@@ -1,8 +1,7 @@
 //! External solvers through `bench-run --solvers`: rows, verification, budgets, faults and
 //! resume for a program speaking the line protocol, side by side with a built-in strategy.
-mod common;
 
-use common::*;
+use crate::common::*;
 use std::path::Path;
 
 /// A manifest naming the fault-injecting test solver with `env` settings.

@@ -1,7 +1,6 @@
 //! `bench-run` end to end: rows, determinism, sharding, overwrite protection.
-mod common;
 
-use common::*;
+use crate::common::*;
 use predicates::prelude::*;
 use puzzlebench::results::meta;
 use puzzlebench::results::Status;
