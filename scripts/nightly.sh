@@ -1,17 +1,37 @@
 #!/usr/bin/env bash
 # Nightly regression check: build, run the fixed suite, compare with results/baseline/,
-# write a markdown report and an HTML one (results/nightly/html/index.html). Exit 1 on a
+# write a markdown report and an HTML one (NIGHT/html/index.html). Exit 1 on a
 # regression (a counter or status got worse, rows went missing, or — with NIGHTLY_TIMES=fail,
 # for a runner like the one that made the baseline — a slowdown whose whole confidence
 # interval clears the noise band).
-#   scripts/nightly.sh                 # report in results/nightly/report.md
+#
+# Each night writes into a NEW subdirectory of NIGHTLY_OUT named by its UTC start time
+# (NIGHTLY_OUT/20261203T031700Z/), so past nights stay beside it for `bench-report history`.
+# The script never deletes anything: not NIGHTLY_OUT, not an earlier night, not a file it did
+# not create. The night's directory is printed on the last line of stderr.
+#   scripts/nightly.sh                 # report in results/nightly/<UTC time>/report.md
 #   NIGHTLY_OUT=/tmp/n scripts/nightly.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-out=${NIGHTLY_OUT:-results/nightly}
+root=${NIGHTLY_OUT:-results/nightly}
+case "$(realpath -m "$root")/" in
+  "$(realpath -m results/baseline)"/*)
+    echo "nightly: NIGHTLY_OUT=$root is inside the committed baseline; choose another directory" >&2
+    exit 2 ;;
+esac
 start=$(date +%s)
 cargo build --release --quiet --bins
-rm -rf "$out"
+mkdir -p "$root"
+stamp=$(date -u +%Y%m%dT%H%M%SZ)
+out="$root/$stamp"
+n=1
+# `mkdir` without -p fails on an existing path: a night only ever writes into a directory it
+# has just made (two nights in one second get -2, -3, ...).
+until mkdir "$out" 2>/dev/null; do
+  n=$((n + 1))
+  [ $n -le 100 ] || { echo "nightly: cannot create a fresh directory under $root" >&2; exit 2; }
+  out="$root/$stamp-$n"
+done
 echo "nightly: running the suite into $out"
 scripts/suite.sh "$out"
 times_flag=()
@@ -46,4 +66,5 @@ target/release/bench-report html "$out" --baseline results/baseline \
   echo "Suite wall time: $(( $(date +%s) - start )) s on $(nproc) CPUs."
 } >>"$out/report.md"
 cat "$out/report.md"
+echo "nightly: this night's files are in $out" >&2
 exit $code

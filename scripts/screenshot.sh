@@ -26,11 +26,23 @@ fi
 abs=$(cd "$(dirname "$html")" && pwd)/$(basename "$html")
 out_abs=$(cd "$(dirname "$out")" 2>/dev/null && pwd)/$(basename "$out") || {
   echo "screenshot: $(dirname "$out"): no such directory" >&2; exit 2; }
+# A file URL is percent-encoded: a `#` would start a fragment, `%` an escape, a space end it.
+url_path() {
+  local LC_ALL=C s=$1 out= c i
+  for ((i = 0; i < ${#s}; i++)); do
+    c=${s:i:1}
+    case $c in
+      [A-Za-z0-9/._~-]) out+=$c ;;
+      *) printf -v c '%%%02X' "'$c"; out+=$c ;;
+    esac
+  done
+  printf '%s' "$out"
+}
 profile=$(mktemp -d)
 trap 'rm -rf "$profile"' EXIT
 # --no-sandbox: CI containers run as root, where Chromium's sandbox refuses to start.
 "$browser" --headless --no-sandbox --disable-gpu --hide-scrollbars \
   --user-data-dir="$profile" --window-size="${size/x/,}" \
-  --screenshot="$out_abs" "file://$abs" >/dev/null 2>&1
+  --screenshot="$out_abs" "file://$(url_path "$abs")" >/dev/null 2>&1
 [ -s "$out_abs" ] || { echo "screenshot: chromium wrote no $out_abs" >&2; exit 1; }
 echo "$out_abs"

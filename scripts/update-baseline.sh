@@ -5,6 +5,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet --bins
-rm -rf results/baseline
+# Each file of the suite is rewritten in place (--force); nothing else in the directory is
+# deleted, so a file the suite no longer writes shows up in `git status` for you to remove.
 scripts/suite.sh results/baseline
-echo "baseline refreshed; review with: git diff --stat results/baseline"
+echo "baseline refreshed; review with: git status results/baseline; git diff --stat results/baseline"

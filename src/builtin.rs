@@ -414,6 +414,17 @@ impl Solver for SolverSpec {
             SolverSpec::Abc { .. } => matches!(option, RunOption::Trace | RunOption::AbcParams),
         }
     }
+    fn memory_estimate(&self, trace: bool) -> u64 {
+        match self {
+            // A traced job keeps its per-cycle scores (4 bytes) and their CSV lines (about
+            // 20 bytes) until it ends.
+            SolverSpec::Abc { params } => {
+                let traced = params.max_cycles.saturating_add(1).saturating_mul(24);
+                params.memory_bytes() + if trace { traced } else { 0 }
+            }
+            SolverSpec::Hitori { .. } | SolverSpec::Backtrack { .. } => 0,
+        }
+    }
     fn start(&self) -> Result<Box<dyn Worker + '_>, SolverError> {
         let mut scratch = WorkerScratch::default();
         Ok(Box::new(move |task: &mut Task<'_>| {

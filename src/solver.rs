@@ -260,6 +260,13 @@ pub trait Solver: Send + Sync {
         let _ = option;
         false
     }
+    /// Bytes one of its workers may hold for a job at once (working state such as a colony,
+    /// and with `trace` the job's trace), for the harness's estimate of a plan's memory before
+    /// anything runs; 0 when small.
+    fn memory_estimate(&self, trace: bool) -> u64 {
+        let _ = trace;
+        0
+    }
     /// A worker for the calling thread; called once per worker thread before its first job.
     /// An error makes every job of that worker an `error` row with its message.
     fn start(&self) -> Result<Box<dyn Worker + '_>, SolverError>;

@@ -3,7 +3,7 @@
 //! at run time, so a manifest adds names without a new build.
 
 use crate::builtin::{parse_strategies, SolverOptions, STRATEGY_NAMES};
-use crate::external::{load_solvers, ExternalSolver, ManifestError};
+use crate::external::{manifest, solvers_from_text, ExternalSolver, ManifestError};
 use crate::solver::Solver;
 use std::path::Path;
 
@@ -25,9 +25,25 @@ pub fn resolve(
     opts: &SolverOptions,
     manifest: Option<&Path>,
 ) -> Result<Vec<Box<dyn Solver>>, StrategyError> {
+    match manifest {
+        Some(p) => resolve_with_manifest(list, opts, Some((p, &manifest::read_text(p)?))),
+        None => resolve_with_manifest(list, opts, None),
+    }
+}
+
+/// [`resolve`] with the manifest's text already read (by [`manifest::read_text`]), so that a
+/// caller that also hashes it reads the file once.
+pub fn resolve_with_manifest(
+    list: &str,
+    opts: &SolverOptions,
+    manifest: Option<(&Path, &str)>,
+) -> Result<Vec<Box<dyn Solver>>, StrategyError> {
     let builtins: Vec<&str> = STRATEGY_NAMES.iter().map(|(n, _, _)| *n).collect();
     let mut externals: Vec<Option<ExternalSolver>> = match manifest {
-        Some(p) => load_solvers(p, &builtins)?.into_iter().map(Some).collect(),
+        Some((p, text)) => solvers_from_text(p, text, &builtins)?
+            .into_iter()
+            .map(Some)
+            .collect(),
         None => Vec::new(),
     };
     let mut out: Vec<Box<dyn Solver>> = Vec::new();

@@ -688,7 +688,9 @@ fn merge_cmd(
         // Every input has a row (an empty one is refused), so rows always arrive.
         None => bail!("{}: no rows to merge", output.display()),
     }
-    let meta = serde_json::to_string_pretty(&merged.meta)? + "\n";
+    let mut merged_meta = merged.meta.clone();
+    merged_meta.results_file = puzzlebench::results::meta::results_file_name(output);
+    let meta = serde_json::to_string_pretty(&merged_meta)? + "\n";
     write_output(&out_meta, meta.as_bytes(), force, &inputs)?;
     // Without the metas the plan's size is unknown, so the merge cannot call itself complete;
     // its meta says `interrupted` (never `complete` on a guess), and the message says why.

@@ -6,6 +6,7 @@ mod common;
 use anyhow::{bail, Context, Result};
 use clap::Parser;
 use puzzlebench::builtin::{SolverOptions, STRATEGY_NAMES};
+use puzzlebench::external::manifest;
 use puzzlebench::harness::{bench, BenchConfig, BenchError, BenchOutcome};
 use puzzlebench::hitori::rules::Rules;
 use puzzlebench::report::summary::{Format, SummaryBuilder, SummaryOptions};
@@ -13,8 +14,8 @@ use puzzlebench::results::read::for_each_result;
 use puzzlebench::results::shard::ShardSpec;
 use puzzlebench::results::{Columns, Status};
 use puzzlebench::solver::{RunOption, Solver};
-use puzzlebench::strategies::resolve;
-use puzzlebench::sudoku::abc::{AbcParams, Limit, Neighbourhood};
+use puzzlebench::strategies::resolve_with_manifest;
+use puzzlebench::sudoku::abc::{AbcParams, Limit, Neighbourhood, MAX_COLONY_SIZE, MAX_CYCLES};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -60,20 +61,20 @@ struct Args {
     rules: Rules,
 
     /// Worker threads, 1 to 1024 [default: the number of CPUs]. Rows do not depend on it.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u16).range(1..=1024))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = common::whole::<u16>(1, 1024))]
     threads: Option<u16>,
 
     /// Base seed; run j of a puzzle uses seed value SEED + j.
-    #[arg(long, default_value_t = 0, value_name = "N")]
+    #[arg(long, default_value_t = 0, value_name = "N", allow_negative_numbers = true, value_parser = common::whole::<u64>(0, u64::MAX))]
     seed: u64,
 
     /// Independent runs per puzzle (seed values SEED .. SEED+K-1).
-    #[arg(long, default_value_t = 1, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 1, value_name = "K", allow_negative_numbers = true, value_parser = common::whole::<u32>(1, u32::MAX.into()))]
     seeds: u32,
 
     /// Independent ABC colonies per (puzzle, seed), one row each. A plan may hold at most
     /// 2^32 jobs (strategies x puzzles x seeds x colonies).
-    #[arg(long, default_value_t = 1, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, default_value_t = 1, value_name = "K", allow_negative_numbers = true, value_parser = common::whole::<u32>(1, u32::MAX.into()))]
     colonies: u32,
 
     /// Result CSV [default: results/DATASET_STRATEGIES_UTC-TIME.csv]. Never overwritten
@@ -86,7 +87,7 @@ struct Args {
     quiet: bool,
 
     /// Look for up to K solutions (2 proves uniqueness); adds a `solutions` column.
-    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..))]
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = common::whole::<u32>(1, u32::MAX.into()))]
     count_solutions: Option<u32>,
 
     /// Add a `solution` column: Hitori `#`/`.` mask or Sudoku 81 digits.
@@ -94,7 +95,7 @@ struct Args {
     record_solutions: bool,
 
     /// Search-node budget per job (Hitori, Sudoku backtrack); a job over it is a `timeout` row.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = common::whole::<u64>(1, u64::MAX))]
     node_limit: Option<u64>,
 
     /// Wall-clock budget per job in seconds (at least 0.001); a job that ends after it is a
@@ -105,19 +106,24 @@ struct Args {
     /// Solve each job R times and record the median wall time in `wall_s` (and R in a
     /// `repeats` column): steadier timings for microsecond jobs. Counters must be identical
     /// across the solves; --timeout applies to each. Deterministic built-in strategies only.
-    #[arg(long, default_value_t = 1, value_name = "R", value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, default_value_t = 1, value_name = "R", allow_negative_numbers = true, value_parser = common::whole::<u32>(1, 1000))]
     repeat: u32,
 
-    /// ABC colony size (food sources = half of it).
-    #[arg(long, default_value_t = 100, value_name = "N")]
+    /// ABC colony size (food sources = half of it), an even number from 4 to 100000.
+    #[arg(long, default_value_t = 100, value_name = "N", allow_negative_numbers = true, value_parser = common::whole::<usize>(4, MAX_COLONY_SIZE as u64))]
     colony_size: usize,
 
     /// ABC abandonment limit: a number, or `adaptive` (15 + 5 * the source's conflicts).
-    #[arg(long, default_value = "50", value_name = "N|adaptive")]
+    #[arg(
+        long,
+        default_value = "50",
+        value_name = "N|adaptive",
+        allow_negative_numbers = true
+    )]
     limit: Limit,
 
     /// ABC cycle budget per job; a colony that runs out is an `unsolved` row.
-    #[arg(long, default_value_t = 2000, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, default_value_t = 2000, value_name = "N", allow_negative_numbers = true, value_parser = common::whole::<u64>(1, MAX_CYCLES))]
     max_cycles: u64,
 
     /// ABC neighbour move: `box` (swap inside a box) or `cross-box` (swap across boxes in a line).
@@ -205,13 +211,19 @@ fn config(args: &Args) -> Result<BenchConfig> {
         node_limit: args.node_limit,
         abc,
     };
-    let solvers = resolve(&args.strategy, &opts, args.solvers.as_deref())?;
-    let manifest_hash = match &args.solvers {
-        Some(p) => Some(puzzlebench::external::content_hash(
-            &std::fs::read(p).with_context(|| format!("{}: cannot read", p.display()))?,
-        )),
+    // Read once: the solvers and the meta's hash come from the same bytes.
+    let manifest = match &args.solvers {
+        Some(p) => Some((p.as_path(), manifest::read_text(p)?)),
         None => None,
     };
+    let solvers = resolve_with_manifest(
+        &args.strategy,
+        &opts,
+        manifest.as_ref().map(|(p, t)| (*p, t.as_str())),
+    )?;
+    let manifest_hash = manifest
+        .as_ref()
+        .map(|(_, text)| puzzlebench::external::content_hash(text.as_bytes()));
     check_option(&solvers, RunOption::NodeLimit, args.node_limit.is_some())?;
     check_option(
         &solvers,

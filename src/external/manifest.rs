@@ -83,6 +83,14 @@ pub enum ManifestError {
         /// The manifest.
         path: PathBuf,
     },
+    /// Not a regular file, too large, or not UTF-8 text.
+    #[error("{path}: {detail}")]
+    Refused {
+        /// The manifest.
+        path: PathBuf,
+        /// What is wrong.
+        detail: String,
+    },
     /// A value that parses but is not acceptable.
     #[error("{path}: [solver.{solver}] {key}: {message}")]
     Invalid {
@@ -133,13 +141,105 @@ enum RawParams {
     Table(BTreeMap<String, toml::Value>),
 }
 
-/// Reads and validates a manifest; `builtins` are the built-in strategy names it must not reuse.
-pub fn load(path: &Path, builtins: &[&str]) -> Result<Vec<ExternalSpec>, ManifestError> {
-    let text = std::fs::read_to_string(path).map_err(|source| ManifestError::Read {
+/// The largest manifest read: a manifest is a few tables, and `--solvers /dev/zero` must not
+/// read until memory runs out.
+pub const MAX_MANIFEST_BYTES: u64 = 1 << 20;
+
+/// Read a manifest's text, once: a regular file (a FIFO or device is refused at once, without
+/// blocking), at most [`MAX_MANIFEST_BYTES`], UTF-8.
+pub fn read_text(path: &Path) -> Result<String, ManifestError> {
+    use std::io::Read;
+    use std::os::unix::fs::OpenOptionsExt;
+    let read_err = |source| ManifestError::Read {
         path: path.to_path_buf(),
         source,
-    })?;
-    parse(path, &text, builtins)
+    };
+    let refused = |detail: String| ManifestError::Refused {
+        path: path.to_path_buf(),
+        detail,
+    };
+    // O_NONBLOCK: opening a FIFO with no writer would otherwise wait for one forever.
+    let file = std::fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NONBLOCK)
+        .open(path)
+        .map_err(read_err)?;
+    let meta = file.metadata().map_err(read_err)?;
+    if !meta.is_file() {
+        return Err(refused(
+            "not a regular file (a directory, FIFO or device); give the solver manifest as a TOML file".into(),
+        ));
+    }
+    let mut bytes = Vec::new();
+    file.take(MAX_MANIFEST_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(read_err)?;
+    if bytes.len() as u64 > MAX_MANIFEST_BYTES {
+        return Err(refused(format!(
+            "larger than {} KiB; a solver manifest is a small TOML file",
+            MAX_MANIFEST_BYTES / 1024
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        refused(format!(
+            "not UTF-8 text (invalid byte at offset {}); a solver manifest is a TOML file",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
+/// Reads and validates a manifest; `builtins` are the built-in strategy names it must not reuse.
+pub fn load(path: &Path, builtins: &[&str]) -> Result<Vec<ExternalSpec>, ManifestError> {
+    parse(path, &read_text(path)?, builtins)
+}
+
+/// The longest piece of a manifest line an error message quotes.
+const QUOTE_BYTES: usize = 200;
+
+/// A TOML syntax error as `line L, column C: message`, quoting at most [`QUOTE_BYTES`] of the
+/// line (a one-line manifest of a megabyte must not fill the terminal).
+fn syntax_message(text: &str, e: &toml::de::Error) -> String {
+    let Some(span) = e.span() else {
+        return e.message().trim_end().to_string();
+    };
+    let start = span.start.min(text.len());
+    let line_start = text[..start].rfind('\n').map_or(0, |i| i + 1);
+    let line_end = text[start..].find('\n').map_or(text.len(), |i| start + i);
+    let line_no = text[..start].matches('\n').count() + 1;
+    let column = text[line_start..start].chars().count() + 1;
+    // A window of the line around the error, cut at character boundaries.
+    let mut from = start.saturating_sub(QUOTE_BYTES / 2).max(line_start);
+    while !text.is_char_boundary(from) {
+        from += 1;
+    }
+    let mut to = (from + QUOTE_BYTES).min(line_end);
+    while !text.is_char_boundary(to) {
+        to -= 1;
+    }
+    let quoted: String = text[from..to]
+        .chars()
+        .map(|c| if c.is_control() { '\u{FFFD}' } else { c })
+        .collect();
+    let (pre, post) = (
+        if from > line_start { "…" } else { "" },
+        if to < line_end { "…" } else { "" },
+    );
+    format!(
+        "line {line_no}, column {column}: {}\n  | {pre}{quoted}{post}",
+        e.message().trim_end()
+    )
+}
+
+/// Refuse a control character (NUL, newline, escape, ...) in a value that ends up in a CSV
+/// cell, a command line or the environment: every row of the run would be unreadable.
+fn check_plain(value: &str) -> Result<(), String> {
+    match value.char_indices().find(|(_, c)| c.is_control()) {
+        None => Ok(()),
+        Some((at, c)) => Err(format!(
+            "holds the control character U+{:04X} at byte {at}; values must be plain text",
+            u32::from(c)
+        )),
+    }
 }
 
 /// Validates manifest `text` as if read from `path` (relative commands and workdirs resolve
@@ -151,7 +251,7 @@ pub fn parse(
 ) -> Result<Vec<ExternalSpec>, ManifestError> {
     let raw: RawManifest = toml::from_str(text).map_err(|e| ManifestError::Syntax {
         path: path.to_path_buf(),
-        message: e.to_string().trim_end().replace('\n', "\n  "),
+        message: syntax_message(text, &e),
     })?;
     if raw.solver.is_empty() {
         return Err(ManifestError::Empty {
@@ -192,6 +292,9 @@ pub fn parse(
             RawKind::Sudoku => PuzzleKind::Sudoku,
             RawKind::Hitori => PuzzleKind::Hitori,
         };
+        for arg in &s.command {
+            check_plain(arg).map_err(|m| invalid("command", m))?;
+        }
         let Some((first, rest)) = s.command.split_first() else {
             return Err(invalid("command", "the command is empty".into()));
         };
@@ -199,6 +302,9 @@ pub fn parse(
             return Err(invalid("command", "the program name is empty".into()));
         }
         let program = resolve_program(first, &base).map_err(|m| invalid("command", m))?;
+        if let Some(w) = &s.workdir {
+            check_plain(w).map_err(|m| invalid("workdir", m))?;
+        }
         let workdir = match s.workdir {
             None => None,
             Some(w) => {
@@ -212,13 +318,16 @@ pub fn parse(
                 Some(dir)
             }
         };
-        for key in s.env.keys() {
+        for (key, value) in &s.env {
             if key.is_empty() || key.contains('=') || key.contains('\0') {
                 return Err(invalid(
                     "env",
-                    format!("`{key}` is not a valid variable name"),
+                    format!("`{}` is not a valid variable name", key.escape_debug()),
                 ));
             }
+            check_plain(key)
+                .and_then(|()| check_plain(value))
+                .map_err(|m| invalid("env", format!("{}: {m}", key.escape_debug())))?;
         }
         let params = match s.params {
             None => String::new(),
@@ -228,6 +337,7 @@ pub fn parse(
         if params.contains(['\n', '\r']) {
             return Err(invalid("params", "must be one line".into()));
         }
+        check_plain(&params).map_err(|m| invalid("params", m))?;
         out.push(ExternalSpec {
             name,
             kind,
@@ -442,6 +552,78 @@ mod tests {
         assert!(
             e.to_string()
                 .starts_with("/nonexistent/peers.toml: cannot read"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn control_characters_are_refused_where_they_are() {
+        let cases = [
+            (
+                "params = \"a\\u0000b\"\n",
+                "[solver.mine] params: holds the control character U+0000 at byte 1",
+            ),
+            (
+                "params = { k = \"x\\u001by\" }\n",
+                "[solver.mine] params: holds the control character U+001B",
+            ),
+            (
+                "env = { A = \"1\\u0000\" }\n",
+                "[solver.mine] env: A: holds the control character U+0000 at byte 1",
+            ),
+            (
+                "workdir = \"bin\\u0007\"\n",
+                "[solver.mine] workdir: holds the control character U+0007",
+            ),
+        ];
+        for (extra, want) in cases {
+            let e = err(&format!("{OK}{extra}"));
+            assert!(e.contains(want), "{extra}: {e}");
+        }
+        let e = err("[solver.mine]\nkind = \"sudoku\"\ncommand = [\"bin/solve\", \"a\\u0000\"]\nmode = \"batch\"\n");
+        assert!(
+            e.contains("[solver.mine] command: holds the control character U+0000"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_syntax_error_quotes_at_most_a_short_piece_of_its_line() {
+        let long = format!("{OK}params = \"{}\" x = 1\n", "y".repeat(100_000));
+        let e = err(&long);
+        assert!(e.contains("line 5, column"), "{e}");
+        assert!(
+            e.len() < 600,
+            "{} bytes: {}",
+            e.len(),
+            &e[..600.min(e.len())]
+        );
+        assert!(e.contains("…"), "the cut is marked: {e}");
+    }
+
+    #[test]
+    fn only_small_regular_files_are_read() {
+        let e = load(Path::new("/dev/zero"), &[]).expect_err("a device");
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        let d = tempfile::tempdir().expect("tempdir");
+        let fifo = d.path().join("fifo.toml");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).expect("path");
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo");
+        // Returns at once: nothing ever writes to this FIFO.
+        let e = load(&fifo, &[]).expect_err("a FIFO");
+        assert!(e.to_string().contains("not a regular file"), "{e}");
+        let big = d.path().join("big.toml");
+        let text = format!("{OK}# {}\n", "x".repeat(MAX_MANIFEST_BYTES as usize));
+        std::fs::write(&big, text).expect("write");
+        let e = load(&big, &[]).expect_err("too large");
+        assert!(e.to_string().contains("larger than 1024 KiB"), "{e}");
+        let bad = d.path().join("latin1.toml");
+        std::fs::write(&bad, b"# caf\xe9\n").expect("write");
+        let e = load(&bad, &[]).expect_err("not UTF-8");
+        assert!(
+            e.to_string()
+                .contains("not UTF-8 text (invalid byte at offset 5)"),
             "{e}"
         );
     }

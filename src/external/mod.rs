@@ -18,7 +18,16 @@ pub fn load_solvers(
     path: &std::path::Path,
     builtins: &[&str],
 ) -> Result<Vec<ExternalSolver>, ManifestError> {
-    Ok(manifest::load(path, builtins)?
+    solvers_from_text(path, &manifest::read_text(path)?, builtins)
+}
+
+/// The solvers of a manifest already read ([`manifest::read_text`]) from `path`.
+pub fn solvers_from_text(
+    path: &std::path::Path,
+    text: &str,
+    builtins: &[&str],
+) -> Result<Vec<ExternalSolver>, ManifestError> {
+    Ok(manifest::parse(path, text, builtins)?
         .into_iter()
         .map(ExternalSolver::new)
         .collect())

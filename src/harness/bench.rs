@@ -17,7 +17,7 @@ use super::run::{execute, Batch, ExecuteError, JobFeed, JobSettings};
 use crate::dataset::{self, Dataset};
 use crate::results::meta::{self, meta_path, Machine};
 use crate::results::read::read_meta_file;
-use crate::results::write::write_meta;
+use crate::results::write::{write_meta, WriteError};
 use crate::results::{Columns, RunMeta, RunStatus, Shard, Status};
 use crate::solver::{RunOption, Solver};
 use std::collections::BTreeMap;
@@ -161,7 +161,9 @@ impl RunPaths {
             meta: meta_path(output),
             journal_meta: meta_path(&journal),
             journal,
-            lock: with_suffix(output, ".lock"),
+            // On the meta's name, which `X.csv` and `X` share: two runs that would write one
+            // meta can never run at once.
+            lock: meta_path(output).with_extension("lock"),
             trace: trace.map(Path::to_path_buf),
         }
     }
@@ -203,19 +205,9 @@ fn resolved(p: &Path) -> PathBuf {
 }
 
 /// Refuse a path that exists and is not a regular file: never write into, or replace, a
-/// directory, a device, a FIFO or a socket.
+/// directory, a device, a FIFO, a socket or a link ([`crate::results::write::check_target`]).
 fn check_writable(what: &str, p: &Path) -> Result<(), BenchError> {
-    match std::fs::symlink_metadata(p) {
-        Ok(m) if m.is_dir() => Err(BenchError::Usage(format!(
-            "{}: {what} is a directory; give a file name",
-            p.display()
-        ))),
-        Ok(m) if !m.is_file() => Err(BenchError::Usage(format!(
-            "{}: {what} exists and is not a regular file (a device, FIFO, socket or link); puzzlebench only writes new paths or regular files",
-            p.display()
-        ))),
-        _ => Ok(()),
-    }
+    crate::results::write::check_target(what, p).map_err(|e| BenchError::Usage(e.to_string()))
 }
 
 /// `--repeat R` needs R >= 1 and, for R > 1, deterministic solvers that support it: a
@@ -273,13 +265,20 @@ pub fn preflight(cfg: &BenchConfig) -> Result<RunPaths, BenchError> {
     let output = cfg.output.clone().unwrap_or_else(|| default_output(cfg));
     let paths = RunPaths::new(&output, cfg.trace.as_deref());
     let data = resolved(&cfg.dataset);
+    // Every path the run creates, temporaries included: each one gets the same check.
+    let output_tmp = with_suffix(&paths.output, ".tmp");
+    let trace_tmp = paths.trace.as_deref().map(|t| with_suffix(t, ".tmp"));
     let mut ours = vec![
         ("output", &paths.output),
+        ("output's temporary file", &output_tmp),
         ("journal", &paths.journal),
         ("meta file", &paths.meta),
         ("in-progress meta file", &paths.journal_meta),
         ("lock file", &paths.lock),
     ];
+    if let Some(t) = &trace_tmp {
+        ours.push(("trace's temporary file", t));
+    }
     if let Some(t) = &paths.trace {
         ours.push(("trace", t));
     }
@@ -335,7 +334,68 @@ pub fn preflight(cfg: &BenchConfig) -> Result<RunPaths, BenchError> {
             output.display()
         ));
     }
+    check_meta_owner(&paths)?;
+    check_memory(cfg)?;
     Ok(paths)
+}
+
+/// Refuse a plan whose workers would need more memory at once than the machine has free
+/// (`MemAvailable`): it would be killed, or abort, part-way. Solvers declare what a job holds
+/// ([`Solver::memory_estimate`]); each worker holds one job.
+fn check_memory(cfg: &BenchConfig) -> Result<(), BenchError> {
+    let Some((per_job, name)) = cfg
+        .solvers
+        .iter()
+        .map(|s| (s.memory_estimate(cfg.trace.is_some()), s.name()))
+        .max_by_key(|(m, _)| *m)
+    else {
+        return Ok(());
+    };
+    let need = per_job.saturating_mul(cfg.threads as u64);
+    let Some(available) = mem_available() else {
+        return Ok(());
+    };
+    if need <= available {
+        return Ok(());
+    }
+    let mib = |b: u64| b.div_ceil(1 << 20);
+    Err(BenchError::Usage(format!(
+        "the plan needs about {} MiB at once ({} workers x {} MiB for a job of {name}{}), but this machine has {} MiB available; lower --threads or --colony-size{}",
+        mib(need),
+        cfg.threads,
+        mib(per_job),
+        if cfg.trace.is_some() { " with its trace" } else { "" },
+        mib(available),
+        if cfg.trace.is_some() { ", --max-cycles, or drop --trace" } else { "" },
+    )))
+}
+
+/// Free memory as the kernel estimates it (`MemAvailable` of /proc/meminfo), where known.
+fn mem_available() -> Option<u64> {
+    let text = std::fs::read_to_string("/proc/meminfo").ok()?;
+    let line = text.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    let kib: u64 = line.split_whitespace().nth(1)?.parse().ok()?;
+    Some(kib.saturating_mul(1024))
+}
+
+/// `X.csv` and `X` share the meta `X.meta.json` (and its lock): refuse an output whose sidecar
+/// already serves another results file or another run's journal, even with `--force`, which
+/// is about this output's own files, never another run's.
+fn check_meta_owner(paths: &RunPaths) -> Result<(), BenchError> {
+    for other in meta::sharing_meta(&paths.output) {
+        let journal = journal_path(&other);
+        let held = [&other, &journal].into_iter().find(|p| p.exists());
+        if let Some(held) = held {
+            return Err(BenchError::Usage(format!(
+                "{}: its meta file {} belongs to {} too ({} exists); choose another --output",
+                paths.output.display(),
+                paths.meta.display(),
+                other.display(),
+                held.display()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The most worker threads a run may have.
@@ -400,6 +460,7 @@ fn run_meta(cfg: &BenchConfig, dataset: &Dataset, plan: &Plan, columns: Columns)
         version: env!("CARGO_PKG_VERSION").into(),
         git_revision: meta::git_revision(),
         command_line: cfg.command_line.clone(),
+        results_file: None,
         dataset: cfg.dataset.display().to_string(),
         dataset_name: Some(dataset.name.clone()),
         dataset_hash: Some(dataset.content_hash()),
@@ -454,13 +515,12 @@ fn lock_output(paths: &RunPaths) -> Result<OutputLock, BenchError> {
             .map_err(|e| BenchError::Io(format!("{}: cannot create: {e}", dir.display())))?;
     }
     let io = |e: std::io::Error| BenchError::Io(format!("{}: {e}", paths.lock.display()));
-    let mut file = std::fs::OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .open(&paths.lock)
-        .map_err(io)?;
+    let mut file = crate::results::write::open_target(
+        "lock file",
+        &paths.lock,
+        crate::results::write::OpenMode::ReadWrite,
+    )
+    .map_err(|e| BenchError::Io(e.to_string()))?;
     match file.try_lock() {
         Ok(()) => {}
         Err(std::fs::TryLockError::WouldBlock) => {
@@ -496,7 +556,11 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         ..cfg.columns
     };
     let mut meta = run_meta(&cfg, &dataset, &plan, columns);
+    meta.results_file = meta::results_file_name(&paths.output);
     let _lock = lock_output(&paths)?;
+    // Again under the lock, which `X.csv` and `X` share: a run of the other name may have
+    // started or finished since the preflight.
+    check_meta_owner(&paths)?;
     // Under the lock, so that a second `--resume` while the first run is still creating its
     // journal is told about that run, not that there is nothing to resume.
     if cfg.resume && !paths.journal.exists() {
@@ -514,7 +578,12 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         )));
     }
     let resumed = if cfg.resume {
-        resume_state(&paths, &mut meta, &plan, cfg.shard)?
+        resume_state(
+            &paths,
+            &mut meta,
+            (&cfg.solvers, &dataset, &plan),
+            cfg.shard,
+        )?
     } else {
         Resumed::default()
     };
@@ -534,7 +603,7 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
 fn resume_state(
     paths: &RunPaths,
     meta: &mut RunMeta,
-    plan: &Plan,
+    (solvers, dataset, plan): (&[Box<dyn Solver>], &Dataset, &Plan),
     shard: Shard,
 ) -> Result<Resumed, BenchError> {
     // Older versions kept the in-progress meta at the final meta's path.
@@ -543,7 +612,58 @@ fn resume_state(
         .map_err(|e| BenchError::Usage(format!("--resume: {e}")))?;
     check_resumable(&old, meta).map_err(BenchError::Usage)?;
     meta.started = old.started;
-    ResultWriter::resume_scan(&paths.output, plan.len(), shard).map_err(BenchError::Usage)
+    let identity = job_identity(solvers, dataset, plan)?;
+    ResultWriter::resume_scan(&paths.output, plan.len(), shard, &identity)
+        .map_err(BenchError::Usage)
+}
+
+/// What each job's row must say of itself, for checking a journal's rows: the dataset,
+/// puzzle, strategy, rules, params, seed and colony the plan gives that job. The puzzles' ids
+/// are read once (a resumed run only).
+fn job_identity<'a>(
+    solvers: &'a [Box<dyn Solver>],
+    dataset: &'a Dataset,
+    plan: &'a Plan,
+) -> Result<impl Fn(&crate::results::Record) -> Result<(), String> + 'a, BenchError> {
+    let mut ids: BTreeMap<dataset::PuzzleKind, Vec<String>> = BTreeMap::new();
+    for p in dataset.puzzles(None) {
+        let p = p?;
+        ids.entry(p.kind()).or_default().push(p.id);
+    }
+    let params: Vec<_> = solvers.iter().map(|s| s.params()).collect();
+    Ok(move |r: &crate::results::Record| {
+        let job = plan.job(r.job);
+        let solver = &solvers[job.strategy];
+        let puzzle = ids
+            .get(&job.kind)
+            .and_then(|v| v.get(job.puzzle as usize))
+            .map_or("?", String::as_str);
+        let want = (
+            dataset.name.as_str(),
+            puzzle,
+            solver.name(),
+            solver.rules(),
+            &params[job.strategy],
+            job.seed,
+            job.colony,
+        );
+        let got = (
+            r.dataset.as_str(),
+            r.puzzle_id.as_str(),
+            r.strategy.as_str(),
+            r.rules.as_str(),
+            &r.params,
+            r.seed,
+            r.colony,
+        );
+        if want == got {
+            return Ok(());
+        }
+        Err(format!(
+            "the row is for dataset {}, puzzle {}, strategy {} [{}] {}, seed {}, colony {}, but this plan's job {} is dataset {}, puzzle {}, strategy {} [{}] {}, seed {}, colony {}",
+            got.0, got.1, got.2, got.3, got.4, got.5, got.6, r.job, want.0, want.1, want.2, want.3, want.4, want.5, want.6
+        ))
+    })
 }
 
 /// Step 4b: the in-progress meta beside the journal, then the journal itself.
@@ -569,6 +689,10 @@ fn open_output(
             for p in ours {
                 let _ = std::fs::remove_file(p);
             }
+        }
+        // Our own refusals (a link or FIFO put there after the preflight) name their path.
+        if e.get_ref().is_some_and(|inner| inner.is::<WriteError>()) {
+            return BenchError::Io(e.to_string());
         }
         io(&paths.journal)(e)
     })

@@ -12,12 +12,12 @@
 //! The trace file (`--trace`) follows the same temporary-then-rename rule.
 
 use super::run::{Batch, Sink};
-use crate::results::read::for_each_result;
+use crate::results::read::ResultsReader;
 use crate::results::trace::TRACE_COLUMNS;
-use crate::results::write::csv_line;
+use crate::results::write::{csv_line, open_target, OpenMode};
 use crate::results::{Columns, ReadError, Shard, Status};
 use std::collections::BTreeMap;
-use std::fs::{File, OpenOptions};
+use std::fs::File;
 use std::io::{BufWriter, Read, Seek, SeekFrom, Write};
 use std::path::{Path, PathBuf};
 
@@ -177,25 +177,32 @@ impl ResultWriter {
             std::fs::create_dir_all(dir)?;
         }
         let jpath = journal_path(path);
-        let mut journal = if resume.is_none() {
-            File::create(&jpath)?
+        let mode = if resume.is_none() {
+            OpenMode::Truncate
         } else {
-            OpenOptions::new().append(true).open(&jpath)?
+            OpenMode::Append
         };
+        let mut journal = open_target("journal", &jpath, mode).map_err(std::io::Error::other)?;
         if resume.is_none() || journal.metadata()?.len() == 0 {
             journal.write_all(&csv_line(columns.header())?)?;
         }
         let ordered = match resume {
             Some(_) => None,
             None => {
-                let mut w = BufWriter::new(File::create(with_suffix(path, ".tmp"))?);
+                let tmp = with_suffix(path, ".tmp");
+                let f = open_target("output's temporary file", &tmp, OpenMode::Truncate)
+                    .map_err(std::io::Error::other)?;
+                let mut w = BufWriter::new(f);
                 w.write_all(&csv_line(columns.header())?)?;
                 Some(w)
             }
         };
         let trace = match trace {
             Some(t) => {
-                let mut w = BufWriter::new(File::create(with_suffix(t, ".tmp"))?);
+                let tmp = with_suffix(t, ".tmp");
+                let f = open_target("trace's temporary file", &tmp, OpenMode::Truncate)
+                    .map_err(std::io::Error::other)?;
+                let mut w = BufWriter::new(f);
                 w.write_all(&csv_line(TRACE_COLUMNS)?)?;
                 Some((t.to_path_buf(), w))
             }
@@ -222,32 +229,46 @@ impl ResultWriter {
     /// Read what an interrupted run left in `path`'s journal, one row at a time: which jobs
     /// have rows and how they ended. A torn last line (the process died mid-write) is cut off
     /// the journal first. Every row must be a job of this plan (`plan_len` jobs) and `shard`,
-    /// and appear once.
-    pub fn resume_scan(path: &Path, plan_len: u64, shard: Shard) -> Result<Resumed, String> {
+    /// appear once, and say of itself what the plan says of that job (`identity`: its
+    /// puzzle, strategy, seed and colony): a row kept on trust would be published as that
+    /// job's result. A refusal names the journal's line.
+    pub fn resume_scan(
+        path: &Path,
+        plan_len: u64,
+        shard: Shard,
+        identity: &dyn Fn(&crate::results::Record) -> Result<(), String>,
+    ) -> Result<Resumed, String> {
         let jpath = journal_path(path);
-        let io = |e: std::io::Error| format!("{}: {e}", jpath.display());
-        let mut f = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .open(&jpath)
-            .map_err(io)?;
-        cut_torn_line(&mut f).map_err(io)?;
+        let mut f =
+            open_target("journal", &jpath, OpenMode::ReadWrite).map_err(|e| e.to_string())?;
+        cut_torn_line(&mut f).map_err(|e| format!("{}: {e}", jpath.display()))?;
         drop(f);
         let mut resumed = Resumed {
             done: JobSet::new(plan_len),
             counts: BTreeMap::new(),
         };
-        let scan = for_each_result(&jpath, |r| {
-            let job = r.job;
-            let refuse = |detail: String| ReadError::Refused {
-                path: jpath.clone(),
-                detail,
+        let mut rows = match ResultsReader::open(&jpath) {
+            Ok(r) => r,
+            // Interrupted before the header was written: nothing to keep.
+            Err(ReadError::Empty { .. }) => return Ok(resumed),
+            Err(e) => return Err(e.to_string()),
+        };
+        loop {
+            let (r, line) = match rows.next_row() {
+                Ok(Some(row)) => row,
+                Ok(None) => return Ok(resumed),
+                // Interrupted before the first row finished: nothing to keep.
+                Err(ReadError::NoRows { .. }) => return Ok(resumed),
+                Err(e) => return Err(e.to_string()),
             };
+            let job = r.job;
+            let refuse = |detail: String| format!("{}:{line}: {detail}", jpath.display());
             if job >= plan_len || !shard.contains(job) {
                 return Err(refuse(format!(
                     "holds job {job}, which is not in this plan (cannot resume)"
                 )));
             }
+            identity(&r).map_err(|d| refuse(format!("job {job}: {d} (cannot resume)")))?;
             if !resumed.done.insert(job) {
                 return Err(refuse(format!(
                     "holds job {job} twice; it was not written by one run"
@@ -256,14 +277,6 @@ impl ResultWriter {
             if let Some(s) = r.status {
                 *resumed.counts.entry(s).or_default() += 1;
             }
-            Ok(())
-        });
-        match scan {
-            Ok(_) => Ok(resumed),
-            // Interrupted before the first row finished (or even before the header): nothing
-            // to keep.
-            Err(ReadError::NoRows { .. } | ReadError::Empty { .. }) => Ok(resumed),
-            Err(e) => Err(e.to_string()),
         }
     }
 
@@ -271,7 +284,10 @@ impl ResultWriter {
     /// holding at most about `sort_chunk` ([`SORT_CHUNK_ROWS`]) rows.
     fn sort_journal(&self, plan_len: u64, shard: Shard) -> std::io::Result<()> {
         let jpath = journal_path(&self.path);
-        let mut out = BufWriter::new(File::create(with_suffix(&self.path, ".tmp"))?);
+        let tmp = with_suffix(&self.path, ".tmp");
+        let f = open_target("output's temporary file", &tmp, OpenMode::Truncate)
+            .map_err(std::io::Error::other)?;
+        let mut out = BufWriter::new(f);
         out.write_all(&csv_line(self.columns.header())?)?;
         let width = self
             .sort_chunk
@@ -504,13 +520,13 @@ mod tests {
         }
         w.abandon().expect("abandon");
         // A torn last line, as a killed process leaves.
-        let mut f = OpenOptions::new()
+        let mut f = std::fs::OpenOptions::new()
             .append(true)
             .open(journal_path(&out))
             .expect("open");
         f.write_all(b"d,p:10,sudoku,9x").expect("torn");
         drop(f);
-        let resumed = ResultWriter::resume_scan(&out, plan_len, shard).expect("scan");
+        let resumed = ResultWriter::resume_scan(&out, plan_len, shard, &|_| Ok(())).expect("scan");
         assert_eq!(resumed.done.len(), 4);
         assert!(resumed.done.contains(13) && !resumed.done.contains(10));
         assert_eq!(resumed.counts.get(&Status::Solved), Some(&4));
@@ -568,14 +584,16 @@ mod tests {
         w.finished(&result(5, "")).expect("row");
         w.finished(&result(5, "")).expect("row");
         w.abandon().expect("abandon");
-        let e = ResultWriter::resume_scan(&out, 10, Shard::default()).expect_err("twice");
+        let e =
+            ResultWriter::resume_scan(&out, 10, Shard::default(), &|_| Ok(())).expect_err("twice");
         assert!(
-            e.ends_with("r.csv.partial: holds job 5 twice; it was not written by one run"),
+            e.ends_with("r.csv.partial:3: holds job 5 twice; it was not written by one run"),
             "{e}"
         );
-        let e = ResultWriter::resume_scan(&out, 4, Shard::default()).expect_err("outside");
+        let e =
+            ResultWriter::resume_scan(&out, 4, Shard::default(), &|_| Ok(())).expect_err("outside");
         assert!(e.contains("holds job 5, which is not in this plan"), "{e}");
-        let e = ResultWriter::resume_scan(&out, 10, Shard { index: 1, count: 2 })
+        let e = ResultWriter::resume_scan(&out, 10, Shard { index: 1, count: 2 }, &|_| Ok(()))
             .expect_err("other shard");
         assert!(e.contains("holds job 5, which is not in this plan"), "{e}");
     }

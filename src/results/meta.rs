@@ -61,6 +61,10 @@ pub struct RunMeta {
     pub git_revision: Option<String>,
     /// The command line, one argument per element.
     pub command_line: Vec<String>,
+    /// The file name of the results this meta describes (`X.csv` and `X` share the sidecar
+    /// `X.meta.json`, so a reader checks that the meta it found is its own).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub results_file: Option<String>,
     /// The `--dataset` path.
     pub dataset: String,
     /// The dataset's name (`dataset` column).
@@ -112,6 +116,36 @@ pub struct RunMeta {
     /// Fields this version does not know, kept so that `merge` passes them on.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// The other results paths whose sidecar is `results`'s own (`X.csv`, `X.CSV` and `X` all
+/// use `X.meta.json`), `results` itself left out.
+pub fn sharing_meta(results: &Path) -> Vec<PathBuf> {
+    let meta = meta_path(results);
+    let Some(stem) = meta
+        .file_name()
+        .and_then(|n| n.to_str())
+        .and_then(|n| n.strip_suffix(".meta.json"))
+    else {
+        return Vec::new();
+    };
+    let dir = meta.parent().unwrap_or(Path::new(""));
+    [
+        stem.to_string(),
+        format!("{stem}.csv"),
+        format!("{stem}.CSV"),
+    ]
+    .into_iter()
+    .map(|n| dir.join(n))
+    .filter(|p| p != results && meta_path(p) == meta)
+    .collect()
+}
+
+/// The file name a meta records as its results' ([`RunMeta::results_file`]).
+pub fn results_file_name(results: &Path) -> Option<String> {
+    results
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
 }
 
 /// The sidecar path for a results file: `x.csv` -> `x.meta.json`; a name without a `.csv`
@@ -203,6 +237,22 @@ pub fn format_utc(secs: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn outputs_that_share_a_meta_are_found() {
+        assert_eq!(
+            sharing_meta(Path::new("r/coll")),
+            [PathBuf::from("r/coll.csv"), PathBuf::from("r/coll.CSV")]
+        );
+        assert_eq!(
+            sharing_meta(Path::new("r/coll.csv")),
+            [PathBuf::from("r/coll"), PathBuf::from("r/coll.CSV")]
+        );
+        assert_eq!(
+            sharing_meta(Path::new("x.out")),
+            [PathBuf::from("x.out.csv"), PathBuf::from("x.out.CSV")]
+        );
+    }
 
     #[test]
     fn meta_path_replaces_csv_or_appends() {

@@ -146,12 +146,89 @@ fn csv_err(path: &Path, e: csv::Error) -> ReadError {
     }
 }
 
+/// A reader that turns each CRLF line end into LF, so the CSV parser counts lines right.
+///
+/// The `csv` crate ends a record at the `\r` of a CRLF and counts the `\n` only when it
+/// reads the next record, so every line after the header of a CRLF file (as a spreadsheet
+/// saves it) was reported one too low. A `\r` not followed by `\n` is kept as it is.
+pub(crate) struct LfLines<R> {
+    inner: R,
+    /// A `\r` ended the last chunk: whether it is dropped depends on the next byte.
+    pending_cr: bool,
+}
+
+impl<R: std::io::BufRead> LfLines<R> {
+    pub(crate) fn new(inner: R) -> LfLines<R> {
+        LfLines {
+            inner,
+            pending_cr: false,
+        }
+    }
+}
+
+impl<R: std::io::BufRead> std::io::Read for LfLines<R> {
+    fn read(&mut self, out: &mut [u8]) -> std::io::Result<usize> {
+        if out.is_empty() {
+            return Ok(0);
+        }
+        let chunk = self.inner.fill_buf()?;
+        if chunk.is_empty() {
+            // End of input: a `\r` held back is the file's last byte; give it back.
+            if std::mem::take(&mut self.pending_cr) {
+                out[0] = b'\r';
+                return Ok(1);
+            }
+            return Ok(0);
+        }
+        let mut n = 0;
+        if self.pending_cr {
+            self.pending_cr = false;
+            if chunk[0] != b'\n' {
+                out[0] = b'\r';
+                n = 1;
+            }
+        }
+        let mut used = 0;
+        while used < chunk.len() && n < out.len() {
+            let rest = &chunk[used..];
+            let run = rest.iter().position(|&b| b == b'\r').unwrap_or(rest.len());
+            let take = run.min(out.len() - n);
+            out[n..n + take].copy_from_slice(&rest[..take]);
+            n += take;
+            used += take;
+            if take < run || used == chunk.len() {
+                break;
+            }
+            // At a `\r`: dropped before a `\n`, held back at the chunk's end, else kept.
+            used += 1;
+            match chunk.get(used) {
+                Some(b'\n') => {}
+                Some(_) => {
+                    if n == out.len() {
+                        used -= 1;
+                        break;
+                    }
+                    out[n] = b'\r';
+                    n += 1;
+                }
+                None => self.pending_cr = true,
+            }
+        }
+        self.inner.consume(used);
+        if n == 0 && self.pending_cr {
+            // Only the held-back `\r` was consumed: read on so that 0 still means the end.
+            return self.read(out);
+        }
+        Ok(n)
+    }
+}
+
+/// The CSV reader of a results file: buffered, CRLF read as LF.
+type CsvReader = csv::Reader<LfLines<BufReader<fs::File>>>;
+
 /// Open a header-named CSV for streaming: a regular file, a non-empty header holding every
 /// `required` column.
-fn open_csv(
-    path: &Path,
-    required: &[&str],
-) -> Result<(csv::Reader<BufReader<fs::File>>, csv::StringRecord), ReadError> {
+fn open_csv(path: &Path, required: &[&str]) -> Result<(CsvReader, csv::StringRecord), ReadError> {
     let meta = fs::metadata(path).map_err(io_err(path))?;
     if !meta.is_file() {
         return Err(ReadError::Refused {
@@ -160,7 +237,8 @@ fn open_csv(
         });
     }
     let file = fs::File::open(path).map_err(io_err(path))?;
-    let mut rdr = csv::ReaderBuilder::new().from_reader(BufReader::with_capacity(1 << 16, file));
+    let mut rdr = csv::ReaderBuilder::new()
+        .from_reader(LfLines::new(BufReader::with_capacity(1 << 16, file)));
     let headers = rdr.headers().map_err(|e| csv_err(path, e))?.clone();
     if headers.iter().all(|h| h.trim().is_empty()) {
         return Err(ReadError::Empty {
@@ -265,7 +343,7 @@ pub fn for_each_result(
 /// instead of being pushed them: the same checks as [`read_results`], one row in memory.
 pub struct ResultsReader {
     path: PathBuf,
-    rdr: csv::Reader<BufReader<fs::File>>,
+    rdr: CsvReader,
     headers: csv::StringRecord,
     columns: Columns,
     rec: csv::StringRecord,
@@ -378,7 +456,7 @@ pub const SORT_BUFFER_ROWS: usize = 100_000;
 
 /// One sorted run being merged: a spilled file, or the last chunk still in memory.
 enum Run {
-    File(ResultsReader),
+    File(Box<ResultsReader>),
     Memory(std::vec::IntoIter<Record>),
 }
 
@@ -453,7 +531,7 @@ impl KeySorted {
                         Some(d) => d,
                         None => spill.insert(SpillDir::new("sort")?),
                     };
-                    runs.push(Run::File(spill_run(dir, &mut buf)?));
+                    runs.push(Run::File(Box::new(spill_run(dir, &mut buf)?)));
                 }
             }
         }
@@ -561,12 +639,29 @@ pub fn read_trace(path: &Path) -> Result<Vec<TraceRun>, ReadError> {
 
 /// Read the sidecar of a results file. `Ok(None)` when there is none (meta is optional);
 /// an error when it exists but is not a JSON object of the expected shape.
+/// A meta that names the other results file of its name (`X.csv` and `X` share
+/// `X.meta.json`) is refused: it describes that file's run, not this one's. A meta naming
+/// some unrelated file is accepted: the pair was renamed together (`a.csv` and
+/// `a.meta.json` moved to `b.csv` and `b.meta.json`).
 pub fn read_meta(results: &Path) -> Result<Option<RunMeta>, ReadError> {
-    match read_meta_file(&meta_path(results)) {
+    let path = meta_path(results);
+    let meta = match read_meta_file(&path) {
         Err(ReadError::Io { source, .. }) if source.kind() == std::io::ErrorKind::NotFound => {
-            Ok(None)
+            return Ok(None)
         }
-        other => other.map(Some),
+        other => other?,
+    };
+    let dir = results.parent().unwrap_or(Path::new(""));
+    let sibling = |name: &String| super::meta::sharing_meta(results).contains(&dir.join(name));
+    match &meta.results_file {
+        Some(theirs) if sibling(theirs) => Err(ReadError::Refused {
+            path: results.to_path_buf(),
+            detail: format!(
+                "its meta file {} describes another results file, {theirs} (X.csv and X share X.meta.json)",
+                path.display()
+            ),
+        }),
+        _ => Ok(Some(meta)),
     }
 }
 
@@ -591,6 +686,70 @@ mod tests {
         let _ = fs::remove_dir_all(&d);
         fs::create_dir_all(&d).expect("temp dir");
         d
+    }
+
+    /// Everything `LfLines` yields, read `step` bytes at a time from chunks of `cap` bytes.
+    fn through_lf_lines(input: &[u8], cap: usize, step: usize) -> Vec<u8> {
+        use std::io::Read;
+        let mut r = LfLines::new(BufReader::with_capacity(cap, input));
+        let mut out = Vec::new();
+        let mut buf = vec![0u8; step];
+        loop {
+            let n = r.read(&mut buf).expect("in-memory read");
+            if n == 0 {
+                return out;
+            }
+            out.extend_from_slice(&buf[..n]);
+        }
+    }
+
+    #[test]
+    fn lf_lines_drops_only_the_cr_of_a_crlf_whatever_the_chunking() {
+        let input = b"a,b\r\n1,\"x\ry\"\r\n\r2,3\r\r\n4\r";
+        let want = b"a,b\n1,\"x\ry\"\n\r2,3\r\n4\r".to_vec();
+        for cap in 1..=input.len() + 1 {
+            for step in 1..=4 {
+                assert_eq!(
+                    through_lf_lines(input, cap, step),
+                    want,
+                    "chunks of {cap}, reads of {step}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn a_crlf_file_names_the_right_line() {
+        let d = tmpdir("crlf");
+        let mut rows: Vec<Record> = (0..5).map(row).collect();
+        rows[3].counters.nodes = Some(1);
+        let text = String::from_utf8(results_csv(&rows, Columns::default())).expect("utf8");
+        // Row 3 is on line 5 (header on line 1); break its nodes cell.
+        let broken: Vec<String> = text
+            .lines()
+            .enumerate()
+            .map(|(i, l)| {
+                if i == 4 {
+                    l.replacen(",1,", ",x,", 1)
+                } else {
+                    l.to_string()
+                }
+            })
+            .collect();
+        for (name, eol) in [("lf.csv", "\n"), ("crlf.csv", "\r\n")] {
+            let p = d.join(name);
+            fs::write(&p, broken.join(eol) + eol).expect("write");
+            let err = read_results(&p).expect_err("a bad cell");
+            assert!(
+                err.to_string()
+                    .contains(&format!("{name}:5: bad value \"x\"")),
+                "{err}"
+            );
+        }
+        // And a clean CRLF file reads back the same rows as the LF one.
+        let p = d.join("clean.csv");
+        fs::write(&p, text.replace('\n', "\r\n")).expect("write");
+        assert_eq!(read_results(&p).expect("reads").rows, rows);
     }
 
     fn row(job: u64) -> Record {

@@ -22,6 +22,16 @@ pub enum WriteError {
         /// The destination.
         path: PathBuf,
     },
+    /// A path puzzlebench would create or replace holds something it must not touch.
+    #[error("{path}: the {what} {detail}")]
+    Refused {
+        /// The path.
+        path: PathBuf,
+        /// What the path was for (`output`, `journal`, `temporary file`, ...).
+        what: String,
+        /// What is wrong with it.
+        detail: String,
+    },
     /// An OS error while writing.
     #[error("{path}: cannot write: {source}")]
     Io {
@@ -30,6 +40,86 @@ pub enum WriteError {
         /// The OS error.
         source: std::io::Error,
     },
+}
+
+/// The one check every path puzzlebench creates goes through (outputs, temporaries, journal,
+/// lock, meta, trace, report files): it may be a new path, or an existing regular file, and
+/// nothing else — never a directory, a FIFO (opening it would block), a device, a socket, or
+/// a symbolic link (writing through a link puzzlebench did not make would clobber its target).
+/// `what` names the path's role in the message.
+pub fn check_target(what: &str, path: &Path) -> Result<(), WriteError> {
+    let refuse = |detail: &str| {
+        Err(WriteError::Refused {
+            path: path.to_path_buf(),
+            what: what.to_string(),
+            detail: detail.to_string(),
+        })
+    };
+    match fs::symlink_metadata(path) {
+        Err(_) => Ok(()),
+        Ok(m) if m.is_file() => Ok(()),
+        Ok(m) if m.is_dir() => refuse("is a directory; give a file name"),
+        Ok(m) if m.file_type().is_symlink() => refuse(
+            "is a symbolic link; puzzlebench writes only new paths or regular files, never through a link",
+        ),
+        Ok(_) => refuse(
+            "exists and is not a regular file (a FIFO, device or socket); puzzlebench writes only new paths or regular files",
+        ),
+    }
+}
+
+/// How [`open_target`] opens a file.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OpenMode {
+    /// Create or empty it, for writing.
+    Truncate,
+    /// Create it or append to it.
+    Append,
+    /// Create it or keep it, for reading and writing (a lock file).
+    ReadWrite,
+}
+
+/// Open a file puzzlebench writes, with the guarantees of [`check_target`] made at `open`
+/// itself, where no race can slip past them: `O_NOFOLLOW` (a symbolic link put there is
+/// refused, never followed), `O_NONBLOCK` (a FIFO put there fails at once instead of
+/// blocking) and a check that what was opened is a regular file. `O_NONBLOCK` has no effect
+/// on a regular file's reads and writes.
+pub fn open_target(what: &str, path: &Path, mode: OpenMode) -> Result<fs::File, WriteError> {
+    use std::os::unix::fs::OpenOptionsExt;
+    check_target(what, path)?;
+    let mut o = fs::OpenOptions::new();
+    o.create(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK);
+    match mode {
+        OpenMode::Truncate => o.write(true).truncate(true),
+        OpenMode::Append => o.append(true),
+        OpenMode::ReadWrite => o.read(true).write(true).truncate(false),
+    };
+    let refused = |detail: &str| WriteError::Refused {
+        path: path.to_path_buf(),
+        what: what.to_string(),
+        detail: detail.to_string(),
+    };
+    let file = o.open(path).map_err(|source| match source.raw_os_error() {
+        Some(libc::ELOOP) => refused("is a symbolic link; puzzlebench never writes through a link"),
+        Some(libc::ENXIO) => {
+            refused("is a FIFO with no reader; puzzlebench writes only regular files")
+        }
+        _ => WriteError::Io {
+            path: path.to_path_buf(),
+            source,
+        },
+    })?;
+    let m = file.metadata().map_err(|source| WriteError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    if !m.is_file() {
+        return Err(refused(
+            "is not a regular file (a FIFO, device or socket); puzzlebench writes only regular files",
+        ));
+    }
+    Ok(file)
 }
 
 /// One CSV line (with its newline) for the given cells.
@@ -94,6 +184,7 @@ impl AtomicFile {
             }
             _ => {}
         }
+        // The temporary is created with O_EXCL (`create_new`), which never follows a link.
         let dir = match path.parent() {
             Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
             _ => PathBuf::from("."),
@@ -181,6 +272,40 @@ mod tests {
         let _ = fs::remove_dir_all(&d);
         fs::create_dir_all(&d).expect("temp dir");
         d
+    }
+
+    #[test]
+    fn targets_are_new_paths_or_regular_files_only() {
+        use std::os::unix::fs::symlink;
+        let d = tmpdir("targets");
+        let victim = d.join("victim.txt");
+        fs::write(&victim, "keep me").expect("victim");
+        let link = d.join("out.csv.tmp");
+        symlink(&victim, &link).expect("symlink");
+        let fifo = d.join("fifo.tmp");
+        let c = std::ffi::CString::new(fifo.as_os_str().as_encoded_bytes()).expect("path");
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0, "mkfifo");
+        for mode in [OpenMode::Truncate, OpenMode::Append, OpenMode::ReadWrite] {
+            let e = open_target("temporary file", &link, mode).expect_err("a link");
+            assert!(e.to_string().contains("symbolic link"), "{e}");
+            // Returns at once (O_NONBLOCK) instead of waiting for a reader.
+            let e = open_target("temporary file", &fifo, mode).expect_err("a FIFO");
+            assert!(e.to_string().contains("not a regular file"), "{e}");
+            let e = open_target("journal", Path::new("/dev/null"), mode).expect_err("a device");
+            assert!(e.to_string().contains("/dev/null: the journal"), "{e}");
+            let e = open_target("lock file", &d, mode).expect_err("a directory");
+            assert!(e.to_string().contains("is a directory"), "{e}");
+        }
+        assert_eq!(fs::read_to_string(&victim).expect("victim"), "keep me");
+        // A new path and an existing regular file are fine.
+        let fresh = d.join("fresh.csv");
+        open_target("output", &fresh, OpenMode::Truncate).expect("new path");
+        fs::write(&fresh, "old").expect("write");
+        open_target("output", &fresh, OpenMode::Append).expect("regular file");
+        assert_eq!(fs::read_to_string(&fresh).expect("read"), "old");
+        open_target("output", &fresh, OpenMode::Truncate).expect("regular file");
+        assert_eq!(fs::read_to_string(&fresh).expect("read"), "");
     }
 
     #[test]

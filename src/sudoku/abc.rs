@@ -142,19 +142,49 @@ impl Default for AbcParams {
 impl AbcParams {
     /// `colony_size` >= 4 and even, `max_cycles` >= 1, a fixed limit >= 1.
     pub fn validate(&self) -> Result<(), String> {
-        if self.colony_size < 4 || !self.colony_size.is_multiple_of(2) {
+        if self.colony_size < 4
+            || !self.colony_size.is_multiple_of(2)
+            || self.colony_size > MAX_COLONY_SIZE
+        {
             return Err(format!(
-                "colony size must be an even number >= 4, got {}",
+                "colony size must be an even number from 4 to {MAX_COLONY_SIZE}, got {}",
                 self.colony_size
             ));
         }
-        if self.max_cycles < 1 {
-            return Err("max cycles must be at least 1".into());
+        if !(1..=MAX_CYCLES).contains(&self.max_cycles) {
+            return Err(format!(
+                "max cycles must be from 1 to {MAX_CYCLES}, got {}",
+                self.max_cycles
+            ));
         }
         if self.limit == Limit::Fixed(0) {
             return Err("limit must be at least 1".into());
         }
         Ok(())
+    }
+}
+
+/// The largest `--colony-size`: a colony holds about 1.3 KiB a bee (the source, and its share
+/// of the roulette table), so this is about 130 MiB a worker.
+pub const MAX_COLONY_SIZE: usize = 100_000;
+
+/// The largest `--max-cycles`: a trillion cycles is days of one colony's work; a larger
+/// number is a typo, not a plan.
+pub const MAX_CYCLES: u64 = 1_000_000_000_000;
+
+impl AbcParams {
+    /// Bytes one colony holds while it runs (its sources, conflicts, roulette table, drawn
+    /// moves and scout bits), the same sizes as the allocations [`solve`] makes: what a worker
+    /// needs for one job, for the estimate of a plan's memory before it runs.
+    pub fn memory_bytes(&self) -> u64 {
+        let n = (self.colony_size / 2).max(2);
+        let per_source = std::mem::size_of::<Source>()
+            + std::mem::size_of::<u32>()
+            + std::mem::size_of::<Move>()
+            + std::mem::size_of::<(u32, Move)>()
+            + (MAX_CONFLICTS as usize + 1) * std::mem::size_of::<u32>()
+            + 1;
+        (n * per_source + FILL_CHUNK * 4 + NARROW_TABLE) as u64
     }
 }
 

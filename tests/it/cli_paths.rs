@@ -148,7 +148,7 @@ fn a_second_writer_of_one_output_is_refused_at_once() {
         .spawn()
         .unwrap();
     // Wait until the first run holds the lock (its lock file names it).
-    let lock = dir.path().join("r.csv.lock");
+    let lock = dir.path().join("r.meta.lock");
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     while !std::fs::read_to_string(&lock).is_ok_and(|t| t.contains("pid")) {
         assert!(

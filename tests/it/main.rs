@@ -7,6 +7,7 @@ mod cli_interrupt;
 mod cli_messages;
 mod cli_orphans;
 mod cli_paths;
+mod cli_reliability;
 mod cli_repeat;
 mod cli_repro;
 mod cli_run;

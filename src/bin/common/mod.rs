@@ -51,3 +51,44 @@ pub fn parse_secs(s: &str) -> Result<std::time::Duration, String> {
     }
     Ok(std::time::Duration::from_secs_f64(v))
 }
+
+/// A whole-number option from `min` to `max`. Negative numbers reach the parser (the option
+/// is declared with `allow_negative_numbers`) and are refused as values, "expected a
+/// non-negative number", instead of clap's "unexpected argument '-1'".
+pub fn whole<T>(min: u64, max: u64) -> impl Fn(&str) -> Result<T, String> + Clone + Send + Sync
+where
+    T: TryFrom<u64>,
+{
+    move |s: &str| {
+        let range = if max == u64::MAX {
+            format!("{min} or more")
+        } else {
+            format!("from {min} to {max}")
+        };
+        let t = s.trim();
+        if t.starts_with('-') {
+            return Err(format!(
+                "{s:?}: expected a non-negative whole number ({range})"
+            ));
+        }
+        let v: u64 = t
+            .parse()
+            .map_err(|_| format!("{s:?}: expected a whole number ({range})"))?;
+        if !(min..=max).contains(&v) {
+            return Err(format!("{s:?}: expected a whole number {range}"));
+        }
+        T::try_from(v).map_err(|_| format!("{s:?}: expected a whole number {range}"))
+    }
+}
+
+/// A non-negative number of any size (`--noise-band`-style).
+pub fn non_negative(s: &str) -> Result<f64, String> {
+    let v: f64 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("{s:?}: expected a non-negative number"))?;
+    if !v.is_finite() || v < 0.0 {
+        return Err(format!("{s:?}: expected a non-negative number"));
+    }
+    Ok(v)
+}
