@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Re-measure every numeric claim of the two source articles (../shared/seeds/) and write
-# REPRODUCTION.md: claim (in English), the article's figure, the measured figure with the
+# docs/reproduction-results.md: claim (in English), the article's figure, the measured figure with the
 # command that measured it, and a verdict.
 #
 #   scripts/reproduce.sh                                   # builds, then runs (~10 min on 2 CPUs)
@@ -19,7 +19,7 @@
 # Every bench-run below has a fixed --seed, so every deterministic counter (nodes, cycles,
 # status, best conflicts) is identical on every machine and every rerun; only wall_s varies.
 # Runs whose times are reported use --threads 1. Intermediate CSVs, summaries and the
-# command list go to results/reproduce/ (git-ignored); REPRODUCTION.md goes to the repo root.
+# command list go to results/reproduce/ (git-ignored); docs/reproduction-results.md is rewritten.
 # Public corpora are used when ../shared (or ../../shared, or $PUZZLEBENCH_SHARED) is present;
 # otherwise their rows say "skipped".
 set -euo pipefail
@@ -252,7 +252,7 @@ summ s-cost "$OUT"/{sm-abc,sm-s50,sm-s200,sm-s400}.csv --where seed=0
 summ s-k16 "$OUT/demo-k16.csv" "$OUT/sh-k16.csv" --best-of 1,2,4,8,16
 summ s-trace "$OUT/sm-trace.csv" "$OUT/demo-abc.csv" --trace "$OUT/sm-trace.trace.csv" --trace "$OUT/demo-abc.trace.csv"
 
-echo "reproduce: writing REPRODUCTION.md"
+echo "reproduce: writing docs/reproduction-results.md"
 export REPRO_DATE REPRO_REV REPRO_NPROC REPRO_CPU REPRO_BIN REPRO_SHARED REPRO_SECS REPRO_LOAD
 REPRO_LOAD=$load
 REPRO_DATE=$(date -u +"%Y-%m-%d %H:%M UTC")
@@ -270,5 +270,5 @@ REPRO_BIN=$BIN
 REPRO_SHARED=$([ $have_corpora = 1 ] && echo "$shared" || echo "")
 REPRO_SECS=$(( $(date +%s) - start ))
 if [ $report_only = 1 ]; then REPRO_SECS=$(cat "$OUT/secs.txt" 2>/dev/null || echo "?"); else echo "$REPRO_SECS" >"$OUT/secs.txt"; fi
-python3 scripts/reproduce_table.py "$OUT" REPRODUCTION.md
-echo "reproduce: done in $(( $(date +%s) - start )) s; see REPRODUCTION.md"
+python3 scripts/reproduce_table.py "$OUT" docs/reproduction-results.md
+echo "reproduce: done in $(( $(date +%s) - start )) s; see docs/reproduction-results.md"

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Turn the CSVs of scripts/reproduce.sh into REPRODUCTION.md.
+"""Turn the CSVs of scripts/reproduce.sh into docs/reproduction-results.md.
 
 Usage: scripts/reproduce_table.py RESULTS_DIR OUTPUT_MD   (run by scripts/reproduce.sh)
 
@@ -866,7 +866,7 @@ lines = [
     "quantile (of row subsets through `--where`), the best-of-K portfolio times (`--best-of`) and the convergence "
     f"figures (`--trace`) come from `bench-report summary --counters` (commands {first_summ} on). This table only quotes "
     "their JSON and applies the verdict rules: each statistic has one implementation, in Rust (the decision to keep "
-    "the table itself in Python is in README.md, “Reproducing the articles”). "
+    "the table itself in Python is in docs/reproduction.md). "
     "Numbers in brackets refer to the command list at the end. "
     "Nodes, cycles and rates come from different puzzles than the article's (it names none except the two "
     "demos), so a count “holds” when it has the article's order (criteria stated per row); quantiles are type 7.",

@@ -28,3 +28,5 @@ mod report_cli;
 mod report_html;
 mod report_stream;
 mod sudoku_corpus;
+
+mod docs;

@@ -1,0 +1,146 @@
+//! The documentation's promises about itself: every relative link in README.md, PROTOCOL.md
+//! and docs/ resolves, and every command of the README's first walk-through runs and still
+//! prints the table lines the README quotes (the columns that do not depend on the machine).
+
+use std::path::{Path, PathBuf};
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The Markdown pages whose links are checked.
+fn pages() -> Vec<PathBuf> {
+    let mut out = vec![root().join("README.md"), root().join("PROTOCOL.md")];
+    let mut docs: Vec<PathBuf> = std::fs::read_dir(root().join("docs"))
+        .expect("docs/ exists")
+        .map(|e| e.expect("entry").path())
+        .filter(|p| p.extension().is_some_and(|e| e == "md"))
+        .collect();
+    docs.sort();
+    out.extend(docs);
+    out
+}
+
+/// `(line, target)` of each inline Markdown link `[text](target)` outside code blocks.
+fn links(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut fenced = false;
+    for (i, line) in text.lines().enumerate() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        let mut rest = line;
+        while let Some(at) = rest.find("](") {
+            let after = &rest[at + 2..];
+            let Some(end) = after.find(')') else { break };
+            out.push((i + 1, after[..end].to_string()));
+            rest = &after[end..];
+        }
+    }
+    out
+}
+
+#[test]
+fn every_relative_link_resolves() {
+    let mut broken = Vec::new();
+    let pages = pages();
+    assert!(
+        pages.len() >= 8,
+        "README, PROTOCOL and the docs pages: {pages:?}"
+    );
+    for page in &pages {
+        let text = std::fs::read_to_string(page).expect("readable page");
+        for (line, target) in links(&text) {
+            if target.contains("://") || target.starts_with('#') || target.starts_with("mailto:") {
+                continue;
+            }
+            let path = target.split('#').next().unwrap_or("");
+            let resolved = page.parent().expect("a directory").join(path);
+            // `../shared` sits beside the repository, not in it; CI lays it there too.
+            if path.contains("shared/") {
+                continue;
+            }
+            if !resolved.exists() {
+                broken.push(format!("{}:{line}: {target}", page.display()));
+            }
+        }
+    }
+    assert!(broken.is_empty(), "broken links:\n{}", broken.join("\n"));
+}
+
+#[test]
+fn the_link_finder_finds_links() {
+    let found = links("see [a](x.md) and [b](y.md#z)\n```\n[c](not-a-link)\n```\n");
+    assert_eq!(found, [(1, "x.md".into()), (1, "y.md#z".into())]);
+}
+
+/// The README's walk-through: its `target/release/...` commands and the lines of its
+/// `text` blocks.
+fn walkthrough() -> (Vec<Vec<String>>, Vec<String>) {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README");
+    let start = readme
+        .find("## A first walk-through")
+        .expect("a walk-through section");
+    let section = &readme[start..];
+    let section = &section[..section[3..].find("\n## ").map_or(section.len(), |i| i + 3)];
+    let (mut commands, mut quoted) = (Vec::new(), Vec::new());
+    let mut block: Option<&str> = None;
+    for line in section.lines() {
+        if let Some(lang) = line.strip_prefix("```") {
+            block = if block.is_some() { None } else { Some(lang) };
+            continue;
+        }
+        match block {
+            Some("sh") if line.starts_with("target/release/") => {
+                commands.push(line.split_whitespace().map(String::from).collect())
+            }
+            Some("text") => quoted.push(line.to_string()),
+            _ => {}
+        }
+    }
+    (commands, quoted)
+}
+
+#[test]
+fn the_walkthrough_runs_and_prints_what_it_quotes() {
+    let (commands, quoted) = walkthrough();
+    assert!(commands.len() >= 5, "{commands:?}");
+    assert!(quoted.len() >= 4, "{quoted:?}");
+    let dir = tempfile::tempdir().expect("tempdir");
+    std::os::unix::fs::symlink(root().join("datasets"), dir.path().join("datasets"))
+        .expect("link the datasets");
+    let mut printed = String::new();
+    for cmd in &commands {
+        let bin = cmd[0].trim_start_matches("target/release/");
+        let out = std::process::Command::new(assert_cmd::cargo::cargo_bin(bin))
+            .args(&cmd[1..])
+            .current_dir(dir.path())
+            .output()
+            .expect("runs");
+        assert!(
+            out.status.success(),
+            "{}: exit {:?}\n{}",
+            cmd.join(" "),
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr)
+        );
+        printed.push_str(&String::from_utf8_lossy(&out.stdout));
+    }
+    // A quoted line is a printed line with its machine-dependent last columns cut off.
+    for q in &quoted {
+        let want: Vec<&str> = q.split_whitespace().collect();
+        let found = printed.lines().any(|l| {
+            let got: Vec<&str> = l.split_whitespace().collect();
+            got.len() >= want.len() && got[..want.len()] == want[..]
+        });
+        assert!(
+            found,
+            "the README quotes a line no command printed:\n{q}\n\nprinted:\n{printed}"
+        );
+    }
+    assert!(dir.path().join("results/html/index.html").is_file());
+}
