@@ -30,41 +30,44 @@ pub(crate) struct Propagator {
 /// by number ([`same_by_table`]); others compare pairs of cells ([`same_by_pairs`]).
 const VALUE_TABLE: usize = 1 << 12;
 
-/// Fills `row_same` and `col_same` (zeroed, `w * h` long) for the row-major `values`, each
-/// below `by_value.len()`, in O(w h): per line, `by_value[x]` collects the line's cells
-/// holding `x` and is cleared again after the line. Comparing every pair of a line instead
-/// costs O(w h (w + h)), about 15 % of a whole solve's instructions on the TU Delft corpus.
-/// `by_value` must be all zero, and is left so.
+/// Fills `row_same` and `col_same` (`w * h` long; overwritten) for the row-major `values`,
+/// each below `m`, in O(w h) and one pass over the rows: `by_value[x]` collects the cells of
+/// the current row holding `x` (cleared after the row), and `by_value[(c + 1) * m + x]` the
+/// rows of column `c` holding `x`, read once every row is in. Comparing every pair of a line
+/// instead costs O(w h (w + h)), about 15 % of a whole solve's instructions on the TU Delft
+/// corpus. `by_value` must be `(w + 1) * m` long and all zero, and is left so.
 fn same_by_table(
     w: usize,
+    m: usize,
     values: &[u32],
     by_value: &mut [u64],
     row_same: &mut [u64],
     col_same: &mut [u64],
 ) {
-    let h = values.len() / w;
+    let (row_t, col_t) = by_value.split_at_mut(m);
     for (r, row) in values.chunks_exact(w).enumerate() {
         for (c, &x) in row.iter().enumerate() {
-            by_value[x as usize] |= 1 << c;
+            row_t[x as usize] |= 1 << c;
+            col_t[c * m + x as usize] |= 1 << r;
         }
-        for (c, &x) in row.iter().enumerate() {
-            row_same[r * w + c] = by_value[x as usize] & !(1 << c);
+        let out = &mut row_same[r * w..(r + 1) * w];
+        for (c, (&x, o)) in row.iter().zip(out).enumerate() {
+            *o = row_t[x as usize] & !(1 << c);
         }
         for &x in row {
-            by_value[x as usize] = 0;
+            row_t[x as usize] = 0;
         }
     }
-    for c in 0..w {
-        for r in 0..h {
-            by_value[values[r * w + c] as usize] |= 1 << r;
-        }
-        for r in 0..h {
-            col_same[r * w + c] = by_value[values[r * w + c] as usize] & !(1 << r);
-        }
-        for r in 0..h {
-            by_value[values[r * w + c] as usize] = 0;
+    for (r, (row, out)) in values
+        .chunks_exact(w)
+        .zip(col_same.chunks_exact_mut(w))
+        .enumerate()
+    {
+        for (c, (&x, o)) in row.iter().zip(out).enumerate() {
+            *o = col_t[c * m + x as usize] & !(1 << r);
         }
     }
+    col_t.fill(0);
 }
 
 /// [`same_by_table`] for any numbers, comparing every pair of cells of each line.
@@ -127,12 +130,17 @@ impl Propagator {
         }
         let max = v.iter().copied().max().unwrap_or(0) as usize;
         if max < VALUE_TABLE {
-            self.by_value.clear();
-            self.by_value.resize(max + 1, 0);
+            let m = max + 1;
+            let need = (w + 1) * m;
+            // All zero between uses: only the growth needs filling.
+            if self.by_value.len() < need {
+                self.by_value.resize(need, 0);
+            }
             same_by_table(
                 w,
+                m,
                 v,
-                &mut self.by_value,
+                &mut self.by_value[..need],
                 &mut self.row_same,
                 &mut self.col_same,
             );
@@ -503,8 +511,9 @@ mod tests {
             let mut rng = Pcg64Mcg::seed_from_u64(seed);
             let values: Vec<u32> = (0..w * h).map(|_| rng.random_range(1..=spread)).collect();
             let (mut row_a, mut col_a) = (vec![0; w * h], vec![0; w * h]);
-            let mut by_value = vec![0; spread as usize + 1];
-            same_by_table(w, &values, &mut by_value, &mut row_a, &mut col_a);
+            let m = spread as usize + 1;
+            let mut by_value = vec![0; (w + 1) * m];
+            same_by_table(w, m, &values, &mut by_value, &mut row_a, &mut col_a);
             prop_assert!(by_value.iter().all(|&m| m == 0), "table left dirty");
             let (mut row_b, mut col_b) = (vec![0; w * h], vec![0; w * h]);
             same_by_pairs(w, &values, &mut row_b, &mut col_b);
