@@ -80,7 +80,7 @@ pub(crate) fn cut_candidates(s: &State, width: usize, height: usize) -> [u64; MA
     let open = |r: usize| full & !s.black[r];
     let mut above = 0u64;
     let mut here = open(0);
-    for r in 0..height {
+    for (r, cand) in out.iter_mut().enumerate().take(height) {
         let below = if r + 1 < height { open(r + 1) } else { 0 };
         // Neighbour masks aligned on the cell's bit: `x << 1` moves column c-1 onto c.
         let (n, s_) = (above, below);
@@ -92,7 +92,7 @@ pub(crate) fn cut_candidates(s: &State, width: usize, height: usize) -> [u64; MA
         let end_s = s_ & !(sw & w);
         let end_w = w & !(nw & n);
         let two = (end_n & (end_e | end_s | end_w)) | (end_e & (end_s | end_w)) | (end_s & end_w);
-        out[r] = two & full & !(s.white[r] | s.black[r]);
+        *cand = two & full & !(s.white[r] | s.black[r]);
         above = here;
         here = below;
     }

@@ -623,9 +623,12 @@ mod tests {
         assert_eq!(cells_of(&pr.static_white), vec![(2, 0)]);
     }
 
+    /// Cells as (row, col).
+    type Cells = Vec<(u8, u8)>;
+
     /// The static rules cell by cell over the numbers (the previous implementation), the
     /// oracle of the bitboard [`Propagator::find_static`].
-    fn static_by_cells(p: &HitoriPuzzle) -> (Vec<(u8, u8)>, Vec<(u8, u8)>) {
+    fn static_by_cells(p: &HitoriPuzzle) -> (Cells, Cells) {
         let (w, h) = (p.width(), p.height());
         let (mut white, mut black) = (Vec::new(), Vec::new());
         for li in 0..h + w {
