@@ -65,13 +65,55 @@ pub(crate) fn whites_connected(s: &State, width: usize, height: usize) -> bool {
     (0..height).all(|r| s.white[r] & !reach[r] == 0)
 }
 
-/// One DFS frame: cell index, its row and column, and the next direction to try (0..4).
+/// The unknown cells that could be white-separating cut vertices, judged from their 3x3
+/// neighbourhood alone, as row masks (rows `height..` zero).
+///
+/// A cell's open (non-black, in-grid) orthogonal neighbours are joined around it when the
+/// corner between two consecutive ones is open too. If they form at most one such arc, every
+/// path through the cell can detour around it, so removing it disconnects nothing: it is no
+/// cut vertex. So [`CutFinder::run`]'s forced cells are a subset of this set, and when the
+/// set is empty the cut pass can only check that the whites are connected. An arc ends at an
+/// open neighbour not joined to the next one clockwise; two ends or more mean two arcs.
+pub(crate) fn cut_candidates(s: &State, width: usize, height: usize) -> [u64; MAX_SIDE] {
+    let full = row_mask(width);
+    let mut out = [0u64; MAX_SIDE];
+    let open = |r: usize| full & !s.black[r];
+    let mut above = 0u64;
+    let mut here = open(0);
+    for (r, cand) in out.iter_mut().enumerate().take(height) {
+        let below = if r + 1 < height { open(r + 1) } else { 0 };
+        // Neighbour masks aligned on the cell's bit: `x << 1` moves column c-1 onto c.
+        let (n, s_) = (above, below);
+        let (w, e) = (here << 1, here >> 1);
+        let (nw, ne) = (above << 1, above >> 1);
+        let (sw, se) = (below << 1, below >> 1);
+        let end_n = n & !(ne & e);
+        let end_e = e & !(se & s_);
+        let end_s = s_ & !(sw & w);
+        let end_w = w & !(nw & n);
+        let two = (end_n & (end_e | end_s | end_w)) | (end_e & (end_s | end_w)) | (end_s & end_w);
+        *cand = two & full & !(s.white[r] | s.black[r]);
+        above = here;
+        here = below;
+    }
+    out
+}
+
+/// One DFS frame: the cell (index, row, column), the open neighbours not yet tried (bit 0
+/// up, 1 left, 2 right, 3 down), and the cell's Tarjan values, kept on the stack rather than
+/// in per-cell arrays, since only the frame's own code and its parent's read them.
 #[derive(Clone, Copy)]
 struct Frame {
     idx: u16,
     row: u8,
     col: u8,
-    dir: u8,
+    todo: u8,
+    /// Discovery time.
+    disc: u32,
+    /// Lowest discovery time reachable from the subtree by one back edge.
+    low: u32,
+    /// Number of white cells in the DFS subtree.
+    sub_white: u16,
 }
 
 /// Reusable scratch for the Tarjan pass; sized once per puzzle, never reallocated in search.
@@ -81,15 +123,30 @@ struct Frame {
 pub(crate) struct CutFinder {
     width: usize,
     height: usize,
-    /// DFS discovery time, 0 = not visited. Times fit `u16` as a grid has at most 4096 cells.
-    disc: Vec<u16>,
-    /// Lowest discovery time reachable from the subtree by one back edge.
-    low: Vec<u16>,
-    /// Number of white cells in the DFS subtree.
-    sub_white: Vec<u16>,
+    /// DFS discovery time; a cell is visited by the current pass when its time is above
+    /// `base`, so no pass clears the array (times grow from pass to pass instead).
+    disc: Vec<u32>,
+    /// The time the last pass ended at; the next pass's times start above it.
+    base: u32,
     stack: Vec<Frame>,
     /// Unknown cells found to be white-forcing cut vertices, as (row, col).
     pub(crate) forced: Vec<(u8, u8)>,
+}
+
+/// Row step and column step of the four directions (up, left, right, down); direction `d`'s
+/// opposite is `3 - d`.
+const STEP_ROW: [isize; 4] = [-1, 0, 0, 1];
+const STEP_COL: [isize; 4] = [0, -1, 1, 0];
+
+/// The open neighbours of `(r, c)` as direction bits, from `open` padded with an empty row
+/// above and below (`open[r + 1]` is row `r`'s non-black cells).
+#[inline(always)]
+fn open_dirs(open: &[u64; MAX_SIDE + 2], r: usize, c: usize) -> u8 {
+    let up = open[r] >> c & 1;
+    let left = (open[r + 1] << 1) >> c & 1;
+    let right = (open[r + 1] >> 1) >> c & 1;
+    let down = open[r + 2] >> c & 1;
+    (up | left << 1 | right << 2 | down << 3) as u8
 }
 
 impl CutFinder {
@@ -106,12 +163,10 @@ impl CutFinder {
         let n = width * height;
         self.width = width;
         self.height = height;
-        // `run` clears `disc` itself and writes `low` and `sub_white` of a cell only after
-        // its `disc`, so only the lengths matter here.
-        for v in [&mut self.disc, &mut self.low, &mut self.sub_white] {
-            v.clear();
-            v.resize(n, 0);
-        }
+        // Times restart from 1, so every stale time must read as unvisited: zero them all.
+        self.disc.clear();
+        self.disc.resize(n, 0);
+        self.base = 0;
         // The DFS stack holds each cell at most once, and each DFS tree edge (at most n - 1)
         // forces at most one cell.
         self.stack.clear();
@@ -130,89 +185,252 @@ impl CutFinder {
     /// The DFS is rooted at a white cell, so the root is never a candidate; a non-root unknown
     /// `p` with DFS child `u` where `low[u] >= disc[p]` cuts `u`'s subtree off from the rest, and
     /// that matters exactly when the subtree holds some but not all of the whites.
+    ///
+    /// Each cell's open neighbours are read from the rows' bitboards once, when it is reached,
+    /// as four direction bits; the way back to the DFS parent is left out (it could only lower
+    /// `low` to the parent's time, which the test `>=` allows anyway).
     pub(crate) fn run(&mut self, s: &State) -> Result<(), Contradiction> {
         self.forced.clear();
         let (w, h) = (self.width, self.height);
         let total_white: u32 = s.white[..h].iter().map(|r| r.count_ones()).sum();
-        if total_white == 0 {
-            return Ok(());
-        }
-        // `total_white` fits u16: at most 4096 cells.
-        let total_white = total_white as u16;
         let Some(r0) = (0..h).find(|&r| s.white[r] != 0) else {
             return Ok(());
         };
+        // `total_white` fits u16: at most 4096 cells.
+        let total_white = total_white as u16;
+        if self.base > u32::MAX - (MAX_SIDE * MAX_SIDE) as u32 {
+            self.disc.fill(0);
+            self.base = 0;
+        }
+        let base = self.base;
+        let full = row_mask(w);
+        let mut open = [0u64; MAX_SIDE + 2];
+        for r in 0..h {
+            open[r + 1] = full & !s.black[r];
+        }
         let c0 = s.white[r0].trailing_zeros() as usize;
-        self.disc.fill(0);
-        let root = (r0 * w + c0) as u16;
-        let mut time: u16 = 1;
-        self.disc[root as usize] = 1;
-        self.low[root as usize] = 1;
-        self.sub_white[root as usize] = 1;
+        let root = r0 * w + c0;
+        let mut time = base + 1;
+        self.disc[root] = time;
         self.stack.clear();
         self.stack.push(Frame {
-            idx: root,
+            idx: root as u16,
             row: r0 as u8,
             col: c0 as u8,
-            dir: 0,
+            todo: open_dirs(&open, r0, c0),
+            disc: time,
+            low: time,
+            sub_white: 1,
         });
+        let step_idx = [-(w as isize), -1, 1, w as isize];
+        let mut reached_white = 0;
         while let Some(top) = self.stack.last_mut() {
-            let (u, r, c) = (top.idx as usize, top.row as usize, top.col as usize);
-            if top.dir < 4 {
-                let d = top.dir;
-                top.dir += 1;
-                let (nr, nc) = match d {
-                    0 if r > 0 => (r - 1, c),
-                    1 if c > 0 => (r, c - 1),
-                    2 if c + 1 < w => (r, c + 1),
-                    3 if r + 1 < h => (r + 1, c),
-                    _ => continue,
-                };
-                if s.black[nr] >> nc & 1 != 0 {
+            if top.todo != 0 {
+                let d = top.todo.trailing_zeros() as usize;
+                top.todo &= top.todo - 1;
+                let v = (top.idx as usize).wrapping_add_signed(step_idx[d]);
+                let dv = self.disc[v];
+                if dv > base {
+                    // A back edge.
+                    top.low = top.low.min(dv);
                     continue;
                 }
-                let v = nr * w + nc;
-                if self.disc[v] == 0 {
-                    time += 1;
-                    self.disc[v] = time;
-                    self.low[v] = time;
-                    self.sub_white[v] = (s.white[nr] >> nc & 1) as u16;
-                    self.stack.push(Frame {
-                        idx: v as u16,
-                        row: nr as u8,
-                        col: nc as u8,
-                        dir: 0,
-                    });
-                } else if self.disc[v] < self.low[u] {
-                    // A back edge (or the tree edge to the parent, harmless for cut vertices:
-                    // it can only lower low[u] to disc[parent], which still satisfies `>=`).
-                    self.low[u] = self.disc[v];
-                }
+                let nr = (top.row as usize).wrapping_add_signed(STEP_ROW[d]);
+                let nc = (top.col as usize).wrapping_add_signed(STEP_COL[d]);
+                time += 1;
+                self.disc[v] = time;
+                let frame = Frame {
+                    idx: v as u16,
+                    row: nr as u8,
+                    col: nc as u8,
+                    todo: open_dirs(&open, nr, nc) & !(1 << (3 - d)),
+                    disc: time,
+                    low: time,
+                    sub_white: (s.white[nr] >> nc & 1) as u16,
+                };
+                self.stack.push(frame);
             } else {
-                self.stack.pop();
-                let Some(parent) = self.stack.last() else {
+                let Some(done) = self.stack.pop() else {
                     break;
                 };
-                let (p, pr, pc) = (
-                    parent.idx as usize,
-                    parent.row as usize,
-                    parent.col as usize,
-                );
-                if self.low[u] < self.low[p] {
-                    self.low[p] = self.low[u];
-                }
-                let sw = self.sub_white[u];
-                self.sub_white[p] += sw;
-                let p_unknown = (s.white[pr] | s.black[pr]) >> pc & 1 == 0;
-                if p_unknown && self.low[u] >= self.disc[p] && sw > 0 && sw < total_white {
-                    self.forced.push((pr as u8, pc as u8));
+                let Some(parent) = self.stack.last_mut() else {
+                    reached_white = done.sub_white;
+                    break;
+                };
+                parent.low = parent.low.min(done.low);
+                let sw = done.sub_white;
+                parent.sub_white += sw;
+                if done.low >= parent.disc && sw > 0 && sw < total_white {
+                    let (pr, pc) = (parent.row as usize, parent.col as usize);
+                    if (s.white[pr] | s.black[pr]) >> pc & 1 == 0 {
+                        self.forced.push((pr as u8, pc as u8));
+                    }
                 }
             }
         }
-        if self.sub_white[root as usize] < total_white {
+        self.base = time;
+        if reached_white < total_white {
             return Err(Contradiction);
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod reference {
+    //! The previous Tarjan pass (a cell at a time, four directions tried in turn), kept as
+    //! the test oracle of [`CutFinder::run`](super::CutFinder::run).
+    use super::*;
+
+    /// One DFS frame: cell index, its row and column, and the next direction to try (0..4).
+    #[derive(Clone, Copy)]
+    struct OldFrame {
+        idx: u16,
+        row: u8,
+        col: u8,
+        dir: u8,
+    }
+
+    /// Reusable scratch for the Tarjan pass; sized once per puzzle, never reallocated in search.
+    /// [`CutFinder::reset`] resizes it for the next puzzle within the capacity it already has, so
+    /// a worker that keeps one allocates only when a puzzle is larger than any before.
+    #[derive(Default)]
+    pub(crate) struct ReferenceCuts {
+        width: usize,
+        height: usize,
+        /// DFS discovery time, 0 = not visited. Times fit `u16` as a grid has at most 4096 cells.
+        disc: Vec<u16>,
+        /// Lowest discovery time reachable from the subtree by one back edge.
+        low: Vec<u16>,
+        /// Number of white cells in the DFS subtree.
+        sub_white: Vec<u16>,
+        stack: Vec<OldFrame>,
+        /// Unknown cells found to be white-forcing cut vertices, as (row, col).
+        pub(crate) forced: Vec<(u8, u8)>,
+    }
+
+    impl ReferenceCuts {
+        /// Scratch for a `width x height` grid.
+        #[cfg(test)]
+        pub(crate) fn new(width: usize, height: usize) -> Self {
+            let mut f = ReferenceCuts::default();
+            f.reset(width, height);
+            f
+        }
+
+        /// Makes the scratch fit a `width x height` grid, reusing its buffers.
+        pub(crate) fn reset(&mut self, width: usize, height: usize) {
+            let n = width * height;
+            self.width = width;
+            self.height = height;
+            // `run` clears `disc` itself and writes `low` and `sub_white` of a cell only after
+            // its `disc`, so only the lengths matter here.
+            for v in [&mut self.disc, &mut self.low, &mut self.sub_white] {
+                v.clear();
+                v.resize(n, 0);
+            }
+            // The DFS stack holds each cell at most once, and each DFS tree edge (at most n - 1)
+            // forces at most one cell.
+            self.stack.clear();
+            self.stack.reserve(n);
+            self.forced.clear();
+            self.forced.reserve(n);
+        }
+
+        /// Checks that the whites are connected (through non-black cells) and fills `self.forced`
+        /// with every unknown cell whose blackening would separate some white cells from others.
+        ///
+        /// Sound because blacks only ever get added: if removing `u` from the graph of non-black
+        /// cells leaves whites in two components, every completion that blackens `u` has them apart,
+        /// so `u` is white in every solution extending `s`.
+        ///
+        /// The DFS is rooted at a white cell, so the root is never a candidate; a non-root unknown
+        /// `p` with DFS child `u` where `low[u] >= disc[p]` cuts `u`'s subtree off from the rest, and
+        /// that matters exactly when the subtree holds some but not all of the whites.
+        pub(crate) fn run(&mut self, s: &State) -> Result<(), Contradiction> {
+            self.forced.clear();
+            let (w, h) = (self.width, self.height);
+            let total_white: u32 = s.white[..h].iter().map(|r| r.count_ones()).sum();
+            if total_white == 0 {
+                return Ok(());
+            }
+            // `total_white` fits u16: at most 4096 cells.
+            let total_white = total_white as u16;
+            let Some(r0) = (0..h).find(|&r| s.white[r] != 0) else {
+                return Ok(());
+            };
+            let c0 = s.white[r0].trailing_zeros() as usize;
+            self.disc.fill(0);
+            let root = (r0 * w + c0) as u16;
+            let mut time: u16 = 1;
+            self.disc[root as usize] = 1;
+            self.low[root as usize] = 1;
+            self.sub_white[root as usize] = 1;
+            self.stack.clear();
+            self.stack.push(OldFrame {
+                idx: root,
+                row: r0 as u8,
+                col: c0 as u8,
+                dir: 0,
+            });
+            while let Some(top) = self.stack.last_mut() {
+                let (u, r, c) = (top.idx as usize, top.row as usize, top.col as usize);
+                if top.dir < 4 {
+                    let d = top.dir;
+                    top.dir += 1;
+                    let (nr, nc) = match d {
+                        0 if r > 0 => (r - 1, c),
+                        1 if c > 0 => (r, c - 1),
+                        2 if c + 1 < w => (r, c + 1),
+                        3 if r + 1 < h => (r + 1, c),
+                        _ => continue,
+                    };
+                    if s.black[nr] >> nc & 1 != 0 {
+                        continue;
+                    }
+                    let v = nr * w + nc;
+                    if self.disc[v] == 0 {
+                        time += 1;
+                        self.disc[v] = time;
+                        self.low[v] = time;
+                        self.sub_white[v] = (s.white[nr] >> nc & 1) as u16;
+                        self.stack.push(OldFrame {
+                            idx: v as u16,
+                            row: nr as u8,
+                            col: nc as u8,
+                            dir: 0,
+                        });
+                    } else if self.disc[v] < self.low[u] {
+                        // A back edge (or the tree edge to the parent, harmless for cut vertices:
+                        // it can only lower low[u] to disc[parent], which still satisfies `>=`).
+                        self.low[u] = self.disc[v];
+                    }
+                } else {
+                    self.stack.pop();
+                    let Some(parent) = self.stack.last() else {
+                        break;
+                    };
+                    let (p, pr, pc) = (
+                        parent.idx as usize,
+                        parent.row as usize,
+                        parent.col as usize,
+                    );
+                    if self.low[u] < self.low[p] {
+                        self.low[p] = self.low[u];
+                    }
+                    let sw = self.sub_white[u];
+                    self.sub_white[p] += sw;
+                    let p_unknown = (s.white[pr] | s.black[pr]) >> pc & 1 == 0;
+                    if p_unknown && self.low[u] >= self.disc[p] && sw > 0 && sw < total_white {
+                        self.forced.push((pr as u8, pc as u8));
+                    }
+                }
+            }
+            if self.sub_white[root as usize] < total_white {
+                return Err(Contradiction);
+            }
+            Ok(())
+        }
     }
 }
 
@@ -282,5 +500,85 @@ mod tests {
         let s = state(&["?B??", "??W?", "????", "????"]);
         assert_eq!(cf.run(&s), Ok(()));
         assert!(cf.forced.is_empty(), "{:?}", cf.forced);
+    }
+
+    /// A random state: each cell black, white or unknown with the given weights (blacks may
+    /// touch; the cut pass does not rely on the rules).
+    fn random_state(w: usize, h: usize, seed: u64, black: u32, white: u32) -> State {
+        use rand::{Rng, SeedableRng};
+        let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed);
+        let mut s = State::empty();
+        for r in 0..h {
+            for c in 0..w {
+                let x = rng.random_range(0..100);
+                if x < black {
+                    s.black[r] |= 1 << c;
+                } else if x < black + white {
+                    s.white[r] |= 1 << c;
+                }
+            }
+        }
+        s
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(256))]
+        /// The stack-frame Tarjan pass with reused discovery times agrees with the previous
+        /// one (fresh arrays each pass) on connectivity and forced cells, its forced cells are
+        /// local cut candidates, and with no candidate nothing is forced. One finder runs
+        /// eight states in a row, so stale times from earlier passes are exercised.
+        #[test]
+        fn cut_pass_agrees_with_the_reference_tarjan(
+            w in 2usize..=64,
+            h in 2usize..=64,
+            seed in proptest::prelude::any::<u64>(),
+            black in 0u32..45,
+            white in 1u32..50,
+        ) {
+            let mut fast = CutFinder::new(w, h);
+            let mut slow = reference::ReferenceCuts::new(w, h);
+            for k in 0..8 {
+                let s = random_state(w, h, seed.wrapping_add(k), black, white);
+                let (a, b) = (fast.run(&s), slow.run(&s));
+                proptest::prop_assert_eq!(a, b);
+                proptest::prop_assert_eq!(a.is_ok(), whites_connected(&s, w, h));
+                if a.is_err() {
+                    continue;
+                }
+                let mut fa = fast.forced.clone();
+                let mut fb = slow.forced.clone();
+                fa.sort_unstable();
+                fb.sort_unstable();
+                proptest::prop_assert_eq!(&fa, &fb);
+                let cand = cut_candidates(&s, w, h);
+                for &(r, c) in &fa {
+                    proptest::prop_assert!(cand[r as usize] >> c & 1 != 0, "({r},{c}) not a candidate");
+                }
+                proptest::prop_assert!(cand[h..].iter().all(|&m| m == 0));
+            }
+        }
+    }
+
+    #[test]
+    fn local_candidates_are_cells_with_two_arcs_of_open_neighbours() {
+        // (1,1) lies between diagonal blacks (0,2) and (2,0): its neighbours form two arcs.
+        // (1,2) has (0,2) above it black, and its other three neighbours stay joined.
+        let s = state(&["??B?", "????", "B???", "????"]);
+        let cand = cut_candidates(&s, 4, 4);
+        assert_eq!(cand[1] >> 1 & 1, 1);
+        assert_eq!(cand[1] >> 2 & 1, 0);
+        // A corner cell with one open neighbour, and an all-unknown grid, have none.
+        let s = state(&["?B", "??"]);
+        assert_eq!(cut_candidates(&s, 2, 2)[0] & 1, 0);
+        let s = state(&["???", "???", "???"]);
+        assert!(cut_candidates(&s, 3, 3).iter().all(|&m| m == 0));
+        // An edge cell whose right and lower neighbours are parted by a black corner is one;
+        // the corner cell beside it, whose two neighbours meet at an open corner, is not; the
+        // same cell white is not (only unknown cells can be forced).
+        let s = state(&["???", "??B", "???"]);
+        let cand = cut_candidates(&s, 3, 3);
+        assert_eq!(cand[0], 0b010);
+        let s = state(&["?W?", "??B", "???"]);
+        assert_eq!(cut_candidates(&s, 3, 3)[0], 0);
     }
 }

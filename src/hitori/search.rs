@@ -302,7 +302,6 @@ pub fn solve_with(
         stack,
     } = scratch;
     prop.reset(puzzle, cfg.rules);
-    picker.reset(cfg.strategy, puzzle, prop);
     stack.clear();
     let mut stats = SearchStats::default();
     let mut solutions = 0u32;
@@ -325,11 +324,15 @@ pub fn solve_with(
     if !root_ok {
         return result(SearchEnd::Complete, 0, None, stats);
     }
+    if stats.propagated as usize == w * h {
+        // Settled means consistent and connected: a complete state is a solution. The picker
+        // is built only below, when the search branches (most corpus grids settle here).
+        return result(SearchEnd::Complete, 1, Some(root.shading(w, h)), stats);
+    }
+    picker.reset(cfg.strategy, puzzle, prop);
     match picker.pick(&root, prop) {
-        None => {
-            // Settled means consistent and connected: a complete state is a solution.
-            return result(SearchEnd::Complete, 1, Some(root.shading(w, h)), stats);
-        }
+        // Not reached: every strategy picks some unknown cell while one is left.
+        None => return result(SearchEnd::Complete, 1, Some(root.shading(w, h)), stats),
         Some((r, c)) => stack.push(Frame {
             state: root,
             row: r as u8,
