@@ -239,24 +239,8 @@ pub fn parse(
         if params.contains(['\n', '\r']) {
             return Err(invalid("params", "must be one line".into()));
         }
-        let startup_limit = match s.startup_limit {
-            None => DEFAULT_STARTUP_LIMIT,
-            Some(secs) if !s.ready => {
-                return Err(invalid(
-                    "startup_limit",
-                    format!("{secs} given without `ready = true`: only a start-up that says it is done can be waited for"),
-                ))
-            }
-            Some(secs) => std::time::Duration::try_from_secs_f64(secs)
-                .ok()
-                .filter(|d| *d >= std::time::Duration::from_millis(1))
-                .ok_or_else(|| {
-                    invalid(
-                        "startup_limit",
-                        format!("{secs} is not a number of seconds of at least 0.001"),
-                    )
-                })?,
-        };
+        let startup_limit =
+            startup_limit(s.ready, s.startup_limit).map_err(|m| invalid("startup_limit", m))?;
         out.push(ExternalSpec {
             name,
             kind,
@@ -272,6 +256,20 @@ pub fn parse(
         });
     }
     Ok(out)
+}
+
+/// The `startup_limit` key: only with `ready = true`, at least a millisecond.
+fn startup_limit(ready: bool, secs: Option<f64>) -> Result<std::time::Duration, String> {
+    match secs {
+        None => Ok(DEFAULT_STARTUP_LIMIT),
+        Some(secs) if !ready => Err(format!(
+            "{secs} given without `ready = true`: only a start-up that says it is done can be waited for"
+        )),
+        Some(secs) => std::time::Duration::try_from_secs_f64(secs)
+            .ok()
+            .filter(|d| *d >= std::time::Duration::from_millis(1))
+            .ok_or_else(|| format!("{secs} is not a number of seconds of at least 0.001")),
+    }
 }
 
 /// `command[0]`: with a `/` it is a path (relative ones against the manifest's directory);
@@ -404,9 +402,15 @@ mod tests {
         assert_eq!(specs[0].startup_limit, DEFAULT_STARTUP_LIMIT);
         let text = format!("{OK}ready = true\nstartup_limit = 2.5\n");
         let specs = parse(&m, &text, &[]).expect("valid");
-        assert_eq!(specs[0].startup_limit, std::time::Duration::from_millis(2500));
+        assert_eq!(
+            specs[0].startup_limit,
+            std::time::Duration::from_millis(2500)
+        );
         let e = err(&format!("{OK}startup_limit = 5\n"));
-        assert!(e.contains("[solver.mine] startup_limit") && e.contains("ready"), "{e}");
+        assert!(
+            e.contains("[solver.mine] startup_limit") && e.contains("ready"),
+            "{e}"
+        );
         for bad in ["0", "-1", "nan", "inf"] {
             let e = err(&format!("{OK}ready = true\nstartup_limit = {bad}\n"));
             assert!(e.contains("[solver.mine] startup_limit"), "{bad}: {e}");

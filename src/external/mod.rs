@@ -30,10 +30,13 @@ pub fn load_solvers(
 /// relative argument is taken where the solver runs (its `workdir`, else the current
 /// directory), as the program itself will open it.
 pub fn command_files(spec: &ExternalSpec) -> std::collections::BTreeMap<String, String> {
-    let base = spec.workdir.clone().unwrap_or_else(|| std::path::PathBuf::from("."));
+    let base = spec
+        .workdir
+        .clone()
+        .unwrap_or_else(|| std::path::PathBuf::from("."));
     let mut out = std::collections::BTreeMap::new();
-    let candidates = std::iter::once(spec.program.clone())
-        .chain(spec.args.iter().map(|a| base.join(a)));
+    let candidates =
+        std::iter::once(spec.program.clone()).chain(spec.args.iter().map(|a| base.join(a)));
     for path in candidates {
         if !path.is_file() {
             continue;

@@ -75,7 +75,7 @@ pub fn nofile_limit() -> io::Result<(u64, u64)> {
     if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
         return Err(io::Error::last_os_error());
     }
-    Ok((lim.rlim_cur as u64, lim.rlim_max as u64))
+    Ok((lim.rlim_cur, lim.rlim_max))
 }
 
 /// Raises the soft `RLIMIT_NOFILE` to the hard limit (each solver pipe is a descriptor, and
@@ -88,15 +88,15 @@ pub fn raise_nofile_limit() -> io::Result<(u64, u64, u64)> {
         .ok()
         .and_then(|t| t.trim().parse::<u64>().ok())
         .unwrap_or(1 << 20);
-    let target = if hard == libc::RLIM_INFINITY as u64 {
+    let target = if hard == libc::RLIM_INFINITY {
         ceiling
     } else {
         hard
     };
     if target > soft {
         let lim = libc::rlimit {
-            rlim_cur: target as libc::rlim_t,
-            rlim_max: hard as libc::rlim_t,
+            rlim_cur: target,
+            rlim_max: hard,
         };
         // SAFETY: valid pointer to an initialised rlimit.
         if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &lim) } != 0 {
@@ -163,10 +163,7 @@ impl ExitInfo {
     /// `exited with status 3`, `killed by signal 11 (SIGSEGV)`.
     pub fn describe(&self) -> String {
         if !self.reaped {
-            format!(
-                "did not end within {} s of SIGKILL",
-                REAP_LIMIT.as_secs()
-            )
+            format!("did not end within {} s of SIGKILL", REAP_LIMIT.as_secs())
         } else if libc::WIFEXITED(self.status) {
             format!("exited with status {}", libc::WEXITSTATUS(self.status))
         } else if libc::WIFSIGNALED(self.status) {
@@ -276,7 +273,7 @@ fn restore_nofile() {
     // SAFETY: valid pointers; failures leave the raised limit, which is harmless.
     unsafe {
         if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) == 0 {
-            lim.rlim_cur = soft as libc::rlim_t;
+            lim.rlim_cur = soft;
             libc::setrlimit(libc::RLIMIT_NOFILE, &lim);
         }
     }
@@ -298,7 +295,10 @@ fn own_children() -> Vec<libc::pid_t> {
         for t in tasks.flatten() {
             if let Ok(text) = std::fs::read_to_string(t.path().join("children")) {
                 found_file = true;
-                out.extend(text.split_whitespace().filter_map(|p| p.parse::<libc::pid_t>().ok()));
+                out.extend(
+                    text.split_whitespace()
+                        .filter_map(|p| p.parse::<libc::pid_t>().ok()),
+                );
             }
         }
     }

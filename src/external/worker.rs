@@ -417,11 +417,9 @@ impl ExternalWorker<'_> {
                 Ok(outcome(End::Stopped, measured, Some(message)))
             }
             ReadEnd::Eof => Err(self.died(proc, "closed its output", "before answering")),
-            ReadEnd::Closed => Err(self.died(
-                proc,
-                "closed its input",
-                "before reading the whole request",
-            )),
+            ReadEnd::Closed => {
+                Err(self.died(proc, "closed its input", "before reading the whole request"))
+            }
             ReadEnd::TooLong => Err(self.protocol_fault(
                 proc,
                 format!(
@@ -547,7 +545,9 @@ mod tests {
             let e = s.spawn_error(&std::io::Error::from_raw_os_error(libc::ENOENT));
             assert!(e.0.contains("cannot start `/bin/true`"), "{}", e.0);
         }
-        let given = s.given_up().expect("given up after the solver's own faults");
+        let given = s
+            .given_up()
+            .expect("given up after the solver's own faults");
         assert!(given.0.contains("not restarted again"), "{}", given.0);
     }
 }

@@ -408,7 +408,9 @@ fn check_same_build(old: &RunMeta, new: &mut RunMeta, any_build: bool) -> Result
         return Ok(());
     };
     let diffs = match &old.build {
-        None => vec!["the interrupted run's meta names no build (an older puzzlebench made it)".to_string()],
+        None => vec![
+            "the interrupted run's meta names no build (an older puzzlebench made it)".to_string(),
+        ],
         Some(o) => build.differences(o),
     };
     if diffs.is_empty() {

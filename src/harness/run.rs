@@ -285,7 +285,9 @@ impl<'s> Workers<'s> {
         };
         // Start-up the worker can tell apart (an external `ready` handshake) happens here,
         // before the job's clock and budget start.
-        match catch_unwind(AssertUnwindSafe(|| worker.prepare(settings.timeout, interrupt))) {
+        match catch_unwind(AssertUnwindSafe(|| {
+            worker.prepare(settings.timeout, interrupt)
+        })) {
             Ok(Ok(startup)) => self.record.startup_s = startup,
             Ok(Err(SolverError(e))) => return Err(JobError(e)),
             Err(p) => {

@@ -494,9 +494,19 @@ mod tests {
             h.run_cpu_s.expect("own"),
             h.others_cpu_s.expect("others"),
         );
-        assert!(others >= 0.0 && (others - (busy - own).max(0.0)).abs() < 1e-9, "{h:?}");
+        assert!(
+            others >= 0.0 && (others - (busy - own).max(0.0)).abs() < 1e-9,
+            "{h:?}"
+        );
         let json = serde_json::to_string(&h).expect("json");
-        for key in ["load1_start", "load1_end", "wall_s", "run_cpu_s", "host_busy_cpu_s", "others_cpu_s"] {
+        for key in [
+            "load1_start",
+            "load1_end",
+            "wall_s",
+            "run_cpu_s",
+            "host_busy_cpu_s",
+            "others_cpu_s",
+        ] {
             assert!(json.contains(&format!("\"{key}\"")), "{json}");
         }
     }
@@ -532,7 +542,10 @@ mod tests {
             s.files.insert("/x/solver.py".into(), "2222".into());
         }
         let d = c.differences(&b).join("; ");
-        assert!(d.contains("executable hash") && d.contains("solver `py`: /x/solver.py 1111 -> 2222"), "{d}");
+        assert!(
+            d.contains("executable hash") && d.contains("solver `py`: /x/solver.py 1111 -> 2222"),
+            "{d}"
+        );
         assert!(b.differences(&a).join(";").contains("git revision"));
     }
 

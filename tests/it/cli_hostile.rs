@@ -34,7 +34,14 @@ fn start(dir: &Path, m: &Path, jobs: u32, args: &[&str]) -> Child {
     std::fs::create_dir_all(dir.join("pids")).unwrap();
     let data = write(dir, "s.txt", &format!("{SUDOKU_DEMO}\n"));
     Command::new(assert_cmd::cargo::cargo_bin("bench-run"))
-        .args(["--strategy", "h", "--quiet", "--no-summary", "--threads", "1"])
+        .args([
+            "--strategy",
+            "h",
+            "--quiet",
+            "--no-summary",
+            "--threads",
+            "1",
+        ])
         .args(["--seeds", &jobs.to_string(), "--solvers"])
         .arg(m)
         .arg("--dataset")
@@ -102,7 +109,12 @@ fn with_ready_a_slow_start_up_is_charged_to_no_job() {
     let d = dir.path();
     let m = manifest(d, "batch", "ready = true", env);
     let out = finish(start(d, &m, 3, &["--timeout", "1"]));
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let r = rows(&d.join("r.csv"));
     assert_eq!(
         statuses(&r),
@@ -121,9 +133,19 @@ fn with_ready_a_slow_start_up_is_charged_to_no_job() {
     // budget, so every job times out, and no start-up is known.
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let m = manifest(d, "batch", "", &env.replace("READY = \"1\"", "READY = \"0\""));
+    let m = manifest(
+        d,
+        "batch",
+        "",
+        &env.replace("READY = \"1\"", "READY = \"0\""),
+    );
     let out = finish(start(d, &m, 3, &["--timeout", "1"]));
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let r = rows(&d.join("r.csv"));
     assert_eq!(statuses(&r), [Status::Timeout; 3], "{r:?}");
     assert!(r.iter().all(|r| r.startup_s.is_none()), "{r:?}");
@@ -133,19 +155,37 @@ fn with_ready_a_slow_start_up_is_charged_to_no_job() {
 fn with_ready_each_per_puzzle_start_up_is_measured_and_not_charged() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let m = manifest(d, "per-puzzle", "ready = true", "STARTUP = \"1.2\", READY = \"1\"");
+    let m = manifest(
+        d,
+        "per-puzzle",
+        "ready = true",
+        "STARTUP = \"1.2\", READY = \"1\"",
+    );
     let out = finish(start(d, &m, 2, &["--timeout", "1"]));
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let r = rows(&d.join("r.csv"));
     assert_eq!(statuses(&r), [Status::Solved; 2], "{r:?}");
-    assert!(r.iter().all(|r| r.startup_s.is_some_and(|s| s >= 1.2)), "{r:?}");
+    assert!(
+        r.iter().all(|r| r.startup_s.is_some_and(|s| s >= 1.2)),
+        "{r:?}"
+    );
 }
 
 #[test]
 fn a_start_up_that_never_says_ready_is_an_error_row_naming_the_limit() {
     let dir = tempfile::tempdir().unwrap();
     let d = dir.path();
-    let m = manifest(d, "batch", "ready = true\nstartup_limit = 0.5", "READY = \"never\"");
+    let m = manifest(
+        d,
+        "batch",
+        "ready = true\nstartup_limit = 0.5",
+        "READY = \"never\"",
+    );
     let out = finish(start(d, &m, 2, &[]));
     assert_eq!(out.status.code(), Some(1));
     let r = rows(&d.join("r.csv"));
@@ -197,7 +237,11 @@ fn a_solver_resisting_its_stop_still_times_out_and_leaves_nothing() {
             r[0].message
         );
         if escape == "ignore-term" {
-            assert!(r[0].message.contains("SIGTERM, then SIGKILL"), "{}", r[0].message);
+            assert!(
+                r[0].message.contains("SIGTERM, then SIGKILL"),
+                "{}",
+                r[0].message
+            );
         }
         assert_none_left(d);
     }
@@ -215,7 +259,10 @@ fn the_first_ctrl_c_ends_a_run_whose_solver_resists() {
         let want = if escape == "setsid-fork" { 2 } else { 1 };
         let begin = Instant::now();
         while std::fs::read_dir(d.join("pids")).unwrap().count() < want {
-            assert!(begin.elapsed() < Duration::from_secs(60), "{escape}: no solver");
+            assert!(
+                begin.elapsed() < Duration::from_secs(60),
+                "{escape}: no solver"
+            );
             std::thread::sleep(Duration::from_millis(20));
         }
         std::thread::sleep(Duration::from_millis(300));
@@ -240,7 +287,12 @@ fn an_answer_counts_though_a_helper_holds_stdout_open() {
         let d = dir.path();
         let m = manifest(d, "per-puzzle", "", "ESCAPE = \"helper\"");
         let out = finish(start(d, &m, 2, budget));
-        assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
         let r = rows(&d.join("r.csv"));
         assert_eq!(statuses(&r), [Status::Solved; 2], "{budget:?}: {r:?}");
         assert!(r.iter().all(|r| r.verified));
@@ -259,7 +311,10 @@ fn a_solver_puzzlebench_had_to_end_is_not_said_to_be_killed_by_a_signal() {
     assert_eq!(out.status.code(), Some(1));
     let r = rows(&d.join("r.csv"));
     let msg = &r[0].message;
-    assert!(!msg.contains("signal 15") && !msg.contains("killed by"), "{msg}");
+    assert!(
+        !msg.contains("signal 15") && !msg.contains("killed by"),
+        "{msg}"
+    );
     assert!(
         msg.contains("closed its output before answering but did not exit")
             && msg.contains("puzzlebench ended it (SIGTERM)"),
@@ -303,21 +358,35 @@ fn descriptor_limits_are_raised_or_refused_up_front() {
 
     // Soft 256 under a higher hard limit: 40 threads need more than 256 and get them.
     let hard: u64 = String::from_utf8_lossy(
-        &Command::new("sh").args(["-c", "ulimit -Hn"]).output().unwrap().stdout,
+        &Command::new("sh")
+            .args(["-c", "ulimit -Hn"])
+            .output()
+            .unwrap()
+            .stdout,
     )
     .trim()
     .parse()
     .unwrap_or(u64::MAX);
-    assert!(hard >= 1024, "this test needs a hard limit of 1024 or more, not {hard}");
+    assert!(
+        hard >= 1024,
+        "this test needs a hard limit of 1024 or more, not {hard}"
+    );
     let dir = tempfile::tempdir().unwrap();
     let out = with_ulimit(dir.path(), "ulimit -Sn 256", "40");
-    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let r = rows(&dir.path().join("r.csv"));
     assert_eq!(statuses(&r), [Status::Solved; 4], "{r:?}");
     // Each solver runs under the soft limit puzzlebench was started with.
     for row in &r {
         assert!(
-            row.stats.as_deref().is_some_and(|s| s.contains("nofile=256")),
+            row.stats
+                .as_deref()
+                .is_some_and(|s| s.contains("nofile=256")),
             "{:?}",
             row.stats
         );

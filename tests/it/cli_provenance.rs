@@ -14,6 +14,40 @@ fn meta(path: &Path) -> serde_json::Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
 
+/// The meta names the build and the solver's files, and the host's state.
+fn check_build_and_host(m0: &serde_json::Value, script: &Path) {
+    let build = &m0["build"];
+    assert_eq!(build["version"], env!("CARGO_PKG_VERSION"));
+    assert!(
+        build["profile"] == "release" || build["profile"] == "debug",
+        "{build}"
+    );
+    assert!(
+        build["exe_hash"].as_str().is_some_and(|h| h.len() == 16),
+        "{build}"
+    );
+    assert!(build.get("git_revision").is_some(), "{build}");
+    let files = build["solvers"]["h"]["files"].as_object().expect("files");
+    let script_key = script.canonicalize().unwrap().display().to_string();
+    assert!(files.contains_key(&script_key), "{files:?}");
+    assert!(files.keys().any(|k| k.contains("python3")), "{files:?}");
+    assert!(
+        build["solvers"]["h"]["manifest_hash"].is_string(),
+        "{build}"
+    );
+    let host = &m0["host_state"];
+    for key in [
+        "load1_start",
+        "load1_end",
+        "wall_s",
+        "run_cpu_s",
+        "host_busy_cpu_s",
+        "others_cpu_s",
+    ] {
+        assert!(host[key].is_number(), "{key}: {host}");
+    }
+}
+
 #[test]
 fn resume_against_a_changed_program_is_refused_unless_overridden() {
     let dir = tempfile::tempdir().unwrap();
@@ -39,13 +73,20 @@ fn resume_against_a_changed_program_is_refused_unless_overridden() {
     let out = d.join("r.csv");
     let cmd = || {
         let mut c = Command::new(assert_cmd::cargo::cargo_bin("bench-run"));
-        c.args(["--strategy", "h", "--quiet", "--no-summary", "--threads", "1"])
-            .args(["--seeds", "3", "--solvers"])
-            .arg(&m)
-            .arg("--dataset")
-            .arg(&data)
-            .arg("--output")
-            .arg(&out);
+        c.args([
+            "--strategy",
+            "h",
+            "--quiet",
+            "--no-summary",
+            "--threads",
+            "1",
+        ])
+        .args(["--seeds", "3", "--solvers"])
+        .arg(&m)
+        .arg("--dataset")
+        .arg(&data)
+        .arg("--output")
+        .arg(&out);
         c
     };
     // Job 0 answers, job 1 hangs: interrupt after the first row.
@@ -53,21 +94,7 @@ fn resume_against_a_changed_program_is_refused_unless_overridden() {
     let journal = d.join("r.csv.partial");
     let first = interrupt_after(child, &journal, 2);
     assert_eq!(first.status.code(), Some(130));
-    let m0 = meta(&d.join("r.csv.partial.meta.json"));
-    let build = &m0["build"];
-    assert_eq!(build["version"], env!("CARGO_PKG_VERSION"));
-    assert!(build["profile"] == "release" || build["profile"] == "debug", "{build}");
-    assert!(build["exe_hash"].as_str().is_some_and(|h| h.len() == 16), "{build}");
-    assert!(build.get("git_revision").is_some(), "{build}");
-    let files = build["solvers"]["h"]["files"].as_object().expect("files");
-    let script_key = script.canonicalize().unwrap().display().to_string();
-    assert!(files.contains_key(&script_key), "{files:?}");
-    assert!(files.keys().any(|k| k.contains("python3")), "{files:?}");
-    assert!(build["solvers"]["h"]["manifest_hash"].is_string(), "{build}");
-    let host = &m0["host_state"];
-    for key in ["load1_start", "load1_end", "wall_s", "run_cpu_s", "host_busy_cpu_s", "others_cpu_s"] {
-        assert!(host[key].is_number(), "{key}: {host}");
-    }
+    check_build_and_host(&meta(&d.join("r.csv.partial.meta.json")), &script);
 
     // The script changes: --resume names it and refuses.
     std::fs::remove_file(&hang).unwrap();
@@ -78,14 +105,24 @@ fn resume_against_a_changed_program_is_refused_unless_overridden() {
     let stderr = String::from_utf8_lossy(&refused.stderr);
     assert_eq!(refused.status.code(), Some(2), "{stderr}");
     assert!(
-        stderr.contains("cannot resume") && stderr.contains("solver `h`") && stderr.contains("solver.py"),
+        stderr.contains("cannot resume")
+            && stderr.contains("solver `h`")
+            && stderr.contains("solver.py"),
         "{stderr}"
     );
     assert!(stderr.contains("--resume-any-build"), "{stderr}");
 
     // The override finishes the run and the meta says what differed.
-    let done = cmd().args(["--resume", "--resume-any-build"]).output().unwrap();
-    assert_eq!(done.status.code(), Some(0), "{}", String::from_utf8_lossy(&done.stderr));
+    let done = cmd()
+        .args(["--resume", "--resume-any-build"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        done.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
     assert_eq!(rows(&out).len(), 3);
     let m1 = meta(&d.join("r.meta.json"));
     let across = m1["build"]["resumed_across"].as_str().expect("recorded");
@@ -111,7 +148,7 @@ fn built_in_solves_record_their_cpu_time() {
     let data = write(dir.path(), "s.txt", &sudoku_lines());
     let out = dir.path().join("r.csv");
     bench_run()
-        .args(["--strategy", "backtrack", "--quiet", "--no-summary", "--dataset"])
+        .args(["--strategy", "backtrack", "--no-summary", "--dataset"])
         .arg(&data)
         .arg("--output")
         .arg(&out)
@@ -120,7 +157,10 @@ fn built_in_solves_record_their_cpu_time() {
     let header = std::fs::read_to_string(&out).unwrap();
     let header = header.lines().next().unwrap().to_string();
     assert!(header.contains(",wall_s,cpu_s,message"), "{header}");
-    assert!(!header.contains("max_rss_kib") && !header.contains("startup_s"), "{header}");
+    assert!(
+        !header.contains("max_rss_kib") && !header.contains("startup_s"),
+        "{header}"
+    );
     let r = rows(&out);
     assert!(r.iter().all(|r| r.cpu_s.is_some_and(|c| c >= 0.0)), "{r:?}");
 }
