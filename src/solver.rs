@@ -276,6 +276,19 @@ pub trait Solver: Send + Sync {
 pub trait Worker {
     /// Solve one job. `Err` makes it an `error` row; a panic is caught and does the same.
     fn solve(&mut self, task: &mut Task<'_>) -> Result<Outcome, SolverError>;
+
+    /// Called before each job's clock and budget start: a worker whose start-up can be told
+    /// apart from its work (an external program's `ready` handshake) does it here, so that
+    /// the start-up is charged to no job. Returns the start-up's seconds when one was measured
+    /// (the `startup_s` column); `Err` makes the job an `error` row. `timeout` is the job's
+    /// budget; `interrupt` is the run's Ctrl-C flag, which a long start-up must heed.
+    fn prepare(
+        &mut self,
+        _timeout: Option<std::time::Duration>,
+        _interrupt: &std::sync::atomic::AtomicBool,
+    ) -> Result<Option<f64>, SolverError> {
+        Ok(None)
+    }
 }
 
 impl<F> Worker for F

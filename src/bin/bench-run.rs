@@ -146,6 +146,11 @@ struct Args {
     #[arg(long)]
     resume: bool,
 
+    /// With --resume: continue even though the run was made by another build of puzzlebench
+    /// or its external solvers' files changed (refused otherwise); the meta records it.
+    #[arg(long, requires = "resume")]
+    resume_any_build: bool,
+
     /// Overwrite existing results (and discard an interrupted run's rows).
     #[arg(long)]
     force: bool,
@@ -224,6 +229,12 @@ fn config(args: &Args) -> Result<BenchConfig> {
     let manifest_hash = manifest
         .as_ref()
         .map(|(_, text)| puzzlebench::external::content_hash(text.as_bytes()));
+    let threads = args.threads.map_or_else(
+        || std::thread::available_parallelism().map_or(1, |n| n.get()),
+        usize::from,
+    );
+    check_descriptors(&solvers, threads)?;
+    let solver_builds = solver_builds(args, &solvers, manifest_hash.as_deref())?;
     check_option(&solvers, RunOption::NodeLimit, args.node_limit.is_some())?;
     check_option(
         &solvers,
@@ -272,7 +283,61 @@ fn config(args: &Args) -> Result<BenchConfig> {
     cfg.progress = !args.quiet;
     cfg.command_line = common::command_line();
     cfg.manifest_hash = manifest_hash;
+    cfg.solver_builds = solver_builds;
+    cfg.resume_any_build = args.resume_any_build;
     Ok(cfg)
+}
+
+/// Refuses a `--threads` whose external solver processes cannot all have their pipes under
+/// the descriptor limit (already raised to the hard limit), with the numbers.
+fn check_descriptors(solvers: &[Box<dyn Solver>], threads: usize) -> Result<()> {
+    use puzzlebench::external::process::{nofile_limit, FDS_BASE, FDS_PER_PROCESS};
+    let external = solvers.iter().filter(|s| s.measures()).count() as u64;
+    if external == 0 {
+        return Ok(());
+    }
+    let Ok((soft, hard)) = nofile_limit() else {
+        return Ok(());
+    };
+    // Descriptors already open (inherited ones included) are not available to the run.
+    let open_now = std::fs::read_dir("/proc/self/fd").map_or(0, |d| d.count() as u64);
+    let base = FDS_BASE + open_now;
+    let per_thread = external * FDS_PER_PROCESS;
+    let need = base + threads as u64 * per_thread;
+    if need > soft {
+        let most = soft.saturating_sub(base) / per_thread;
+        bail!(
+            "--threads {threads} needs about {need} open files for its {external} external \
+             solver(s) ({per_thread} a thread, {base} for the run), but the limit is {soft} \
+             (hard limit {hard}; `ulimit -n`); use --threads {most} or fewer, or raise the limit",
+        );
+    }
+    Ok(())
+}
+
+/// Each external solver's provenance (its `command` files' hashes) for the meta.
+fn solver_builds(
+    args: &Args,
+    solvers: &[Box<dyn Solver>],
+    manifest_hash: Option<&str>,
+) -> Result<std::collections::BTreeMap<String, puzzlebench::results::meta::SolverBuild>> {
+    let mut out = std::collections::BTreeMap::new();
+    let Some(path) = &args.solvers else {
+        return Ok(out);
+    };
+    let specs = puzzlebench::external::manifest::load(path, &[])?;
+    for spec in specs {
+        if !solvers.iter().any(|s| s.name() == spec.name) {
+            continue;
+        }
+        let files = puzzlebench::external::command_files(&spec);
+        let build = puzzlebench::results::meta::SolverBuild {
+            manifest_hash: manifest_hash.map(str::to_string),
+            files,
+        };
+        out.insert(spec.name, build);
+    }
+    Ok(out)
 }
 
 /// The command that finishes an interrupted run: rebuilt from the parsed options (so `-oFILE`,
@@ -365,6 +430,14 @@ fn install_interrupt() -> Result<Arc<AtomicBool>> {
 
 fn run() -> Result<ExitCode> {
     let args = Args::parse();
+    // External solvers: what they leave behind is adopted here and ended, and each worker's
+    // pipes have the descriptors they need (the solvers get the original limit back).
+    if let Err(e) = puzzlebench::external::become_subreaper() {
+        eprintln!("bench-run: note: cannot adopt what external solvers leave behind: {e}");
+    }
+    if let Err(e) = puzzlebench::external::raise_nofile_limit() {
+        eprintln!("bench-run: note: cannot raise the open-file limit: {e}");
+    }
     let cfg = match config(&args) {
         Ok(c) => c,
         Err(e) => {
@@ -373,7 +446,10 @@ fn run() -> Result<ExitCode> {
         }
     };
     let interrupt = install_interrupt()?;
-    let outcome = match bench(cfg, &interrupt) {
+    let outcome = bench(cfg, &interrupt);
+    // Anything a solver left behind that is still here ends with the run.
+    puzzlebench::external::sweep_orphans(Duration::from_secs(1));
+    let outcome = match outcome {
         Ok(o) => o,
         Err(e @ BenchError::Io(_)) => {
             eprintln!("bench-run: error: {e}");

@@ -56,7 +56,15 @@ pub struct ExternalSpec {
     pub workdir: Option<PathBuf>,
     /// The `params` column, canonical `key=value;…` sorted by key (or the free text given).
     pub params: String,
+    /// The program prints the line `ready` once started (`ready = true`): its start-up is
+    /// waited for before a job's clock starts, and measured.
+    pub ready: bool,
+    /// The longest start-up waited for with `ready` (`startup_limit`, seconds; default 60).
+    pub startup_limit: std::time::Duration,
 }
+
+/// How long a `ready` start-up may take when the manifest does not say.
+pub const DEFAULT_STARTUP_LIMIT: std::time::Duration = std::time::Duration::from_secs(60);
 
 /// Why a manifest was refused; each names the file and, where there is one, the table and key.
 #[derive(Debug, thiserror::Error)]
@@ -125,6 +133,9 @@ struct RawSolver {
     env: BTreeMap<String, String>,
     workdir: Option<String>,
     params: Option<RawParams>,
+    #[serde(default)]
+    ready: bool,
+    startup_limit: Option<f64>,
 }
 
 #[derive(Deserialize)]
@@ -338,6 +349,8 @@ pub fn parse(
             return Err(invalid("params", "must be one line".into()));
         }
         check_plain(&params).map_err(|m| invalid("params", m))?;
+        let startup_limit =
+            startup_limit(s.ready, s.startup_limit).map_err(|m| invalid("startup_limit", m))?;
         out.push(ExternalSpec {
             name,
             kind,
@@ -348,9 +361,25 @@ pub fn parse(
             env: s.env.into_iter().collect(),
             workdir,
             params,
+            ready: s.ready,
+            startup_limit,
         });
     }
     Ok(out)
+}
+
+/// The `startup_limit` key: only with `ready = true`, at least a millisecond.
+fn startup_limit(ready: bool, secs: Option<f64>) -> Result<std::time::Duration, String> {
+    match secs {
+        None => Ok(DEFAULT_STARTUP_LIMIT),
+        Some(secs) if !ready => Err(format!(
+            "{secs} given without `ready = true`: only a start-up that says it is done can be waited for"
+        )),
+        Some(secs) => std::time::Duration::try_from_secs_f64(secs)
+            .ok()
+            .filter(|d| *d >= std::time::Duration::from_millis(1))
+            .ok_or_else(|| format!("{secs} is not a number of seconds of at least 0.001")),
+    }
 }
 
 /// `command[0]`: with a `/` it is a path (relative ones against the manifest's directory);
@@ -471,6 +500,33 @@ mod tests {
             o.program
         );
         assert_eq!(o.params, "free text");
+        assert!(!s.ready && !o.ready, "no handshake unless declared");
+        assert_eq!(s.startup_limit, DEFAULT_STARTUP_LIMIT);
+    }
+
+    #[test]
+    fn ready_and_its_start_up_limit_are_read() {
+        let (_d, m) = dir_with_exe();
+        let specs = parse(&m, &format!("{OK}ready = true\n"), &[]).expect("valid");
+        assert!(specs[0].ready);
+        assert_eq!(specs[0].startup_limit, DEFAULT_STARTUP_LIMIT);
+        let text = format!("{OK}ready = true\nstartup_limit = 2.5\n");
+        let specs = parse(&m, &text, &[]).expect("valid");
+        assert_eq!(
+            specs[0].startup_limit,
+            std::time::Duration::from_millis(2500)
+        );
+        let e = err(&format!("{OK}startup_limit = 5\n"));
+        assert!(
+            e.contains("[solver.mine] startup_limit") && e.contains("ready"),
+            "{e}"
+        );
+        for bad in ["0", "-1", "nan", "inf"] {
+            let e = err(&format!("{OK}ready = true\nstartup_limit = {bad}\n"));
+            assert!(e.contains("[solver.mine] startup_limit"), "{bad}: {e}");
+        }
+        let e = err(&format!("{OK}ready = \"yes\"\n"));
+        assert!(e.contains("ready"), "{e}");
     }
 
     #[test]

@@ -1,5 +1,12 @@
 //! One solver process: spawned in its own process group, fed and read through non-blocking
 //! pipes with deadlines and interrupt checks, measured, and always killed and reaped.
+//!
+//! Stopping does not depend on the program's cooperation: the leader is signalled by pid as
+//! well as by group (a program may leave its group), every wait is bounded, and when the
+//! front end has made puzzlebench a child subreaper ([`become_subreaper`]) the descendants a
+//! solver leaves behind are adopted by puzzlebench and ended ([`sweep_orphans`]). Reaping
+//! those never takes a solver leader's exit status: leaders are waited for by pid only, and
+//! the sweep skips the pids in the leader registry (spawns and sweeps exclude each other).
 
 use std::fs::File;
 use std::io::{self, Read, Write};
@@ -7,6 +14,8 @@ use std::os::fd::AsRawFd;
 use std::os::unix::fs::FileExt;
 use std::os::unix::process::CommandExt;
 use std::process::{ChildStderr, ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, RwLock};
 use std::time::{Duration, Instant};
 
 use super::manifest::{ExternalSpec, Mode};
@@ -22,6 +31,98 @@ const STDERR_LINES: usize = 20;
 const HWM_EVERY: Duration = Duration::from_millis(1);
 /// Time between SIGTERM and SIGKILL.
 pub const GRACE: Duration = Duration::from_millis(200);
+/// How long a process may take to be reapable after SIGKILL before puzzlebench stops waiting
+/// for it (a process in uninterruptible sleep); it is then left to the orphan sweep.
+const REAP_LIMIT: Duration = Duration::from_secs(5);
+
+/// Set by [`become_subreaper`]: orphaned descendants of solvers are re-parented to this
+/// process, which then ends and reaps them.
+static SUBREAPER: AtomicBool = AtomicBool::new(false);
+/// The soft `RLIMIT_NOFILE` before [`raise_nofile_limit`] raised it (0: not raised); solver
+/// processes get it back.
+static NOFILE_SOFT: AtomicU64 = AtomicU64::new(0);
+/// Pids of solver leaders spawned and not yet reaped: the orphan sweep never touches them.
+static LEADERS: Mutex<Vec<libc::pid_t>> = Mutex::new(Vec::new());
+/// Spawns hold it shared (from fork until the pid is registered), the sweep exclusively, so
+/// a just-forked leader is never taken for an orphan.
+static SPAWN_GATE: RwLock<()> = RwLock::new(());
+
+/// Makes this process a child subreaper (Linux `PR_SET_CHILD_SUBREAPER`): processes a solver
+/// leaves behind (a daemon it forked, a helper that called `setsid`) become its children
+/// when their parent dies, and are ended when a solver process ends. For the front end
+/// (`bench-run`) only: a library user's process may have children of its own.
+pub fn become_subreaper() -> io::Result<()> {
+    #[cfg(target_os = "linux")]
+    {
+        // SAFETY: prctl with integer arguments only.
+        if unsafe { libc::prctl(libc::PR_SET_CHILD_SUBREAPER, 1 as libc::c_ulong, 0, 0, 0) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        SUBREAPER.store(true, Ordering::SeqCst);
+        Ok(())
+    }
+    #[cfg(not(target_os = "linux"))]
+    Err(io::Error::other("child subreapers are a Linux feature"))
+}
+
+/// The soft and hard `RLIMIT_NOFILE`.
+pub fn nofile_limit() -> io::Result<(u64, u64)> {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: valid out-pointer.
+    if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) } != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    Ok((lim.rlim_cur, lim.rlim_max))
+}
+
+/// Raises the soft `RLIMIT_NOFILE` to the hard limit (each solver pipe is a descriptor, and
+/// `ulimit -n` defaults are low); the solvers started afterwards get the original soft limit
+/// back. Returns (original soft, new soft, hard).
+pub fn raise_nofile_limit() -> io::Result<(u64, u64, u64)> {
+    let (soft, hard) = nofile_limit()?;
+    // An unlimited hard limit cannot be the soft one for descriptors: the kernel's ceiling is.
+    let ceiling = std::fs::read_to_string("/proc/sys/fs/nr_open")
+        .ok()
+        .and_then(|t| t.trim().parse::<u64>().ok())
+        .unwrap_or(1 << 20);
+    let target = if hard == libc::RLIM_INFINITY {
+        ceiling
+    } else {
+        hard
+    };
+    if target > soft {
+        let lim = libc::rlimit {
+            rlim_cur: target,
+            rlim_max: hard,
+        };
+        // SAFETY: valid pointer to an initialised rlimit.
+        if unsafe { libc::setrlimit(libc::RLIMIT_NOFILE, &lim) } != 0 {
+            return Err(io::Error::last_os_error());
+        }
+        NOFILE_SOFT.store(soft.max(1), Ordering::SeqCst);
+    }
+    let (now, _) = nofile_limit()?;
+    Ok((soft, now, hard))
+}
+
+/// Descriptors one worker thread holds open for an external solver process: its three pipes
+/// and `/proc/<pid>/status`, plus the pipes that exist only while it is being started.
+pub const FDS_PER_PROCESS: u64 = 4 + 5;
+/// Descriptors a run needs besides its solvers' (dataset, results, journal, lock, standard
+/// streams, the executable's own).
+pub const FDS_BASE: u64 = 64;
+
+/// Whether `errno` of a failed start is puzzlebench's own resource limit (descriptors or
+/// processes), not the solver's fault.
+pub fn is_resource_exhaustion(e: &io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(libc::EMFILE | libc::ENFILE | libc::EAGAIN | libc::ENOMEM)
+    )
+}
 
 /// Why a wait for a line ended without one.
 #[derive(Debug)]
@@ -43,8 +144,10 @@ pub enum ReadEnd {
 /// How the process ended, from `wait4`.
 #[derive(Clone, Copy, Debug)]
 pub struct ExitInfo {
-    /// The raw wait status.
+    /// The raw wait status (meaningless when `reaped` is false).
     pub status: i32,
+    /// False when the process could not be reaped within [`REAP_LIMIT`] of SIGKILL.
+    pub reaped: bool,
     /// User + system CPU seconds of the process and the children it reaped.
     pub cpu_s: f64,
     /// Peak resident set in KiB.
@@ -54,12 +157,14 @@ pub struct ExitInfo {
 impl ExitInfo {
     /// Exited with status 0.
     pub fn success(&self) -> bool {
-        libc::WIFEXITED(self.status) && libc::WEXITSTATUS(self.status) == 0
+        self.reaped && libc::WIFEXITED(self.status) && libc::WEXITSTATUS(self.status) == 0
     }
 
     /// `exited with status 3`, `killed by signal 11 (SIGSEGV)`.
     pub fn describe(&self) -> String {
-        if libc::WIFEXITED(self.status) {
+        if !self.reaped {
+            format!("did not end within {} s of SIGKILL", REAP_LIMIT.as_secs())
+        } else if libc::WIFEXITED(self.status) {
             format!("exited with status {}", libc::WEXITSTATUS(self.status))
         } else if libc::WIFSIGNALED(self.status) {
             let sig = libc::WTERMSIG(self.status);
@@ -137,13 +242,131 @@ fn die_with_parent(cmd: &mut Command) {
             if libc::getppid() as u32 != parent {
                 return Err(io::Error::from_raw_os_error(libc::ESRCH));
             }
+            restore_nofile();
             Ok(())
         });
     }
 }
 
 #[cfg(not(target_os = "linux"))]
-fn die_with_parent(_cmd: &mut Command) {}
+fn die_with_parent(cmd: &mut Command) {
+    // SAFETY: the closure calls only async-signal-safe functions (getrlimit, setrlimit).
+    unsafe {
+        cmd.pre_exec(|| {
+            restore_nofile();
+            Ok(())
+        });
+    }
+}
+
+/// In a forked child before exec: the solver gets the soft descriptor limit puzzlebench was
+/// started with, not the raised one. Async-signal-safe (two syscalls, no allocation).
+fn restore_nofile() {
+    let soft = NOFILE_SOFT.load(Ordering::Relaxed);
+    if soft == 0 {
+        return;
+    }
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: valid pointers; failures leave the raised limit, which is harmless.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) == 0 {
+            lim.rlim_cur = soft;
+            libc::setrlimit(libc::RLIMIT_NOFILE, &lim);
+        }
+    }
+}
+
+/// Removes `pid` from the leader registry.
+fn unregister(pid: libc::pid_t) {
+    if let Ok(mut l) = LEADERS.lock() {
+        l.retain(|&p| p != pid);
+    }
+}
+
+/// The children of this process, from `/proc/self/task/*/children` (or, where the kernel
+/// lacks that file, a scan of every process's parent).
+fn own_children() -> Vec<libc::pid_t> {
+    let mut out = Vec::new();
+    let mut found_file = false;
+    if let Ok(tasks) = std::fs::read_dir("/proc/self/task") {
+        for t in tasks.flatten() {
+            if let Ok(text) = std::fs::read_to_string(t.path().join("children")) {
+                found_file = true;
+                out.extend(
+                    text.split_whitespace()
+                        .filter_map(|p| p.parse::<libc::pid_t>().ok()),
+                );
+            }
+        }
+    }
+    if found_file {
+        return out;
+    }
+    let me = std::process::id() as libc::pid_t;
+    if let Ok(procs) = std::fs::read_dir("/proc") {
+        for p in procs.flatten() {
+            let Some(pid) = p.file_name().to_str().and_then(|n| n.parse().ok()) else {
+                continue;
+            };
+            let stat = std::fs::read_to_string(p.path().join("stat")).unwrap_or_default();
+            let ppid = stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().nth(1))
+                .and_then(|f| f.parse::<libc::pid_t>().ok());
+            if ppid == Some(me) {
+                out.push(pid);
+            }
+        }
+    }
+    out
+}
+
+/// Ends and reaps the processes this (subreaper) process adopted: descendants solvers left
+/// behind. Solver leaders (registered pids) are never touched. Repeats until none is left
+/// or `wait` has passed (killing an adopted process re-parents its own children here);
+/// returns how many were reaped. Does nothing unless [`become_subreaper`] was called.
+pub fn sweep_orphans(wait: Duration) -> usize {
+    if !SUBREAPER.load(Ordering::SeqCst) {
+        return 0;
+    }
+    let end = Instant::now() + wait;
+    let mut reaped = 0;
+    let mut nap = Duration::from_micros(200);
+    loop {
+        let orphans: Vec<libc::pid_t> = {
+            // Exclusive: no spawn is between fork and registration.
+            let _gate = SPAWN_GATE.write().unwrap_or_else(|e| e.into_inner());
+            let leaders = LEADERS.lock().map(|l| l.clone()).unwrap_or_default();
+            let orphans: Vec<libc::pid_t> = own_children()
+                .into_iter()
+                .filter(|p| !leaders.contains(p))
+                .collect();
+            for &pid in &orphans {
+                // SAFETY: kill(2) on our own unreaped child: the pid cannot have been reused.
+                unsafe { libc::kill(pid, libc::SIGKILL) };
+            }
+            orphans
+        };
+        if orphans.is_empty() {
+            return reaped;
+        }
+        for pid in orphans {
+            let mut status = 0;
+            // SAFETY: waitpid on a specific non-leader child; WNOHANG never blocks.
+            if unsafe { libc::waitpid(pid, &mut status, libc::WNOHANG) } == pid {
+                reaped += 1;
+            }
+        }
+        if Instant::now() >= end {
+            return reaped;
+        }
+        std::thread::sleep(nap);
+        nap = (nap * 2).min(Duration::from_millis(10));
+    }
+}
 
 impl Proc {
     /// Starts `spec`'s command with the protocol's environment, in a new process group.
@@ -167,7 +390,14 @@ impl Proc {
             cmd.current_dir(dir);
         }
         die_with_parent(&mut cmd);
-        let mut child = cmd.spawn()?;
+        let mut child = {
+            let _gate = SPAWN_GATE.read().unwrap_or_else(|e| e.into_inner());
+            let child = cmd.spawn()?;
+            if let Ok(mut l) = LEADERS.lock() {
+                l.push(child.id() as libc::pid_t);
+            }
+            child
+        };
         let pid = child.id() as libc::pid_t;
         // std's Child neither kills nor waits on drop; from here on Proc owns the pid.
         let (Some(stdin), Some(stdout), Some(stderr)) =
@@ -315,16 +545,40 @@ impl Proc {
         Ok(self.reap())
     }
 
-    /// Ends the process group: SIGTERM, up to `grace` for the leader to exit, then SIGKILL
-    /// to the whole group (stragglers included), then reaps. Returns how the leader ended
-    /// and whether SIGKILL was needed for it.
+    /// Waits (in short polls) for the process to exit while reading its stdout, then takes
+    /// what stdout holds at that moment without waiting for end of file (a helper the process
+    /// left behind may hold the pipe open) and reaps it. The bytes read after the last line
+    /// are in [`Proc::pending_output`].
+    pub fn wait_exit_reading(
+        &mut self,
+        deadline: Option<Instant>,
+        stop: &dyn Fn() -> bool,
+    ) -> Result<ExitInfo, ReadEnd> {
+        let mut nap = Duration::from_micros(50);
+        while !self.has_exited() {
+            if self.out.len() > MAX_LINE {
+                return Err(ReadEnd::TooLong);
+            }
+            let slice = slice_until(deadline, stop)?;
+            self.poll_once(false, nap.min(slice)).map_err(ReadEnd::Io)?;
+            nap = (nap * 2).min(Duration::from_millis(5));
+        }
+        // Everything the process wrote before it exited is in the pipe by now.
+        if !self.stdout_eof {
+            self.read_stdout().map_err(ReadEnd::Io)?;
+        }
+        Ok(self.reap())
+    }
+
+    /// Ends the process: SIGTERM to the leader (by pid, in case it left its group) and its
+    /// group, up to `grace` for the leader to exit, then SIGKILL to both (stragglers
+    /// included), then a bounded reap and the orphan sweep. Returns how the leader ended and
+    /// whether SIGKILL was needed for it.
     pub fn terminate(&mut self, grace: Duration) -> (ExitInfo, bool) {
         if let Some(e) = self.exit {
             return (e, false);
         }
-        // The leader is not yet reaped, so its pid (= the group id) cannot have been reused.
-        // SAFETY: kill(2) with a negative pid signals that process group; no memory involved.
-        unsafe { libc::kill(-self.pid, libc::SIGTERM) };
+        self.signal(libc::SIGTERM);
         let end = Instant::now() + grace;
         let mut nap = Duration::from_micros(100);
         let mut exited = self.has_exited();
@@ -334,9 +588,18 @@ impl Proc {
             nap = (nap * 2).min(Duration::from_millis(10));
             exited = self.has_exited();
         }
-        // SAFETY: as above; the leader is at worst a zombie, still holding the group id.
-        unsafe { libc::kill(-self.pid, libc::SIGKILL) };
+        self.signal(libc::SIGKILL);
         (self.reap(), !exited)
+    }
+
+    /// Sends `sig` to the leader by pid and to its process group. The leader is not yet
+    /// reaped, so its pid (= the group id) cannot have been reused.
+    fn signal(&self, sig: libc::c_int) {
+        // SAFETY: kill(2) on our own unreaped child and its group; no memory involved.
+        unsafe {
+            libc::kill(self.pid, sig);
+            libc::kill(-self.pid, sig);
+        }
     }
 
     /// CPU time of the process so far (all its threads), in seconds.
@@ -443,30 +706,54 @@ impl Proc {
         if let Some(e) = self.exit {
             return e;
         }
+        // The leader has ended (or is about to): whatever is left in its group (a helper
+        // holding stdout) goes with it. Sent while the leader is unreaped, so that the group id
+        // cannot belong to another process yet.
+        // SAFETY: kill(2) on a group whose leader is our unreaped child.
+        unsafe { libc::kill(-self.pid, libc::SIGKILL) };
         let mut status = 0;
         // SAFETY: zeroed rusage is a valid out-buffer.
         let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        let end = Instant::now() + REAP_LIMIT;
+        let mut nap = Duration::from_micros(50);
+        let mut reaped = true;
         loop {
-            // SAFETY: valid pointers; our own child's pid.
-            let r = unsafe { libc::wait4(self.pid, &mut status, 0, &mut ru) };
+            // SAFETY: valid pointers; our own child's pid; WNOHANG never blocks.
+            let r = unsafe { libc::wait4(self.pid, &mut status, libc::WNOHANG, &mut ru) };
             if r == self.pid {
                 break;
             }
-            if r < 0 && io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
-                continue;
+            if r < 0 {
+                if io::Error::last_os_error().kind() == io::ErrorKind::Interrupted {
+                    continue;
+                }
+                // ECHILD: someone else reaped it (should not happen); report what we know.
+                status = 0x7f00;
+                break;
             }
-            // ECHILD: someone else reaped it (should not happen); report what we know.
-            status = 0x7f00;
-            break;
+            if Instant::now() >= end {
+                // Never block without bound: SIGKILL it again and leave it to the sweep.
+                // SAFETY: as above.
+                unsafe { libc::kill(self.pid, libc::SIGKILL) };
+                reaped = false;
+                break;
+            }
+            std::thread::sleep(nap);
+            nap = (nap * 2).min(Duration::from_millis(5));
         }
+        // Reaped, or given up on: either way the sweep may reap it from now on.
+        unregister(self.pid);
         let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
         let e = ExitInfo {
             status,
+            reaped,
             cpu_s: tv(ru.ru_utime) + tv(ru.ru_stime),
             max_rss_kib: ru.ru_maxrss.max(0) as u64,
         };
         self.exit = Some(e);
         self.stdin = None;
+        // Descendants that left the group were re-parented here when the leader died.
+        sweep_orphans(Duration::from_millis(200));
         e
     }
 

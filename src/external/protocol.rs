@@ -181,7 +181,9 @@ pub fn split_stats(stats: &str, counters: &mut Counters) -> Result<Option<String
         let known = counters
             .set_by_name(k, v)
             .map_err(|expected| format!("stats key `{k}`: {:?} is not {expected}", clip(v)))?;
-        if !known {
+        // `solutions` also stays in the stats: its column exists only with
+        // --count-solutions, and a solver's count must not be dropped without it.
+        if !known || k == "solutions" {
             if !extra.is_empty() {
                 extra.push(';');
             }
@@ -335,6 +337,11 @@ mod tests {
         assert_eq!((c.nodes, c.guesses), (Some(5), Some(2)));
         let mut c = Counters::default();
         assert_eq!(split_stats("", &mut c).expect("empty"), None);
+        // `solutions` fills its counter and is kept in the stats too.
+        let mut c = Counters::default();
+        let extra = split_stats("solutions=2;nodes=1", &mut c).expect("ok");
+        assert_eq!(extra.as_deref(), Some("solutions=2"));
+        assert_eq!(c.solutions, Some(2));
         for (s, want) in [
             ("nodes", "no `=`"),
             ("=3", "empty key"),

@@ -6,7 +6,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use super::manifest::{ExternalSpec, Mode};
-use super::process::{ExitInfo, Proc, ReadEnd, GRACE};
+use super::process::{is_resource_exhaustion, Proc, ReadEnd, GRACE};
 use super::protocol::{encode_request, excerpt, parse_answer, split_stats, to_answer, Status};
 use crate::results::Params;
 use crate::solver::{
@@ -52,6 +52,21 @@ impl ExternalSolver {
         SolverError(message)
     }
 
+    /// A failed start: the solver's fault (a missing or broken program), or puzzlebench's own
+    /// when it ran out of descriptors or processes, which never counts towards giving the
+    /// solver up.
+    fn spawn_error(&self, e: &std::io::Error) -> SolverError {
+        let program = self.spec.program.display();
+        if is_resource_exhaustion(e) {
+            return SolverError(format!(
+                "puzzlebench could not start `{program}`: {e}; this is puzzlebench's own limit \
+                 on open files or processes (see `ulimit -n` and `ulimit -u`, or lower \
+                 --threads), not a fault of the solver"
+            ));
+        }
+        self.fault(format!("cannot start `{program}`: {e}"))
+    }
+
     fn given_up(&self) -> Option<SolverError> {
         if self.faults.load(Ordering::Relaxed) < GIVE_UP_AFTER {
             return None;
@@ -85,8 +100,9 @@ impl Solver for ExternalSolver {
     fn measures(&self) -> bool {
         true
     }
-    /// The process is started by the first job, which knows the budget to pass on in
-    /// `PUZZLEBENCH_TIMEOUT`; start-up therefore lands in each worker's first job.
+    /// The process is started before the first job, which knows the budget to pass on in
+    /// `PUZZLEBENCH_TIMEOUT`: with `ready = true` in [`ExternalWorker::prepare`], outside
+    /// the job's clock; without it, inside the job, whose `wall_s` then holds the start-up.
     fn start(&self) -> Result<Box<dyn Worker + '_>, SolverError> {
         Ok(Box::new(ExternalWorker {
             solver: self,
@@ -112,6 +128,66 @@ struct Parsed {
 }
 
 impl Worker for ExternalWorker<'_> {
+    /// With `ready = true`: starts the process if none is running (the first job, and every
+    /// job after a restart; every job in per-puzzle mode) and waits for its `ready` line,
+    /// bounded by the start-up limit and the interrupt. Returns the start-up's seconds.
+    fn prepare(
+        &mut self,
+        timeout: Option<Duration>,
+        interrupt: &std::sync::atomic::AtomicBool,
+    ) -> Result<Option<f64>, SolverError> {
+        let spec = &self.solver.spec;
+        if !spec.ready || self.proc.is_some() || self.solver.given_up().is_some() {
+            return Ok(None);
+        }
+        let stop = || interrupt.load(Ordering::Relaxed);
+        if stop() {
+            return Ok(None);
+        }
+        let started = Instant::now();
+        let mut proc = self.spawn(timeout)?;
+        let limit = started + spec.startup_limit;
+        match proc.read_line(Some(limit), &stop) {
+            Ok(line) if line.strip_suffix(b"\r").unwrap_or(&line) == b"ready" => {
+                let startup = started.elapsed().as_secs_f64();
+                self.proc = Some(proc);
+                Ok(Some(startup))
+            }
+            Ok(line) => Err(self.protocol_fault(
+                proc,
+                format!(
+                    "expected the line `ready` after start-up (the manifest says `ready = true`), got {}",
+                    excerpt(&line)
+                ),
+            )),
+            // Interrupted while starting: the job has no row; the next run starts afresh.
+            Err(ReadEnd::Stopped) => {
+                proc.terminate(GRACE);
+                Ok(None)
+            }
+            Err(ReadEnd::Deadline) => {
+                let (_, killed) = proc.terminate(GRACE);
+                proc.drain_stderr_after_exit();
+                let mut m = format!(
+                    "no `ready` line within the {} s start-up limit (`startup_limit`); solver ended ({})",
+                    spec.startup_limit.as_secs_f64(),
+                    if killed { "SIGTERM, then SIGKILL" } else { "SIGTERM" }
+                );
+                if let Some(tail) = proc.stderr_tail() {
+                    m.push_str(&format!("; stderr: {tail}"));
+                }
+                Err(self.solver.fault(m))
+            }
+            Err(ReadEnd::Eof) => Err(self.died(proc, "closed its output", "before saying `ready`")),
+            Err(ReadEnd::TooLong) => Err(self.protocol_fault(
+                proc,
+                "start-up line longer than the longest answer line, expected `ready`".into(),
+            )),
+            Err(ReadEnd::Closed) => Err(self.died(proc, "closed its input", "before saying `ready`")),
+            Err(ReadEnd::Io(e)) => Err(self.protocol_fault(proc, format!("I/O error: {e}"))),
+        }
+    }
+
     fn solve(&mut self, task: &mut Task<'_>) -> Result<Outcome, SolverError> {
         if let Some(e) = self.solver.given_up() {
             return Err(e);
@@ -138,12 +214,9 @@ impl Worker for ExternalWorker<'_> {
 }
 
 impl ExternalWorker<'_> {
-    fn spawn(&self, task: &Task<'_>) -> Result<Proc, SolverError> {
+    fn spawn(&self, timeout: Option<Duration>) -> Result<Proc, SolverError> {
         let spec = &self.solver.spec;
-        Proc::spawn(spec, task.timeout()).map_err(|e| {
-            self.solver
-                .fault(format!("cannot start `{}`: {e}", spec.program.display()))
-        })
+        Proc::spawn(spec, timeout).map_err(|e| self.solver.spawn_error(&e))
     }
 
     fn solve_batch(&mut self, task: &mut Task<'_>) -> Result<Outcome, SolverError> {
@@ -151,7 +224,7 @@ impl ExternalWorker<'_> {
         let stop = || task.interrupted();
         let mut proc = match self.proc.take() {
             Some(p) => p,
-            None => self.spawn(task)?,
+            None => self.spawn(task.timeout())?,
         };
         // Output nobody asked for, or an exit between jobs, belongs to no job: this one
         // reports it.
@@ -161,7 +234,7 @@ impl ExternalWorker<'_> {
             return Err(self.protocol_fault(proc, what));
         }
         if proc.stdout_closed() {
-            return Err(self.died(proc, "closed its output between jobs"));
+            return Err(self.died(proc, "closed its output", "between jobs"));
         }
         proc.clear_stderr();
         let cpu0 = proc.cpu_s();
@@ -198,7 +271,10 @@ impl ExternalWorker<'_> {
     fn solve_once(&mut self, task: &mut Task<'_>) -> Result<Outcome, SolverError> {
         let deadline = task.deadline();
         let stop = || task.interrupted();
-        let mut proc = self.spawn(task)?;
+        let mut proc = match self.proc.take() {
+            Some(p) => p,
+            None => self.spawn(task.timeout())?,
+        };
         let read = proc
             .write_all(self.request.as_bytes(), deadline, &stop)
             .and_then(|()| {
@@ -214,22 +290,21 @@ impl ExternalWorker<'_> {
             Err(Interpret::Fault(what)) => return Err(self.protocol_fault(proc, what)),
             Err(Interpret::Reported(e)) => Err(e),
         };
-        // The answer is in; the process must now end its output and exit cleanly.
+        // The answer is in; the process must now exit cleanly. Its end is the process's exit,
+        // not the end of its output: a helper it leaves holding stdout is ended with it.
         let cap = Instant::now() + EXIT_AFTER_ANSWER;
         let limit = Some(deadline.map_or(cap, |d| d.min(cap)));
-        let exit = proc
-            .read_to_eof(limit, &stop)
-            .and_then(|rest| {
-                if rest.iter().all(|b| b.is_ascii_whitespace()) {
-                    Ok(())
-                } else {
-                    Err(ReadEnd::Io(std::io::Error::other(format!(
-                        "output after the answer line: {}",
-                        excerpt(&rest)
-                    ))))
-                }
-            })
-            .and_then(|()| proc.wait_exit(limit, &stop));
+        let exit = proc.wait_exit_reading(limit, &stop).and_then(|exit| {
+            let rest = proc.pending_output();
+            if rest.iter().all(|b| b.is_ascii_whitespace()) {
+                Ok(exit)
+            } else {
+                Err(ReadEnd::Io(std::io::Error::other(format!(
+                    "output after the answer line: {}",
+                    excerpt(rest)
+                ))))
+            }
+        });
         let exit = match exit {
             Ok(e) => e,
             Err(ReadEnd::Deadline) if deadline.is_some_and(|d| Instant::now() >= d) => {
@@ -248,7 +323,7 @@ impl ExternalWorker<'_> {
             Err(end) => return self.read_failed(proc, end, task, None),
         };
         if !exit.success() {
-            return Err(self.died(proc, "after answering"));
+            return Err(self.died(proc, "ended", "after answering"));
         }
         self.solver.faults.store(0, Ordering::Relaxed);
         let parsed = parsed?;
@@ -341,8 +416,10 @@ impl ExternalWorker<'_> {
                     format!("no answer within the {budget} s budget; solver ended ({how})");
                 Ok(outcome(End::Stopped, measured, Some(message)))
             }
-            ReadEnd::Eof => Err(self.died(proc, "before answering")),
-            ReadEnd::Closed => Err(self.died(proc, "before reading the whole request")),
+            ReadEnd::Eof => Err(self.died(proc, "closed its output", "before answering")),
+            ReadEnd::Closed => {
+                Err(self.died(proc, "closed its input", "before reading the whole request"))
+            }
             ReadEnd::TooLong => Err(self.protocol_fault(
                 proc,
                 format!(
@@ -368,15 +445,31 @@ impl ExternalWorker<'_> {
         self.solver.fault(m)
     }
 
-    /// The solver ended (or closed a pipe) on its own; report how it ended.
-    fn died(&self, mut proc: Proc, when: &str) -> SolverError {
+    /// The solver ended (or closed a pipe: `what`) on its own; report how it ended. When it
+    /// did not exit and puzzlebench ended it, the message says so rather than blaming the
+    /// signal puzzlebench sent.
+    fn died(&self, mut proc: Proc, what: &str, when: &str) -> SolverError {
         // It normally has exited already; a short wait lets a closing process finish.
-        let exit: ExitInfo = match proc.wait_exit(Some(Instant::now() + GRACE), &|| false) {
-            Ok(e) => e,
-            Err(_) => proc.terminate(GRACE).0,
+        let mut m = match proc.wait_exit(Some(Instant::now() + GRACE), &|| false) {
+            Ok(exit) => format!("the solver {} {when}", exit.describe()),
+            Err(_) => {
+                let (exit, killed) = proc.terminate(GRACE);
+                let how = if killed {
+                    "SIGTERM, then SIGKILL"
+                } else {
+                    "SIGTERM"
+                };
+                let mut m = format!(
+                    "the solver {what} {when} but did not exit within {} ms; puzzlebench ended it ({how})",
+                    GRACE.as_millis()
+                );
+                if !exit.reaped {
+                    m.push_str(&format!("; it {}", exit.describe()));
+                }
+                m
+            }
         };
         proc.drain_stderr_after_exit();
-        let mut m = format!("the solver {} {when}", exit.describe());
         if let Some(tail) = proc.stderr_tail() {
             m.push_str(&format!("; stderr: {tail}"));
         }
@@ -413,5 +506,48 @@ fn finish(p: Parsed, mut measured: Measured) -> Outcome {
         count_cut_short: None,
         measured,
         message: p.message,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::solver::PuzzleKind;
+
+    fn solver() -> ExternalSolver {
+        ExternalSolver::new(ExternalSpec {
+            name: "t".into(),
+            kind: PuzzleKind::Sudoku,
+            program: "/bin/true".into(),
+            args: Vec::new(),
+            mode: Mode::Batch,
+            randomised: false,
+            env: Vec::new(),
+            workdir: None,
+            params: String::new(),
+            ready: false,
+            startup_limit: super::super::manifest::DEFAULT_STARTUP_LIMIT,
+        })
+    }
+
+    #[test]
+    fn running_out_of_descriptors_is_puzzlebenchs_fault_not_the_solvers() {
+        let s = solver();
+        for errno in [libc::EMFILE, libc::ENFILE, libc::EAGAIN] {
+            for _ in 0..GIVE_UP_AFTER + 1 {
+                let e = s.spawn_error(&std::io::Error::from_raw_os_error(errno));
+                assert!(e.0.contains("puzzlebench's own limit"), "{}", e.0);
+            }
+        }
+        assert!(s.given_up().is_none(), "never given up for our own limits");
+        // A program that cannot start is the solver's fault, and counts.
+        for _ in 0..GIVE_UP_AFTER {
+            let e = s.spawn_error(&std::io::Error::from_raw_os_error(libc::ENOENT));
+            assert!(e.0.contains("cannot start `/bin/true`"), "{}", e.0);
+        }
+        let given = s
+            .given_up()
+            .expect("given up after the solver's own faults");
+        assert!(given.0.contains("not restarted again"), "{}", given.0);
     }
 }

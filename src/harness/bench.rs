@@ -15,7 +15,7 @@ use super::plan::{fingerprint, Plan};
 use super::progress::Progress;
 use super::run::{execute, Batch, ExecuteError, JobFeed, JobSettings};
 use crate::dataset::{self, Dataset};
-use crate::results::meta::{self, meta_path, Machine};
+use crate::results::meta::{self, meta_path, BuildInfo, HostProbe, Machine, SolverBuild};
 use crate::results::read::read_meta_file;
 use crate::results::write::{write_meta, WriteError};
 use crate::results::{Columns, RunMeta, RunStatus, Shard, Status};
@@ -67,6 +67,12 @@ pub struct BenchConfig {
     pub command_line: Vec<String>,
     /// Content hash of the `--solvers` manifest, for the meta and `--resume`.
     pub manifest_hash: Option<String>,
+    /// Provenance of each external solver (its `command` files' hashes), by name, for the
+    /// meta's `build` and `--resume`.
+    pub solver_builds: BTreeMap<String, SolverBuild>,
+    /// `--resume-any-build`: continue a run made by another build of puzzlebench or against
+    /// changed solver programs (recorded in the meta).
+    pub resume_any_build: bool,
 }
 
 impl BenchConfig {
@@ -94,6 +100,8 @@ impl BenchConfig {
                 .map(|a| a.to_string_lossy().into_owned())
                 .collect(),
             manifest_hash: None,
+            solver_builds: BTreeMap::new(),
+            resume_any_build: false,
         }
     }
 }
@@ -453,6 +461,33 @@ fn check_resumable(old: &RunMeta, new: &RunMeta) -> Result<(), String> {
     Ok(())
 }
 
+/// `--resume` by another build, or against changed solver programs, is refused unless
+/// `any_build` (`--resume-any-build`), which records what differed in `new`'s meta.
+fn check_same_build(old: &RunMeta, new: &mut RunMeta, any_build: bool) -> Result<(), String> {
+    let Some(build) = new.build.as_mut() else {
+        return Ok(());
+    };
+    let diffs = match &old.build {
+        None => vec![
+            "the interrupted run's meta names no build (an older puzzlebench made it)".to_string(),
+        ],
+        Some(o) => build.differences(o),
+    };
+    if diffs.is_empty() {
+        return Ok(());
+    }
+    let what = diffs.join("; ");
+    if any_build {
+        build.resumed_across = Some(what);
+        return Ok(());
+    }
+    Err(format!(
+        "cannot resume: the interrupted run was made by another build or ran other solver programs ({what}); \
+         its rows and the new ones would not measure the same thing. Start over with --force, \
+         or add --resume-any-build to continue anyway (the meta records it)"
+    ))
+}
+
 /// Step 3: the meta describing this run.
 fn run_meta(cfg: &BenchConfig, dataset: &Dataset, plan: &Plan, columns: Columns) -> RunMeta {
     RunMeta {
@@ -495,6 +530,11 @@ fn run_meta(cfg: &BenchConfig, dataset: &Dataset, plan: &Plan, columns: Columns)
         jobs_done: Some(0),
         status_counts: BTreeMap::new(),
         machine: serde_json::to_value(Machine::current()).unwrap_or_default(),
+        host_state: None,
+        build: Some(BuildInfo {
+            solvers: cfg.solver_builds.clone(),
+            ..BuildInfo::current()
+        }),
         // `repeat` has no field of its own in the meta; absent means 1.
         extra: (cfg.repeat > 1)
             .then(|| ("repeat".to_string(), serde_json::Value::from(cfg.repeat)))
@@ -553,8 +593,12 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
     let columns = Columns {
         measured: cfg.columns.measured || cfg.solvers.iter().any(|s| s.measures()),
         repeats: cfg.columns.repeats || cfg.repeat > 1,
+        // Every solve's CPU time; start-ups where a solver has a process to start.
+        cpu: true,
+        startup: cfg.columns.startup || cfg.solvers.iter().any(|s| s.measures()),
         ..cfg.columns
-    };
+    }
+    .canonical();
     let mut meta = run_meta(&cfg, &dataset, &plan, columns);
     meta.results_file = meta::results_file_name(&paths.output);
     let _lock = lock_output(&paths)?;
@@ -583,6 +627,7 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
             &mut meta,
             (&cfg.solvers, &dataset, &plan),
             cfg.shard,
+            cfg.resume_any_build,
         )?
     } else {
         Resumed::default()
@@ -605,11 +650,13 @@ fn resume_state(
     meta: &mut RunMeta,
     (solvers, dataset, plan): (&[Box<dyn Solver>], &Dataset, &Plan),
     shard: Shard,
+    any_build: bool,
 ) -> Result<Resumed, BenchError> {
     // Older versions kept the in-progress meta at the final meta's path.
     let old = read_meta_file(&paths.journal_meta)
         .or_else(|_| read_meta_file(&paths.meta))
         .map_err(|e| BenchError::Usage(format!("--resume: {e}")))?;
+    check_same_build(&old, meta, any_build).map_err(BenchError::Usage)?;
     check_resumable(&old, meta).map_err(BenchError::Usage)?;
     meta.started = old.started;
     let identity = job_identity(solvers, dataset, plan)?;
@@ -716,6 +763,7 @@ fn execute_and_finish(
     } = resumed;
     let already = done_before.len();
     let jobs = plan.shard_len(cfg.shard);
+    let host = HostProbe::start();
     let progress = Progress::new(cfg.progress, jobs, already, &counts);
     let settings = JobSettings {
         timeout: cfg.timeout,
@@ -767,6 +815,7 @@ fn execute_and_finish(
                 RunStatus::Failed
             });
             meta.finished = Some(meta::now_utc());
+            meta.host_state = Some(host.finish());
             meta.jobs_done = Some(already + finished);
             let _ = writer.abandon();
             let _ = write_meta(&paths.journal_meta, &meta);
@@ -784,6 +833,7 @@ fn execute_and_finish(
     let done = already + summary.finished;
     let interrupted = done < jobs;
     meta.finished = Some(meta::now_utc());
+    meta.host_state = Some(host.finish());
     meta.jobs_done = Some(done);
     meta.status_counts = counts
         .iter()

@@ -154,6 +154,8 @@ pub(crate) struct Workers<'s> {
     head: Vec<u8>,
     /// Wall times of the repeats of one job.
     walls: Vec<f64>,
+    /// Thread CPU times of the repeats of one job (built-in solves).
+    cpus: Vec<f64>,
 }
 
 /// Why a job's row is an `error` row.
@@ -170,6 +172,7 @@ impl<'s> Workers<'s> {
             filled_for: None,
             head: Vec::new(),
             walls: Vec::new(),
+            cpus: Vec::new(),
         }
     }
 
@@ -201,6 +204,7 @@ impl<'s> Workers<'s> {
         r.repeats = None;
         r.cpu_s = None;
         r.max_rss_kib = None;
+        r.startup_s = None;
         r.message.clear();
         r.stats = None;
         r.solution = None;
@@ -225,7 +229,9 @@ impl<'s> Workers<'s> {
             }
             Ok((outcome, over_budget)) => {
                 self.record.counters = outcome.counters;
-                self.record.cpu_s = outcome.measured.cpu_s;
+                if self.solvers[job.strategy].measures() {
+                    self.record.cpu_s = outcome.measured.cpu_s;
+                }
                 self.record.max_rss_kib = outcome.measured.max_rss_kib;
                 self.record.stats = outcome.measured.stats;
                 let interrupted = interrupt.load(Ordering::Relaxed);
@@ -277,9 +283,25 @@ impl<'s> Workers<'s> {
         let Some(worker) = slot.as_mut() else {
             return Err(JobError("solver could not start".into()));
         };
+        // Start-up the worker can tell apart (an external `ready` handshake) happens here,
+        // before the job's clock and budget start.
+        match catch_unwind(AssertUnwindSafe(|| {
+            worker.prepare(settings.timeout, interrupt)
+        })) {
+            Ok(Ok(startup)) => self.record.startup_s = startup,
+            Ok(Err(SolverError(e))) => return Err(JobError(e)),
+            Err(p) => {
+                *slot = None;
+                return Err(JobError(format!(
+                    "solver panicked while starting: {}",
+                    panic_message(p.as_ref())
+                )));
+            }
+        }
         let seed = job_seed(job.seed, &puzzle.id, job.colony);
         let repeat = settings.repeat.max(1);
         self.walls.clear();
+        self.cpus.clear();
         let mut first: Option<Outcome> = None;
         for i in 0..repeat {
             // Every repeat is the same job: same seed, same budget counted from its own start.
@@ -292,11 +314,18 @@ impl<'s> Workers<'s> {
                 stop: Stop::new(interrupt, settings.timeout),
                 trace: (settings.trace && i == 0).then_some(&mut self.trace),
             };
+            // The CPU clock is read outside the wall-clock window, so `wall_s` does not grow.
+            let cpu0 = thread_cpu_s();
             let start = Instant::now();
             let result = catch_unwind(AssertUnwindSafe(|| worker.solve(&mut task)));
             let wall = start.elapsed();
+            let cpu1 = thread_cpu_s();
             self.walls.push(wall.as_secs_f64());
             self.record.wall_s = median(&mut self.walls);
+            if let (Some(a), Some(b)) = (cpu0, cpu1) {
+                self.cpus.push((b - a).max(0.0));
+                self.record.cpu_s = Some(median(&mut self.cpus));
+            }
             let outcome = match result {
                 Ok(Ok(o)) => o,
                 Ok(Err(SolverError(e))) => return Err(JobError(e)),
@@ -337,6 +366,19 @@ impl<'s> Workers<'s> {
             None => Err(JobError("no solve ran".into())),
         }
     }
+}
+
+/// This thread's CPU time in seconds (`CLOCK_THREAD_CPUTIME_ID`).
+fn thread_cpu_s() -> Option<f64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid clock id and out-pointer.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
+        return None;
+    }
+    Some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
 }
 
 /// The status of a job that ran to an end, with the message that explains it; `None` when
@@ -979,6 +1021,31 @@ mod tests {
             Ok(Outcome::new(End::NoSolution))
         });
         assert_eq!(run(once, 1).repeats, None);
+    }
+
+    #[test]
+    fn built_in_solves_record_thread_cpu_time_not_sleep() {
+        // A solve that burns CPU has it in `cpu_s`; one that sleeps has far less CPU than wall.
+        let busy = FnSolver::new("busy", crate::kind::PuzzleKind::Sudoku, |_| {
+            let t = crate::solver::Stop::never();
+            let mut x = 1u64;
+            let start = Instant::now();
+            while start.elapsed() < Duration::from_millis(30) && !t.check() {
+                x = std::hint::black_box(x.wrapping_mul(6364136223846793005).wrapping_add(1));
+            }
+            Ok(Outcome::new(End::NoSolution))
+        });
+        let r = run(busy, 1);
+        assert!(r.cpu_s.is_some_and(|c| c > 0.0), "{:?}", r.cpu_s);
+        let sleepy = FnSolver::new("sleepy", crate::kind::PuzzleKind::Sudoku, |_| {
+            std::thread::sleep(Duration::from_millis(100));
+            Ok(Outcome::new(End::NoSolution))
+        });
+        let r = run(sleepy, 1);
+        let cpu = r.cpu_s.expect("cpu measured");
+        assert!(cpu < r.wall_s / 2.0, "cpu {cpu} vs wall {}", r.wall_s);
+        // Timings are not part of a row's identity.
+        assert_eq!(r.without_timing().cpu_s, None);
     }
 
     #[test]

@@ -796,14 +796,18 @@ fn merged_columns(inputs: &[MergeInput]) -> Result<Columns, MergeError> {
                 solutions: rows.iter().any(|r| r.counters.solutions.is_some()),
                 solution: rows.iter().any(|r| r.solution.is_some()),
                 repeats: rows.iter().any(|r| r.repeats.is_some()),
+                cpu: rows.iter().any(|r| r.cpu_s.is_some()),
+                startup: rows.iter().any(|r| r.startup_s.is_some()),
             },
         };
+        c.cpu |= have.cpu;
+        c.startup |= have.startup;
         c.repeats |= have.repeats;
         c.measured |= have.measured;
         c.solutions |= have.solutions;
         c.solution |= have.solution;
     }
-    Ok(c)
+    Ok(c.canonical())
 }
 
 /// Merge shard files, handing each row to `sink` in job order as soon as it is checked. See

@@ -113,6 +113,13 @@ pub struct RunMeta {
     pub status_counts: std::collections::BTreeMap<String, u64>,
     /// Machine description (free-form object).
     pub machine: serde_json::Value,
+    /// How busy the host was during the run (absent in metas written before it was added).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host_state: Option<HostState>,
+    /// The build that wrote the run and the external programs it ran (absent in metas
+    /// written before it was added).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub build: Option<BuildInfo>,
     /// Fields this version does not know, kept so that `merge` passes them on.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -197,6 +204,240 @@ impl Machine {
             cpus: std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
     }
+}
+
+/// The host's load over a run: what the run's own processes took against what the whole
+/// host did, so that a reader can tell a quiet run from one that shared its CPUs. Every
+/// field is optional when read.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct HostState {
+    /// 1-minute load average at the start (`/proc/loadavg`).
+    pub load1_start: Option<f64>,
+    /// 1-minute load average at the end.
+    pub load1_end: Option<f64>,
+    /// The run's elapsed seconds.
+    pub wall_s: Option<f64>,
+    /// This process's user + system CPU seconds over the run, with its reaped children
+    /// (the external solvers).
+    pub run_cpu_s: Option<f64>,
+    /// The host's busy + steal CPU seconds over the run (`/proc/stat`, all CPUs).
+    pub host_busy_cpu_s: Option<f64>,
+    /// `host_busy_cpu_s - run_cpu_s`, at least 0: what others took while the run ran. A short
+    /// burst the load average smooths away shows here.
+    pub others_cpu_s: Option<f64>,
+}
+
+/// The readings taken at a run's start, to be turned into a [`HostState`] at its end.
+#[derive(Clone, Debug)]
+pub struct HostProbe {
+    at: std::time::Instant,
+    load1: Option<f64>,
+    own_cpu: f64,
+    host_busy: Option<f64>,
+}
+
+impl HostProbe {
+    /// Takes the start readings.
+    pub fn start() -> HostProbe {
+        HostProbe {
+            at: std::time::Instant::now(),
+            load1: load1(),
+            own_cpu: own_cpu_s(),
+            host_busy: host_busy_cpu_s(),
+        }
+    }
+
+    /// The host state from the start until now.
+    pub fn finish(&self) -> HostState {
+        let run_cpu = own_cpu_s() - self.own_cpu;
+        let busy = match (self.host_busy, host_busy_cpu_s()) {
+            (Some(a), Some(b)) => Some((b - a).max(0.0)),
+            _ => None,
+        };
+        HostState {
+            load1_start: self.load1,
+            load1_end: load1(),
+            wall_s: Some(self.at.elapsed().as_secs_f64()),
+            run_cpu_s: Some(run_cpu.max(0.0)),
+            host_busy_cpu_s: busy,
+            others_cpu_s: busy.map(|b| (b - run_cpu).max(0.0)),
+        }
+    }
+}
+
+/// The 1-minute load average, from `/proc/loadavg`.
+fn load1() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/loadavg").ok()?;
+    text.split_whitespace().next()?.parse().ok()
+}
+
+/// User + system CPU seconds of this process and of the children it has reaped.
+fn own_cpu_s() -> f64 {
+    let get = |who: libc::c_int| {
+        // SAFETY: zeroed rusage is a valid out-buffer for getrusage.
+        let mut ru: libc::rusage = unsafe { std::mem::zeroed() };
+        // SAFETY: valid pointer; RUSAGE_SELF/RUSAGE_CHILDREN are valid selectors.
+        if unsafe { libc::getrusage(who, &mut ru) } != 0 {
+            return 0.0;
+        }
+        let tv = |t: libc::timeval| t.tv_sec as f64 + t.tv_usec as f64 * 1e-6;
+        tv(ru.ru_utime) + tv(ru.ru_stime)
+    };
+    get(libc::RUSAGE_SELF) + get(libc::RUSAGE_CHILDREN)
+}
+
+/// The host's busy + steal CPU seconds since boot, all CPUs (`/proc/stat`'s `cpu` line).
+fn host_busy_cpu_s() -> Option<f64> {
+    let text = std::fs::read_to_string("/proc/stat").ok()?;
+    parse_busy(&text)
+}
+
+/// Busy ticks of a `/proc/stat` text in seconds: user, nice, system, irq, softirq and steal
+/// (guest time is already inside user and nice; idle and iowait are not busy).
+fn parse_busy(text: &str) -> Option<f64> {
+    let line = text.lines().find(|l| l.starts_with("cpu "))?;
+    let v: Vec<u64> = line
+        .split_whitespace()
+        .skip(1)
+        .map(|f| f.parse().unwrap_or(0))
+        .collect();
+    let at = |i: usize| v.get(i).copied().unwrap_or(0);
+    let ticks = at(0) + at(1) + at(2) + at(5) + at(6) + at(7);
+    // SAFETY: sysconf has no memory effects.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    let hz = if hz > 0 { hz as f64 } else { 100.0 };
+    Some(ticks as f64 / hz)
+}
+
+/// What built a run: this program and the external solvers it ran. `--resume` compares it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct BuildInfo {
+    /// Crate version.
+    pub version: String,
+    /// Git revision compiled in, where known.
+    pub git_revision: Option<String>,
+    /// `release` or `debug`.
+    pub profile: String,
+    /// Hash of the running executable's bytes (`/proc/self/exe`): the crate's stable 64-bit
+    /// hash ([`crate::hash::StableHasher`]), 16 hex digits.
+    pub exe_hash: Option<String>,
+    /// Per external solver (by name): the manifest's hash and each `command` file's.
+    pub solvers: std::collections::BTreeMap<String, SolverBuild>,
+    /// Set when `--resume-any-build` continued a run made by another build or program: what
+    /// differed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resumed_across: Option<String>,
+}
+
+/// One external solver's provenance.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SolverBuild {
+    /// Content hash of the manifest that declared it.
+    pub manifest_hash: Option<String>,
+    /// Each `command` element that is an existing file (the program, a script), by the path
+    /// as resolved, with the hash of its bytes (as [`BuildInfo::exe_hash`]).
+    pub files: std::collections::BTreeMap<String, String>,
+}
+
+impl BuildInfo {
+    /// This executable's build, without solvers.
+    pub fn current() -> BuildInfo {
+        BuildInfo {
+            version: env!("CARGO_PKG_VERSION").to_string(),
+            git_revision: git_revision(),
+            profile: if cfg!(debug_assertions) {
+                "debug"
+            } else {
+                "release"
+            }
+            .to_string(),
+            exe_hash: exe_hash(),
+            solvers: Default::default(),
+            resumed_across: None,
+        }
+    }
+
+    /// What differs from `old` (this is the new build), one phrase per difference; empty
+    /// when the builds are the same. `resumed_across` is not compared.
+    pub fn differences(&self, old: &BuildInfo) -> Vec<String> {
+        let mut out = Vec::new();
+        let show = |v: &Option<String>| v.clone().unwrap_or_else(|| "unknown".into());
+        if old.version != self.version {
+            out.push(format!("version {} -> {}", old.version, self.version));
+        }
+        if old.git_revision != self.git_revision {
+            out.push(format!(
+                "git revision {} -> {}",
+                show(&old.git_revision),
+                show(&self.git_revision)
+            ));
+        }
+        if old.profile != self.profile {
+            out.push(format!("build profile {} -> {}", old.profile, self.profile));
+        }
+        if old.exe_hash != self.exe_hash {
+            out.push(format!(
+                "executable hash {} -> {}",
+                short(&old.exe_hash),
+                short(&self.exe_hash)
+            ));
+        }
+        let names: std::collections::BTreeSet<&String> =
+            old.solvers.keys().chain(self.solvers.keys()).collect();
+        for name in names {
+            let (a, b) = (old.solvers.get(name), self.solvers.get(name));
+            let (Some(a), Some(b)) = (a, b) else {
+                continue; // a solver added or removed shows as a strategy difference
+            };
+            let files: std::collections::BTreeSet<&String> =
+                a.files.keys().chain(b.files.keys()).collect();
+            for f in files {
+                match (a.files.get(f), b.files.get(f)) {
+                    (Some(x), Some(y)) if x == y => {}
+                    (x, y) => out.push(format!(
+                        "solver `{name}`: {f} {} -> {}",
+                        short(&x.cloned()),
+                        short(&y.cloned())
+                    )),
+                }
+            }
+        }
+        out
+    }
+}
+
+fn short(h: &Option<String>) -> String {
+    match h {
+        Some(h) => h.chars().take(12).collect(),
+        None => "none".into(),
+    }
+}
+
+/// The hash of the running executable's bytes, computed once per process.
+pub fn exe_hash() -> Option<String> {
+    static HASH: std::sync::OnceLock<Option<String>> = std::sync::OnceLock::new();
+    HASH.get_or_init(|| file_hash(Path::new("/proc/self/exe")))
+        .clone()
+}
+
+/// The stable hash of a file's bytes, 16 hex digits; None when it cannot be read.
+pub fn file_hash(path: &Path) -> Option<String> {
+    use std::io::Read;
+    let mut f = std::fs::File::open(path).ok()?;
+    let mut h = crate::hash::StableHasher::default();
+    let mut buf = vec![0u8; 1 << 16];
+    loop {
+        match f.read(&mut buf) {
+            Ok(0) => break,
+            Ok(n) => h.write_bytes(&buf[..n]),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(_) => return None,
+        }
+    }
+    Some(format!("{:016x}", h.finish()))
 }
 
 /// The git revision compiled in by `build.rs`, if any.
@@ -284,6 +525,80 @@ mod tests {
         );
         assert!(m.shard.is_some_and(|s| s.contains(4) && !s.contains(3)));
     }
+    #[test]
+    fn host_state_and_build_are_recorded_and_optional() {
+        let m: RunMeta = serde_json::from_str(r#"{"tool":"x"}"#).expect("old meta");
+        assert_eq!((m.host_state, m.build), (None, None));
+        let probe = HostProbe::start();
+        // Some CPU of our own, so that run_cpu_s has something to see.
+        let mut x = 0u64;
+        for i in 0..2_000_000u64 {
+            x = x.wrapping_mul(31).wrapping_add(i);
+        }
+        assert_ne!(x, 1);
+        let h = probe.finish();
+        assert!(h.load1_start.is_some() && h.load1_end.is_some(), "{h:?}");
+        assert!(h.wall_s.is_some_and(|w| w > 0.0), "{h:?}");
+        let (busy, own, others) = (
+            h.host_busy_cpu_s.expect("busy"),
+            h.run_cpu_s.expect("own"),
+            h.others_cpu_s.expect("others"),
+        );
+        assert!(
+            others >= 0.0 && (others - (busy - own).max(0.0)).abs() < 1e-9,
+            "{h:?}"
+        );
+        let json = serde_json::to_string(&h).expect("json");
+        for key in [
+            "load1_start",
+            "load1_end",
+            "wall_s",
+            "run_cpu_s",
+            "host_busy_cpu_s",
+            "others_cpu_s",
+        ] {
+            assert!(json.contains(&format!("\"{key}\"")), "{json}");
+        }
+    }
+
+    #[test]
+    fn proc_stat_busy_counts_busy_and_steal_not_idle() {
+        // user nice system idle iowait irq softirq steal
+        let text = "cpu  100 10 50 9999 500 5 5 30 0 0\ncpu0 1 2 3 4\n";
+        // SAFETY: sysconf has no memory effects.
+        let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) } as f64;
+        let busy = parse_busy(text).expect("cpu line");
+        assert!((busy - 200.0 / hz).abs() < 1e-9, "{busy}");
+        assert_eq!(parse_busy("intr 5\n"), None);
+    }
+
+    #[test]
+    fn builds_name_what_differs() {
+        let a = BuildInfo::current();
+        assert!(a.exe_hash.as_ref().is_some_and(|h| h.len() == 16), "{a:?}");
+        assert!(a.differences(&a).is_empty());
+        let mut b = a.clone();
+        b.git_revision = Some("feedbeef".into());
+        b.solvers.insert(
+            "py".into(),
+            SolverBuild {
+                manifest_hash: Some("m".into()),
+                files: [("/x/solver.py".to_string(), "1111".to_string())].into(),
+            },
+        );
+        let mut c = b.clone();
+        c.exe_hash = Some("0000000000000000".into());
+        if let Some(s) = c.solvers.get_mut("py") {
+            s.files.insert("/x/solver.py".into(), "2222".into());
+        }
+        let d = c.differences(&b).join("; ");
+        assert!(
+            d.contains("executable hash") && d.contains("solver `py`: /x/solver.py 1111 -> 2222"),
+            "{d}"
+        );
+        assert!(b.differences(&a).join(";").contains("git revision"));
+    }
+
     #[test]
     fn utc_formatting() {
         assert_eq!(format_utc(0), "1970-01-01T00:00:00Z");

@@ -3,8 +3,9 @@
 //! Columns are fixed and named; numbers are raw (no units in the cells, the unit is in the
 //! name: `wall_s` is seconds). A counter that does not apply to a row's solver is an empty
 //! cell, never a zero. Optional columns appear only when a run asks for them: `solutions`
-//! (`--count-solutions`), `repeats` (`--repeat R` with R > 1), `cpu_s`, `max_rss_kib` and
-//! `stats` (a run with an external solver), `solution` (`--record-solutions`). Readers find columns by header name, so a file with or
+//! (`--count-solutions`), `repeats` (`--repeat R` with R > 1), `cpu_s` (runs since it was
+//! added), `max_rss_kib` and `stats` (a run with an external solver), `startup_s` (a run with an
+//! external solver, since it was added), `solution` (`--record-solutions`). Readers find columns by header name, so a file with or
 //! without the optional columns reads the same way.
 
 use super::counters::{Counters, COUNTERS};
@@ -205,10 +206,17 @@ pub struct Record {
     /// Solves timed for `wall_s` (`--repeat R`, optional column): R, or fewer when a solve ran
     /// into the budget and the repeats stopped there.
     pub repeats: Option<u32>,
-    /// CPU time of an external solver for this job, in seconds (optional column).
+    /// CPU time of the solve in seconds (optional column): an external solver's process
+    /// CPU for the job, or a built-in solve's thread CPU time, read outside the `wall_s`
+    /// window. With `--repeat R`, the median of the R solves.
     pub cpu_s: Option<f64>,
     /// Peak resident memory of an external solver, KiB (optional column).
     pub max_rss_kib: Option<u64>,
+    /// Seconds an external solver took to start before this job, from its start to its
+    /// `ready` line (optional column, a timing like `wall_s`). Empty where no start-up was
+    /// measured: jobs that reused a running process, and solvers without the `ready`
+    /// handshake, whose start-up is unknown and lands inside the next job's `wall_s`.
+    pub startup_s: Option<f64>,
     /// Why the row ended as it did, where that needs words; empty otherwise.
     pub message: String,
     /// An external solver's own statistics, `key=value;…`, verbatim (optional column).
@@ -230,6 +238,12 @@ pub struct Columns {
     /// Include `repeats` (`--repeat R` with R > 1).
     #[serde(default)]
     pub repeats: bool,
+    /// Include `cpu_s` without the other `measured` columns (built-in solves' CPU time).
+    #[serde(default)]
+    pub cpu: bool,
+    /// Include `startup_s` (runs with an external solver).
+    #[serde(default)]
+    pub startup: bool,
 }
 
 /// The columns before the counters.
@@ -250,7 +264,7 @@ const HEAD: [&str; 12] = [
 
 /// Columns whose values may differ between two runs of the same plan: never part of a join
 /// key or an exact-match check. `repeats` says how `wall_s` was measured, so it goes with it.
-pub const TIMING_COLUMNS: [&str; 4] = ["wall_s", "repeats", "cpu_s", "max_rss_kib"];
+pub const TIMING_COLUMNS: [&str; 5] = ["wall_s", "repeats", "cpu_s", "max_rss_kib", "startup_s"];
 
 impl Columns {
     /// Every optional column on.
@@ -259,6 +273,9 @@ impl Columns {
         solution: true,
         measured: true,
         repeats: true,
+        // Implied by `measured` (canonical form: see [`Columns::canonical`]).
+        cpu: false,
+        startup: true,
     };
 
     /// The header for this selection of optional columns.
@@ -274,8 +291,14 @@ impl Columns {
         if self.repeats {
             h.push("repeats");
         }
+        if self.measured || self.cpu {
+            h.push("cpu_s");
+        }
         if self.measured {
-            h.extend(["cpu_s", "max_rss_kib"]);
+            h.push("max_rss_kib");
+        }
+        if self.startup {
+            h.push("startup_s");
         }
         h.push("message");
         if self.measured {
@@ -295,12 +318,25 @@ impl Columns {
                 "solutions" => c.solutions = true,
                 "solution" => c.solution = true,
                 "repeats" => c.repeats = true,
-                "cpu_s" | "max_rss_kib" | "stats" => c.measured = true,
+                "cpu_s" => c.cpu = true,
+                "max_rss_kib" | "stats" => c.measured = true,
+                "startup_s" => c.startup = true,
                 _ => {}
             }
             Some(())
         });
+        // `measured` implies `cpu_s`: `cpu` says only that a file without the others has it.
+        c.cpu &= !c.measured;
         c
+    }
+
+    /// The same selection in its canonical form (`cpu` is implied by `measured`), so that
+    /// two selections writing the same header compare equal.
+    pub fn canonical(self) -> Columns {
+        Columns {
+            cpu: self.cpu && !self.measured,
+            ..self
+        }
     }
 
     /// Names of the optional columns present, for messages.
@@ -419,14 +455,22 @@ impl Record {
                 let _ = write!(out, "{n}");
             }
         }
-        if cols.measured {
+        if cols.measured || cols.cpu {
             out.push(b',');
             if let Some(c) = self.cpu_s {
                 let _ = write!(out, "{c:.6}");
             }
+        }
+        if cols.measured {
             out.push(b',');
             if let Some(m) = self.max_rss_kib {
                 let _ = write!(out, "{m}");
+            }
+        }
+        if cols.startup {
+            out.push(b',');
+            if let Some(s) = self.startup_s {
+                let _ = write!(out, "{s:.6}");
             }
         }
         out.push(b',');
@@ -491,6 +535,7 @@ impl Record {
             repeats: None,
             cpu_s: None,
             max_rss_kib: None,
+            startup_s: None,
             ..self.clone()
         }
     }
@@ -542,6 +587,13 @@ impl Record {
                 }
                 self.cpu_s = v;
             }
+            "startup_s" => {
+                let v: Option<f64> = opt_num(cell, "a non-negative number of seconds")?;
+                if v.is_some_and(|v| !(v.is_finite() && v >= 0.0)) {
+                    return Err("a non-negative number of seconds");
+                }
+                self.startup_s = v;
+            }
             "max_rss_kib" => self.max_rss_kib = opt_num(cell, UINT)?,
             "repeats" => self.repeats = opt_num(cell, "an unsigned 32-bit integer")?,
             "message" => self.message = cell.to_string(),
@@ -568,12 +620,13 @@ mod tests {
             "repeats",
             "cpu_s",
             "max_rss_kib",
+            "startup_s",
             "stats",
         ] {
             assert!(!base.contains(&c), "{c}");
             assert!(Columns::ALL.header().contains(&c), "{c}");
         }
-        assert_eq!(base.len(), Columns::ALL.header().len() - 6);
+        assert_eq!(base.len(), Columns::ALL.header().len() - 7);
         // The column order the files have always had.
         assert_eq!(
             base.join(","),
@@ -592,10 +645,19 @@ mod tests {
                 "repeats",
                 "cpu_s",
                 "max_rss_kib",
+                "startup_s",
                 "stats",
                 "solution"
             ]
         );
+        // Built-in runs carry `cpu_s` alone; it reads back as such.
+        let cpu = Columns {
+            cpu: true,
+            ..Columns::default()
+        };
+        let h = cpu.header();
+        assert!(h.contains(&"cpu_s") && !h.contains(&"max_rss_kib"), "{h:?}");
+        assert_eq!(Columns::of_header(h.into_iter()), cpu);
     }
 
     #[test]
@@ -607,6 +669,7 @@ mod tests {
             params: Params::from_pairs([("b", 2), ("a", 1)]),
             cpu_s: Some(0.5),
             max_rss_kib: Some(1024),
+            startup_s: Some(0.25),
             stats: Some("x=1".into()),
             solution: Some("1".repeat(81)),
             repeats: Some(9),

@@ -3,11 +3,13 @@
 
 mod cli_bad_input;
 mod cli_external;
+mod cli_hostile;
 mod cli_interrupt;
 mod cli_messages;
 mod cli_orphans;
 mod cli_paths;
 mod cli_reliability;
+mod cli_provenance;
 mod cli_repeat;
 mod cli_repro;
 mod cli_run;
