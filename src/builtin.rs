@@ -15,7 +15,7 @@ use crate::sudoku;
 use crate::sudoku::abc::{AbcParams, Limit, Neighbourhood};
 
 /// Strategy names `--strategy` accepts, with the puzzle kind each solves and what it is.
-pub const STRATEGY_NAMES: [(&str, PuzzleKind, &str); 6] = [
+pub const STRATEGY_NAMES: [(&str, PuzzleKind, &str); 8] = [
     (
         "mrv",
         PuzzleKind::Hitori,
@@ -45,6 +45,16 @@ pub const STRATEGY_NAMES: [(&str, PuzzleKind, &str); 6] = [
         "backtrack",
         PuzzleKind::Sudoku,
         "bitboard backtracking with singles and locked candidates",
+    ),
+    (
+        "abc-prop",
+        PuzzleKind::Sudoku,
+        "bee colony over value preferences decoded with singles propagation (any order 2-6)",
+    ),
+    (
+        "restarts",
+        PuzzleKind::Sudoku,
+        "abc-prop's decoder from fresh random preferences only: the no-learning control",
     ),
 ];
 
@@ -91,6 +101,11 @@ pub enum SolverSpec {
     Abc {
         /// Colony parameters.
         params: AbcParams,
+    },
+    /// Sudoku propagation-aware colony (`abc-prop`) or its control (`restarts`).
+    Prop {
+        /// Colony parameters.
+        params: sudoku::prop::PropParams,
     },
     /// Sudoku backtracking baseline.
     Backtrack {
@@ -140,6 +155,9 @@ pub fn parse_strategies(list: &str, opts: &SolverOptions) -> Result<Vec<SolverSp
                 max_solutions: opts.max_solutions,
                 node_limit: opts.node_limit,
             },
+            "abc-prop" | "restarts" => SolverSpec::Prop {
+                params: prop_params(name, opts)?,
+            },
             other => {
                 let known: Vec<&str> = STRATEGY_NAMES.iter().map(|(n, _, _)| *n).collect();
                 return Err(format!(
@@ -151,6 +169,32 @@ pub fn parse_strategies(list: &str, opts: &SolverOptions) -> Result<Vec<SolverSp
         specs.push(spec);
     }
     Ok(specs)
+}
+
+/// `abc-prop`'s or `restarts`' parameters from the shared ABC options.
+fn prop_params(name: &str, opts: &SolverOptions) -> Result<sudoku::prop::PropParams, String> {
+    let limit = match opts.abc.limit {
+        Limit::Fixed(n) => n,
+        Limit::Adaptive => return Err(format!(
+            "strategy {name}: --limit adaptive applies to abc and abc-hybrid only; give a number"
+        )),
+    };
+    if opts.abc.neighbourhood != Neighbourhood::Box {
+        return Err(format!(
+            "strategy {name}: --neighbourhood applies to abc and abc-hybrid only"
+        ));
+    }
+    let mode = if name == "restarts" {
+        sudoku::prop::Mode::Restarts
+    } else {
+        sudoku::prop::Mode::Colony
+    };
+    Ok(sudoku::prop::PropParams {
+        colony_size: opts.abc.colony_size,
+        limit,
+        max_cycles: opts.abc.max_cycles,
+        mode,
+    })
 }
 
 fn limit_name(limit: Limit) -> String {
@@ -167,6 +211,10 @@ impl SolverSpec {
             SolverSpec::Hitori { strategy, .. } => strategy.name(),
             SolverSpec::Abc { params } if params.presolve => "abc-hybrid",
             SolverSpec::Abc { .. } => "abc",
+            SolverSpec::Prop { params } if params.mode == sudoku::prop::Mode::Restarts => {
+                "restarts"
+            }
+            SolverSpec::Prop { .. } => "abc-prop",
             SolverSpec::Backtrack { .. } => "backtrack",
         }
     }
@@ -211,13 +259,23 @@ impl SolverSpec {
                 ("max_cycles", params.max_cycles.to_string()),
                 ("neighbourhood", params.neighbourhood.name().to_string()),
             ],
+            SolverSpec::Prop { params } => {
+                let mut v = vec![
+                    ("colony_size", params.colony_size.to_string()),
+                    ("max_cycles", params.max_cycles.to_string()),
+                ];
+                if params.mode == sudoku::prop::Mode::Colony {
+                    v.push(("limit", params.limit.to_string()));
+                }
+                v
+            }
         };
         Params::from_pairs(kv)
     }
 
     /// Whether independent colonies (and seeds) change this solver's result.
     pub fn is_randomised(&self) -> bool {
-        matches!(self, SolverSpec::Abc { .. })
+        matches!(self, SolverSpec::Abc { .. } | SolverSpec::Prop { .. })
     }
 
     /// Solve one job, in buffers allocated for it alone (a [`Solver::start`] worker keeps
@@ -296,6 +354,22 @@ impl SolverSpec {
                     ..Counters::default()
                 }))
             }
+            (SolverSpec::Prop { params }, PuzzleData::Sudoku { puzzle, .. }) => {
+                let r = sudoku::prop::solve(
+                    3,
+                    puzzle.cells(),
+                    params,
+                    task.rng,
+                    stop,
+                    task.trace.as_deref_mut(),
+                );
+                let answer = r
+                    .solution
+                    .as_deref()
+                    .and_then(|s| <[u8; 81]>::try_from(s).ok())
+                    .map(Answer::Sudoku);
+                Ok(prop_outcome(&r, answer))
+            }
             (
                 SolverSpec::Backtrack {
                     max_solutions,
@@ -332,6 +406,23 @@ impl SolverSpec {
             ))),
         }
     }
+}
+
+/// `abc-prop`'s or `restarts`' outcome, with `answer` the solution in the puzzle's own type.
+fn prop_outcome(r: &sudoku::prop::PropResult, answer: Option<Answer>) -> Outcome {
+    let end = match (answer, r.end) {
+        (Some(a), _) => End::Found(a),
+        (None, sudoku::prop::PropEnd::NoSolution) => End::NoSolution,
+        (None, sudoku::prop::PropEnd::Stopped) => End::Stopped,
+        (None, _) => End::GaveUp,
+    };
+    Outcome::new(end).with_counters(Counters {
+        cycles: Some(r.cycles),
+        evaluations: Some(r.evaluations),
+        scouts: Some(r.scouts),
+        best_conflicts: Some(u64::from(r.best)),
+        ..Counters::default()
+    })
 }
 
 /// What one worker thread keeps from job to job: the solvers' buffers, so that a job of a
@@ -411,7 +502,9 @@ impl Solver for SolverSpec {
                     RunOption::NodeLimit | RunOption::CountSolutions | RunOption::Repeat
                 )
             }
-            SolverSpec::Abc { .. } => matches!(option, RunOption::Trace | RunOption::AbcParams),
+            SolverSpec::Abc { .. } | SolverSpec::Prop { .. } => {
+                matches!(option, RunOption::Trace | RunOption::AbcParams)
+            }
         }
     }
     fn start(&self) -> Result<Box<dyn Worker + '_>, SolverError> {

@@ -16,6 +16,7 @@ pub mod grid;
 mod logic;
 pub mod parse;
 pub mod presolve;
+pub mod prop;
 pub mod verify;
 
 #[cfg(test)]
