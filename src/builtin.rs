@@ -175,27 +175,54 @@ pub fn parse_strategies(list: &str, opts: &SolverOptions) -> Result<Vec<SolverSp
 fn prop_params(name: &str, opts: &SolverOptions) -> Result<sudoku::prop::PropParams, String> {
     let limit = match opts.abc.limit {
         Limit::Fixed(n) => n,
-        Limit::Adaptive => return Err(format!(
+        Limit::Adaptive => {
+            return Err(format!(
             "strategy {name}: --limit adaptive applies to abc and abc-hybrid only; give a number"
-        )),
+        ))
+        }
     };
     if opts.abc.neighbourhood != Neighbourhood::Box {
         return Err(format!(
             "strategy {name}: --neighbourhood applies to abc and abc-hybrid only"
         ));
     }
+    // Their own defaults where the shared flags are at abc's: 10 sources, limit 10 (measured
+    // best of a sweep over 100 forum_hardest puzzles), and cycles bounded by --timeout.
+    let dflt = AbcParams::default();
+    let colony_size = if opts.abc.colony_size == dflt.colony_size {
+        PROP_COLONY
+    } else {
+        opts.abc.colony_size
+    };
+    let limit = if opts.abc.limit == dflt.limit {
+        PROP_LIMIT
+    } else {
+        limit
+    };
+    let max_cycles = if opts.abc.max_cycles == dflt.max_cycles {
+        PROP_MAX_CYCLES
+    } else {
+        opts.abc.max_cycles
+    };
     let mode = if name == "restarts" {
         sudoku::prop::Mode::Restarts
     } else {
         sudoku::prop::Mode::Colony
     };
     Ok(sudoku::prop::PropParams {
-        colony_size: opts.abc.colony_size,
+        colony_size,
         limit,
-        max_cycles: opts.abc.max_cycles,
+        max_cycles,
         mode,
     })
 }
+
+/// `abc-prop`'s and `restarts`' colony size when `--colony-size` is left at abc's 100.
+pub const PROP_COLONY: usize = 20;
+/// `abc-prop`'s abandonment limit when `--limit` is left at abc's 50.
+pub const PROP_LIMIT: u32 = 10;
+/// `abc-prop`'s and `restarts`' cycle budget when `--max-cycles` is left at abc's 2000.
+pub const PROP_MAX_CYCLES: u64 = 10_000_000;
 
 fn limit_name(limit: Limit) -> String {
     match limit {
@@ -370,6 +397,25 @@ impl SolverSpec {
                     .map(Answer::Sudoku);
                 Ok(prop_outcome(&r, answer))
             }
+            (SolverSpec::Prop { params }, PuzzleData::SudokuK { puzzle, .. }) => {
+                let r = sudoku::prop::solve(
+                    puzzle.order(),
+                    puzzle.cells(),
+                    params,
+                    task.rng,
+                    stop,
+                    task.trace.as_deref_mut(),
+                );
+                let answer = r.solution.clone().map(Answer::SudokuK);
+                Ok(prop_outcome(&r, answer))
+            }
+            (_, PuzzleData::SudokuK { puzzle, .. }) => Err(SolverError(format!(
+                "strategy {} solves 9x9 Sudoku (order 3) only, not order {} ({}x{}); abc-prop and restarts take any order 2-6",
+                self.name(),
+                puzzle.order(),
+                puzzle.side(),
+                puzzle.side()
+            ))),
             (
                 SolverSpec::Backtrack {
                     max_solutions,

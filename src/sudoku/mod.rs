@@ -14,6 +14,7 @@ mod fitness;
 pub mod generate;
 pub mod grid;
 mod logic;
+pub mod order;
 pub mod parse;
 pub mod presolve;
 pub mod prop;

@@ -725,7 +725,7 @@ mod tests {
 
     #[test]
     fn blank_grids_of_every_order_are_completed() {
-        for order in 2..=5 {
+        for order in 2..=5usize {
             let p = vec![0u8; order.pow(4)];
             let r = run(order, &p, Mode::Colony, 7);
             assert_eq!(r.end, PropEnd::Solved, "order {order}");
