@@ -186,8 +186,9 @@ fn prop_params(name: &str, opts: &SolverOptions) -> Result<sudoku::prop::PropPar
             "strategy {name}: --neighbourhood applies to abc and abc-hybrid only"
         ));
     }
-    // Their own defaults where the shared flags are at abc's: 10 sources, limit 10 (measured
-    // best of a sweep over 100 forum_hardest puzzles), and cycles bounded by --timeout.
+    // Their own defaults where the shared flags are at abc's: 5 sources (colony 10), limit by
+    // order (10 for 9x9: best of a sweep over 100 forum_hardest puzzles; 30 for 25x25), and
+    // cycles bounded by --timeout.
     let dflt = AbcParams::default();
     let colony_size = if opts.abc.colony_size == dflt.colony_size {
         PROP_COLONY
@@ -218,9 +219,10 @@ fn prop_params(name: &str, opts: &SolverOptions) -> Result<sudoku::prop::PropPar
 }
 
 /// `abc-prop`'s and `restarts`' colony size when `--colony-size` is left at abc's 100.
-pub const PROP_COLONY: usize = 20;
-/// `abc-prop`'s abandonment limit when `--limit` is left at abc's 50.
-pub const PROP_LIMIT: u32 = 10;
+pub const PROP_COLONY: usize = 10;
+/// `abc-prop`'s abandonment limit when `--limit` is left at abc's 50: 0, by order (10 * (K-2),
+/// at least 10).
+pub const PROP_LIMIT: u32 = 0;
 /// `abc-prop`'s and `restarts`' cycle budget when `--max-cycles` is left at abc's 2000.
 pub const PROP_MAX_CYCLES: u64 = 10_000_000;
 
@@ -292,7 +294,11 @@ impl SolverSpec {
                     ("max_cycles", params.max_cycles.to_string()),
                 ];
                 if params.mode == sudoku::prop::Mode::Colony {
-                    v.push(("limit", params.limit.to_string()));
+                    let limit = match params.limit {
+                        0 => "by-order".to_string(),
+                        l => l.to_string(),
+                    };
+                    v.push(("limit", limit));
                 }
                 v
             }

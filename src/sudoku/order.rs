@@ -283,6 +283,36 @@ pub fn parse_acs(text: &str) -> Result<SudokuK, (usize, String)> {
     SudokuK::new(order, cells).map_err(|e| (last, e))
 }
 
+/// A Lewis-style puzzle: a random complete grid of `order` (the propagating decoder from
+/// random value preferences), then cells removed at random until `given_pct`% of them (rounded
+/// down) remain. It may have several solutions.
+pub fn generate<R: rand::Rng>(order: usize, given_pct: usize, rng: &mut R) -> SudokuK {
+    use super::prop::{solve, Mode, PropParams};
+    let n = order * order;
+    let params = PropParams {
+        colony_size: 1,
+        limit: 1,
+        max_cycles: u64::MAX,
+        mode: Mode::Restarts,
+    };
+    let blank = vec![0u8; n * n];
+    let mut cells = solve(order, &blank, &params, rng, &mut || false, None)
+        .solution
+        .unwrap_or(blank);
+    let keep = n * n * given_pct.min(100) / 100;
+    // A partial Fisher-Yates shuffle picks the cells to blank.
+    let mut idx: Vec<usize> = (0..n * n).collect();
+    for i in 0..n * n - keep {
+        let j = rng.random_range(i..n * n);
+        idx.swap(i, j);
+        cells[idx[i]] = 0;
+    }
+    SudokuK {
+        order: order as u8,
+        cells,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -312,6 +342,20 @@ mod tests {
         assert_eq!(parse_order_line("  # comment").ok(), Some(None));
         assert!(looks_like_order_line("# c\nsudoku16:0,0"));
         assert!(!looks_like_order_line("5x5:12345"));
+    }
+
+    #[test]
+    fn generated_grids_keep_the_given_share_and_have_a_completion() {
+        use rand::SeedableRng;
+        for (order, pct) in [(2usize, 50usize), (4, 45), (5, 45)] {
+            let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(order as u64);
+            let g = generate(order, pct, &mut rng);
+            let n = order * order;
+            let given = g.cells().iter().filter(|&&v| v != 0).count();
+            assert_eq!(given, n * n * pct / 100);
+            // The constructor's checks hold (no repeated given).
+            assert!(SudokuK::new(order, g.cells().to_vec()).is_ok());
+        }
     }
 
     #[test]

@@ -42,7 +42,8 @@ pub enum Mode {
 pub struct PropParams {
     /// Bees; food sources are half of it (at least one).
     pub colony_size: usize,
-    /// Tries without improvement before a source is abandoned.
+    /// Tries without improvement before a source is abandoned; 0 = by order, `10 * (K - 2)`
+    /// (10 for 9x9, 30 for 25x25; at least 10).
     pub limit: u32,
     /// Cycle budget.
     pub max_cycles: u64,
@@ -496,6 +497,10 @@ pub fn solve<R: Rng>(
         return r;
     };
     let total = dec.geo.cells;
+    let limit = match params.limit {
+        0 => 10 * (order.saturating_sub(2).max(1) as u32),
+        l => l,
+    };
     let mut col = Colony::new((params.colony_size / 2).max(1), total, dec.geo.size);
     let solved = |dec: &Decoder, mut r: PropResult| {
         r.end = PropEnd::Solved;
@@ -528,7 +533,7 @@ pub fn solve<R: Rng>(
         }
         r.cycles += 1;
         let found = match params.mode {
-            Mode::Colony => colony_cycle(&mut col, &mut dec, params.limit, rng, &mut r),
+            Mode::Colony => colony_cycle(&mut col, &mut dec, limit, rng, &mut r),
             Mode::Restarts => restart_cycle(&mut col, &mut dec, params.colony_size, rng, &mut r),
         };
         r.best = col.best;
