@@ -580,6 +580,26 @@ impl FileReader {
                 break;
             }
         }
+        if ahead
+            .back()
+            .is_some_and(|(_, l)| crate::sudoku::order::looks_like_acs_start(l))
+        {
+            // A lone order 2-6 may start a `sudoku_acs` instance file, or a one-column Hitori
+            // grid: the next two content lines decide.
+            let mut content = 0;
+            while content < 2 {
+                let Some((no, l)) = lines.next_line()? else {
+                    break;
+                };
+                let t = l.trim();
+                if !t.is_empty() && !t.starts_with('#') {
+                    content += 1;
+                }
+                ahead.push_back((no, l));
+            }
+            let joined: Vec<&str> = ahead.iter().map(|(_, l)| l.as_str()).collect();
+            format = Format::detect(&joined.join("\n"));
+        }
         let source = match format {
             Format::Singles
             | Format::SudokuLines

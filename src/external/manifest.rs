@@ -56,6 +56,9 @@ pub struct ExternalSpec {
     pub workdir: Option<PathBuf>,
     /// The `params` column, canonical `key=value;…` sorted by key (or the free text given).
     pub params: String,
+    /// Sudoku orders it takes (`orders = [3, 4, 5]`; default `[3]`, 9x9 only): a job of
+    /// another order is never sent to it.
+    pub orders: Vec<usize>,
 }
 
 /// Why a manifest was refused; each names the file and, where there is one, the table and key.
@@ -117,6 +120,7 @@ struct RawSolver {
     env: BTreeMap<String, String>,
     workdir: Option<String>,
     params: Option<RawParams>,
+    orders: Option<Vec<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -228,7 +232,23 @@ pub fn parse(
         if params.contains(['\n', '\r']) {
             return Err(invalid("params", "must be one line".into()));
         }
+        let orders: Vec<usize> = match s.orders {
+            None => vec![3],
+            Some(o) => {
+                if kind != PuzzleKind::Sudoku {
+                    return Err(invalid("orders", "applies to Sudoku solvers only".into()));
+                }
+                if o.is_empty() || o.iter().any(|k| !(2..=6).contains(k)) {
+                    return Err(invalid(
+                        "orders",
+                        format!("{o:?}: expected Sudoku orders 2 to 6, e.g. [3, 4, 5]"),
+                    ));
+                }
+                o.into_iter().map(|k| k as usize).collect()
+            }
+        };
         out.push(ExternalSpec {
+            orders,
             name,
             kind,
             program,
@@ -385,6 +405,22 @@ mod tests {
             e.contains("[solver.mine] command: the command is empty"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn orders_default_to_9x9_and_are_checked() {
+        let (_d, m) = dir_with_exe();
+        let specs = parse(&m, OK, &["backtrack"]).expect("valid");
+        assert_eq!(specs[0].orders, vec![3]);
+        let specs = parse(&m, &format!("{OK}orders = [3, 4, 5]\n"), &["backtrack"]).expect("valid");
+        assert_eq!(specs[0].orders, vec![3, 4, 5]);
+        let e = err(&format!("{OK}orders = [3, 7]\n"));
+        assert!(
+            e.contains("[solver.mine] orders") && e.contains("2 to 6"),
+            "{e}"
+        );
+        let e = err(&format!("{OK}orders = []\n"));
+        assert!(e.contains("orders"), "{e}");
     }
 
     #[test]

@@ -151,12 +151,26 @@ pub fn looks_like_order_line(text: &str) -> bool {
         .is_some_and(|l| l.starts_with("sudoku") && l.contains(':'))
 }
 
-/// Whether `text` starts like a `sudoku_acs` instance file: its first line a lone order 2-6.
+/// Whether a line is a lone order 2-6, as the first line of a `sudoku_acs` instance file is.
+pub fn looks_like_acs_start(line: &str) -> bool {
+    let t = line.trim();
+    t.len() == 1 && t.parse::<usize>().is_ok_and(|k| ORDERS.contains(&k))
+}
+
+/// Whether `text` starts like a `sudoku_acs` instance file: its first three content lines are
+/// a lone order 2-6, a lone whole number, and a row of at least four numbers.
 pub fn looks_like_acs(text: &str) -> bool {
-    let first = text.lines().next().map(str::trim).unwrap_or("");
-    first
-        .parse::<usize>()
-        .is_ok_and(|k| ORDERS.contains(&k) && first.len() == 1)
+    let mut ls = text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+    let (Some(a), Some(b), Some(c)) = (ls.next(), ls.next(), ls.next()) else {
+        return false;
+    };
+    looks_like_acs_start(a)
+        && b.parse::<i64>().is_ok()
+        && c.split_whitespace().count() >= 4
+        && c.split_whitespace().all(|t| t.parse::<i64>().is_ok())
 }
 
 /// The values of one field of the one-line form, checked for count and range.
@@ -383,6 +397,7 @@ mod tests {
             (2, 16)
         );
         assert!(looks_like_acs(&blank) && !looks_like_acs("12\n1\n"));
+        assert!(!looks_like_acs("3\n1\n2\n"), "a one-column Hitori grid");
         let short = "2\n1\n-1 -1\n";
         assert_eq!(parse_acs(short).err().map(|e| e.0), Some(3));
         let bad = "2\n1\n-1 7\n";

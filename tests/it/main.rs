@@ -27,3 +27,4 @@ mod report_cli;
 mod report_html;
 mod report_stream;
 mod sudoku_corpus;
+mod sudoku_order;
