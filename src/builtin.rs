@@ -317,6 +317,37 @@ impl SolverSpec {
         self.run_in(&mut WorkerScratch::default(), task)
     }
 
+    /// The jobs no other arm of [`SolverSpec::run_in`] takes: `abc-prop` and `restarts` on a
+    /// Sudoku of any order, the refusal of an order other than 3 by every other strategy, and
+    /// the refusal of a puzzle of the wrong kind.
+    fn any_order(
+        &self,
+        task: &mut Task<'_>,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Result<Outcome, SolverError> {
+        let puzzle = task.puzzle;
+        match (self, &puzzle.data) {
+            (SolverSpec::Prop { params }, PuzzleData::Sudoku { .. } | PuzzleData::SudokuK { .. }) => {
+                Some(Ok(run_prop(params, &puzzle.data, task, stop)))
+            }
+            (_, PuzzleData::SudokuK { puzzle, .. }) => Some(Err(SolverError(format!(
+                "strategy {} solves 9x9 Sudoku (order 3) only, not order {} ({}x{}); abc-prop and restarts take any order 2-6",
+                self.name(),
+                puzzle.order(),
+                puzzle.side(),
+                puzzle.side()
+            )))),
+            _ => None,
+        }
+        .unwrap_or_else(|| {
+            Err(SolverError(format!(
+                "strategy {} cannot solve a {} puzzle",
+                self.name(),
+                puzzle.kind()
+            )))
+        })
+    }
+
     /// Solve one job in `scratch`, whatever earlier jobs left in it.
     fn run_in(
         &self,
@@ -387,41 +418,6 @@ impl SolverSpec {
                     ..Counters::default()
                 }))
             }
-            (SolverSpec::Prop { params }, PuzzleData::Sudoku { puzzle, .. }) => {
-                let r = sudoku::prop::solve(
-                    3,
-                    puzzle.cells(),
-                    params,
-                    task.rng,
-                    stop,
-                    task.trace.as_deref_mut(),
-                );
-                let answer = r
-                    .solution
-                    .as_deref()
-                    .and_then(|s| <[u8; 81]>::try_from(s).ok())
-                    .map(Answer::Sudoku);
-                Ok(prop_outcome(&r, answer))
-            }
-            (SolverSpec::Prop { params }, PuzzleData::SudokuK { puzzle, .. }) => {
-                let r = sudoku::prop::solve(
-                    puzzle.order(),
-                    puzzle.cells(),
-                    params,
-                    task.rng,
-                    stop,
-                    task.trace.as_deref_mut(),
-                );
-                let answer = r.solution.clone().map(Answer::SudokuK);
-                Ok(prop_outcome(&r, answer))
-            }
-            (_, PuzzleData::SudokuK { puzzle, .. }) => Err(SolverError(format!(
-                "strategy {} solves 9x9 Sudoku (order 3) only, not order {} ({}x{}); abc-prop and restarts take any order 2-6",
-                self.name(),
-                puzzle.order(),
-                puzzle.side(),
-                puzzle.side()
-            ))),
             (
                 SolverSpec::Backtrack {
                     max_solutions,
@@ -451,13 +447,39 @@ impl SolverSpec {
                     })
                 })
             }
-            _ => Err(SolverError(format!(
-                "strategy {} cannot solve a {} puzzle",
-                self.name(),
-                task.puzzle.kind()
-            ))),
+            _ => self.any_order(task, stop),
         }
     }
+}
+
+/// Run `abc-prop` or `restarts` on a Sudoku of any order.
+fn run_prop(
+    params: &sudoku::prop::PropParams,
+    data: &PuzzleData,
+    task: &mut Task<'_>,
+    stop: &mut dyn FnMut() -> bool,
+) -> Outcome {
+    let (order, cells): (usize, &[u8]) = match data {
+        PuzzleData::SudokuK { puzzle, .. } => (puzzle.order(), puzzle.cells()),
+        PuzzleData::Sudoku { puzzle, .. } => (3, puzzle.cells()),
+        PuzzleData::Hitori { .. } => (0, &[]),
+    };
+    let r = sudoku::prop::solve(
+        order,
+        cells,
+        params,
+        task.rng,
+        stop,
+        task.trace.as_deref_mut(),
+    );
+    let answer = r
+        .solution
+        .clone()
+        .map(|s| match <[u8; 81]>::try_from(s.as_slice()) {
+            Ok(nine) if order == 3 => Answer::Sudoku(nine),
+            _ => Answer::SudokuK(s),
+        });
+    prop_outcome(&r, answer)
 }
 
 /// `abc-prop`'s or `restarts`' outcome, with `answer` the solution in the puzzle's own type.

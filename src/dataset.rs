@@ -678,20 +678,8 @@ impl FileReader {
                     if self.count > 0 {
                         break None;
                     }
-                    let mut text = line;
-                    text.push('\n');
-                    while let Some(l) = ahead.pop_front() {
-                        text.push_str(&l.1);
-                        text.push('\n');
-                    }
-                    while let Some((_, l)) = lines.next_line()? {
-                        text.push_str(&l);
-                        text.push('\n');
-                    }
-                    let grid = crate::sudoku::order::parse_acs(&text)
-                        .map_err(|(l, m)| parse_err(no + l - 1, m))?;
                     self.count = 1;
-                    break Some(sudoku_of_order(numbered_id(stem, 1), file, no, grid, None));
+                    break Some(read_acs((no, line), ahead, lines, stem, file, &parse_err)?);
                 }
                 if self.format == Format::SudokuOrderLines {
                     if let Some((grid, sol)) = crate::sudoku::order::parse_order_line(&line)
@@ -734,6 +722,29 @@ impl FileReader {
         }
         Ok(found)
     }
+}
+
+/// The rest of a `sudoku_acs` instance file from its first line `first`: its one puzzle.
+fn read_acs(
+    first: (usize, String),
+    ahead: &mut std::collections::VecDeque<(usize, String)>,
+    lines: &mut LineReader,
+    stem: &str,
+    file: usize,
+    parse_err: &dyn Fn(usize, String) -> DatasetError,
+) -> Result<Puzzle, DatasetError> {
+    let (no, mut text) = first;
+    text.push('\n');
+    while let Some((_, l)) = ahead.pop_front() {
+        text.push_str(&l);
+        text.push('\n');
+    }
+    while let Some((_, l)) = lines.next_line()? {
+        text.push_str(&l);
+        text.push('\n');
+    }
+    let grid = crate::sudoku::order::parse_acs(&text).map_err(|(l, m)| parse_err(no + l - 1, m))?;
+    Ok(sudoku_of_order(numbered_id(stem, 1), file, no, grid, None))
 }
 
 /// A puzzle of order K: the classic 9x9 type for order 3 (so every 9x9 solver takes it), the

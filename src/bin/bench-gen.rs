@@ -140,8 +140,8 @@ fn header() -> String {
     )
 }
 
-fn run() -> Result<()> {
-    match Args::parse().kind {
+fn run(args: Args) -> Result<()> {
+    match args.kind {
         Kind::Hitori {
             size,
             height,
@@ -193,38 +193,6 @@ fn run() -> Result<()> {
             ));
         }
         Kind::Sudoku {
-            order: Some(order),
-            given_pct,
-            count,
-            seed,
-            out,
-            force,
-            ..
-        } => {
-            check_out(&out, force)?;
-            let pct = given_pct.unwrap_or(0);
-            let stream = format!("bench-gen-sudoku-order-{order}-{pct}");
-            let lines: Vec<String> = (0..count)
-                .into_par_iter()
-                .map(|i| {
-                    let mut rng = job_rng(seed, &stream, i);
-                    sudoku::order::generate(usize::from(order), usize::from(pct), &mut rng)
-                        .to_line()
-                })
-                .collect();
-            let mut text = header();
-            for l in &lines {
-                let _ = writeln!(text, "{l}");
-            }
-            write_atomic(&out, text.as_bytes(), force)
-                .with_context(|| format!("{}: cannot write", out.display()))?;
-            let n = usize::from(order) * usize::from(order);
-            common::print(&format!(
-                "wrote {count} {n}x{n} Sudoku puzzles with {pct}% given (not checked unique) to {}\n",
-                out.display()
-            ));
-        }
-        Kind::Sudoku {
             difficulty,
             givens,
             count,
@@ -272,8 +240,53 @@ fn run() -> Result<()> {
     Ok(())
 }
 
+/// `bench-gen sudoku --order K --given-pct P`: Lewis-style puzzles in the one-line form.
+fn sudoku_of_order(
+    order: u8,
+    pct: u8,
+    count: u32,
+    seed: u64,
+    out: &Path,
+    force: bool,
+) -> Result<()> {
+    check_out(out, force)?;
+    let stream = format!("bench-gen-sudoku-order-{order}-{pct}");
+    let lines: Vec<String> = (0..count)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = job_rng(seed, &stream, i);
+            sudoku::order::generate(usize::from(order), usize::from(pct), &mut rng).to_line()
+        })
+        .collect();
+    let mut text = header();
+    for l in &lines {
+        let _ = writeln!(text, "{l}");
+    }
+    write_atomic(out, text.as_bytes(), force)
+        .with_context(|| format!("{}: cannot write", out.display()))?;
+    let n = usize::from(order) * usize::from(order);
+    common::print(&format!(
+        "wrote {count} {n}x{n} Sudoku puzzles with {pct}% given (not checked unique) to {}\n",
+        out.display()
+    ));
+    Ok(())
+}
+
 fn main() -> ExitCode {
-    match run() {
+    let args = Args::parse();
+    let result = match args.kind {
+        Kind::Sudoku {
+            order: Some(k),
+            given_pct,
+            count,
+            seed,
+            ref out,
+            force,
+            ..
+        } => sudoku_of_order(k, given_pct.unwrap_or(0), count, seed, out, force),
+        _ => run(args),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("bench-gen: error: {}", common::error_text(&e));

@@ -100,6 +100,18 @@ pub enum ManifestError {
     },
 }
 
+/// The `orders` key: Sudoku orders 2-6, default `[3]`; Sudoku solvers only.
+fn parse_orders(raw: Option<Vec<i64>>, kind: PuzzleKind) -> Result<Vec<usize>, String> {
+    match raw {
+        None => Ok(vec![3]),
+        Some(_) if kind != PuzzleKind::Sudoku => Err("applies to Sudoku solvers only".into()),
+        Some(o) if o.is_empty() || o.iter().any(|k| !(2..=6).contains(k)) => Err(format!(
+            "{o:?}: expected Sudoku orders 2 to 6, e.g. [3, 4, 5]"
+        )),
+        Some(o) => Ok(o.into_iter().map(|k| k as usize).collect()),
+    }
+}
+
 /// The file's shape; `deny_unknown_fields` makes a misspelt key an error, not a silent default.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -232,21 +244,7 @@ pub fn parse(
         if params.contains(['\n', '\r']) {
             return Err(invalid("params", "must be one line".into()));
         }
-        let orders: Vec<usize> = match s.orders {
-            None => vec![3],
-            Some(o) => {
-                if kind != PuzzleKind::Sudoku {
-                    return Err(invalid("orders", "applies to Sudoku solvers only".into()));
-                }
-                if o.is_empty() || o.iter().any(|k| !(2..=6).contains(k)) {
-                    return Err(invalid(
-                        "orders",
-                        format!("{o:?}: expected Sudoku orders 2 to 6, e.g. [3, 4, 5]"),
-                    ));
-                }
-                o.into_iter().map(|k| k as usize).collect()
-            }
-        };
+        let orders = parse_orders(s.orders, kind).map_err(|m| invalid("orders", m))?;
         out.push(ExternalSpec {
             orders,
             name,

@@ -209,9 +209,12 @@ fn parse_values(field: &str, what: &str) -> Result<(usize, Vec<u8>), String> {
     Ok((order, cells))
 }
 
+/// A grid of the one-line form and the solution its line gives, if any.
+pub type OrderLine = (SudokuK, Option<Vec<u8>>);
+
 /// One puzzle in the one-line form: the grid and, where a second field gives one, the
 /// solution. `Ok(None)` for a blank or `#` comment line.
-pub fn parse_order_line(line: &str) -> Result<Option<(SudokuK, Option<Vec<u8>>)>, String> {
+pub fn parse_order_line(line: &str) -> Result<Option<OrderLine>, String> {
     let t = line.trim();
     if t.is_empty() || t.starts_with('#') {
         return Ok(None);

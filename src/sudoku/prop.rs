@@ -493,6 +493,10 @@ pub fn solve<R: Rng>(
         scouts: 0,
         best: u32::MAX,
     };
+    // Only orders 2-6 with their cell count are grids (the callers never pass anything else).
+    if !(2..=6).contains(&order) || cells.len() != order.pow(4) {
+        return r;
+    }
     let Some(mut dec) = Decoder::new(order, cells) else {
         return r;
     };
