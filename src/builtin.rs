@@ -15,7 +15,7 @@ use crate::sudoku;
 use crate::sudoku::abc::{AbcParams, Limit, Neighbourhood};
 
 /// Strategy names `--strategy` accepts, with the puzzle kind each solves and what it is.
-pub const STRATEGY_NAMES: [(&str, PuzzleKind, &str); 6] = [
+pub const STRATEGY_NAMES: [(&str, PuzzleKind, &str); 8] = [
     (
         "mrv",
         PuzzleKind::Hitori,
@@ -45,6 +45,16 @@ pub const STRATEGY_NAMES: [(&str, PuzzleKind, &str); 6] = [
         "backtrack",
         PuzzleKind::Sudoku,
         "bitboard backtracking with singles and locked candidates",
+    ),
+    (
+        "abc-prop",
+        PuzzleKind::Sudoku,
+        "bee colony over value preferences decoded with singles propagation (any order 2-6)",
+    ),
+    (
+        "restarts",
+        PuzzleKind::Sudoku,
+        "abc-prop's decoder from fresh random preferences only: the no-learning control",
     ),
 ];
 
@@ -91,6 +101,11 @@ pub enum SolverSpec {
     Abc {
         /// Colony parameters.
         params: AbcParams,
+    },
+    /// Sudoku propagation-aware colony (`abc-prop`) or its control (`restarts`).
+    Prop {
+        /// Colony parameters.
+        params: sudoku::prop::PropParams,
     },
     /// Sudoku backtracking baseline.
     Backtrack {
@@ -140,6 +155,9 @@ pub fn parse_strategies(list: &str, opts: &SolverOptions) -> Result<Vec<SolverSp
                 max_solutions: opts.max_solutions,
                 node_limit: opts.node_limit,
             },
+            "abc-prop" | "restarts" => SolverSpec::Prop {
+                params: prop_params(name, opts)?,
+            },
             other => {
                 let known: Vec<&str> = STRATEGY_NAMES.iter().map(|(n, _, _)| *n).collect();
                 return Err(format!(
@@ -152,6 +170,61 @@ pub fn parse_strategies(list: &str, opts: &SolverOptions) -> Result<Vec<SolverSp
     }
     Ok(specs)
 }
+
+/// `abc-prop`'s or `restarts`' parameters from the shared ABC options.
+fn prop_params(name: &str, opts: &SolverOptions) -> Result<sudoku::prop::PropParams, String> {
+    let limit = match opts.abc.limit {
+        Limit::Fixed(n) => n,
+        Limit::Adaptive => {
+            return Err(format!(
+            "strategy {name}: --limit adaptive applies to abc and abc-hybrid only; give a number"
+        ))
+        }
+    };
+    if opts.abc.neighbourhood != Neighbourhood::Box {
+        return Err(format!(
+            "strategy {name}: --neighbourhood applies to abc and abc-hybrid only"
+        ));
+    }
+    // Their own defaults where the shared flags are at abc's: 5 sources (colony 10), limit by
+    // order (10 for 9x9: best of a sweep over 100 forum_hardest puzzles; 30 for 25x25), and
+    // cycles bounded by --timeout.
+    let dflt = AbcParams::default();
+    let colony_size = if opts.abc.colony_size == dflt.colony_size {
+        PROP_COLONY
+    } else {
+        opts.abc.colony_size
+    };
+    let limit = if opts.abc.limit == dflt.limit {
+        PROP_LIMIT
+    } else {
+        limit
+    };
+    let max_cycles = if opts.abc.max_cycles == dflt.max_cycles {
+        PROP_MAX_CYCLES
+    } else {
+        opts.abc.max_cycles
+    };
+    let mode = if name == "restarts" {
+        sudoku::prop::Mode::Restarts
+    } else {
+        sudoku::prop::Mode::Colony
+    };
+    Ok(sudoku::prop::PropParams {
+        colony_size,
+        limit,
+        max_cycles,
+        mode,
+    })
+}
+
+/// `abc-prop`'s and `restarts`' colony size when `--colony-size` is left at abc's 100.
+pub const PROP_COLONY: usize = 10;
+/// `abc-prop`'s abandonment limit when `--limit` is left at abc's 50: 0, by order (10 * (K-2),
+/// at least 10).
+pub const PROP_LIMIT: u32 = 0;
+/// `abc-prop`'s and `restarts`' cycle budget when `--max-cycles` is left at abc's 2000.
+pub const PROP_MAX_CYCLES: u64 = 10_000_000;
 
 fn limit_name(limit: Limit) -> String {
     match limit {
@@ -167,6 +240,10 @@ impl SolverSpec {
             SolverSpec::Hitori { strategy, .. } => strategy.name(),
             SolverSpec::Abc { params } if params.presolve => "abc-hybrid",
             SolverSpec::Abc { .. } => "abc",
+            SolverSpec::Prop { params } if params.mode == sudoku::prop::Mode::Restarts => {
+                "restarts"
+            }
+            SolverSpec::Prop { .. } => "abc-prop",
             SolverSpec::Backtrack { .. } => "backtrack",
         }
     }
@@ -211,19 +288,64 @@ impl SolverSpec {
                 ("max_cycles", params.max_cycles.to_string()),
                 ("neighbourhood", params.neighbourhood.name().to_string()),
             ],
+            SolverSpec::Prop { params } => {
+                let mut v = vec![
+                    ("colony_size", params.colony_size.to_string()),
+                    ("max_cycles", params.max_cycles.to_string()),
+                ];
+                if params.mode == sudoku::prop::Mode::Colony {
+                    let limit = match params.limit {
+                        0 => "by-order".to_string(),
+                        l => l.to_string(),
+                    };
+                    v.push(("limit", limit));
+                }
+                v
+            }
         };
         Params::from_pairs(kv)
     }
 
     /// Whether independent colonies (and seeds) change this solver's result.
     pub fn is_randomised(&self) -> bool {
-        matches!(self, SolverSpec::Abc { .. })
+        matches!(self, SolverSpec::Abc { .. } | SolverSpec::Prop { .. })
     }
 
     /// Solve one job, in buffers allocated for it alone (a [`Solver::start`] worker keeps
     /// them from job to job instead).
     pub fn run(&self, task: &mut Task<'_>) -> Result<Outcome, SolverError> {
         self.run_in(&mut WorkerScratch::default(), task)
+    }
+
+    /// The jobs no other arm of [`SolverSpec::run_in`] takes: `abc-prop` and `restarts` on a
+    /// Sudoku of any order, the refusal of an order other than 3 by every other strategy, and
+    /// the refusal of a puzzle of the wrong kind.
+    fn any_order(
+        &self,
+        task: &mut Task<'_>,
+        stop: &mut dyn FnMut() -> bool,
+    ) -> Result<Outcome, SolverError> {
+        let puzzle = task.puzzle;
+        match (self, &puzzle.data) {
+            (SolverSpec::Prop { params }, PuzzleData::Sudoku { .. } | PuzzleData::SudokuK { .. }) => {
+                Some(Ok(run_prop(params, &puzzle.data, task, stop)))
+            }
+            (_, PuzzleData::SudokuK { puzzle, .. }) => Some(Err(SolverError(format!(
+                "strategy {} solves 9x9 Sudoku (order 3) only, not order {} ({}x{}); abc-prop and restarts take any order 2-6",
+                self.name(),
+                puzzle.order(),
+                puzzle.side(),
+                puzzle.side()
+            )))),
+            _ => None,
+        }
+        .unwrap_or_else(|| {
+            Err(SolverError(format!(
+                "strategy {} cannot solve a {} puzzle",
+                self.name(),
+                puzzle.kind()
+            )))
+        })
     }
 
     /// Solve one job in `scratch`, whatever earlier jobs left in it.
@@ -325,13 +447,56 @@ impl SolverSpec {
                     })
                 })
             }
-            _ => Err(SolverError(format!(
-                "strategy {} cannot solve a {} puzzle",
-                self.name(),
-                task.puzzle.kind()
-            ))),
+            _ => self.any_order(task, stop),
         }
     }
+}
+
+/// Run `abc-prop` or `restarts` on a Sudoku of any order.
+fn run_prop(
+    params: &sudoku::prop::PropParams,
+    data: &PuzzleData,
+    task: &mut Task<'_>,
+    stop: &mut dyn FnMut() -> bool,
+) -> Outcome {
+    let (order, cells): (usize, &[u8]) = match data {
+        PuzzleData::SudokuK { puzzle, .. } => (puzzle.order(), puzzle.cells()),
+        PuzzleData::Sudoku { puzzle, .. } => (3, puzzle.cells()),
+        PuzzleData::Hitori { .. } => (0, &[]),
+    };
+    let r = sudoku::prop::solve(
+        order,
+        cells,
+        params,
+        task.rng,
+        stop,
+        task.trace.as_deref_mut(),
+    );
+    let answer = r
+        .solution
+        .clone()
+        .map(|s| match <[u8; 81]>::try_from(s.as_slice()) {
+            Ok(nine) if order == 3 => Answer::Sudoku(nine),
+            _ => Answer::SudokuK(s),
+        });
+    prop_outcome(&r, answer)
+}
+
+/// `abc-prop`'s or `restarts`' outcome, with `answer` the solution in the puzzle's own type.
+fn prop_outcome(r: &sudoku::prop::PropResult, answer: Option<Answer>) -> Outcome {
+    let end = match (answer, r.end) {
+        (Some(a), _) => End::Found(a),
+        (None, sudoku::prop::PropEnd::NoSolution) => End::NoSolution,
+        (None, sudoku::prop::PropEnd::Stopped) => End::Stopped,
+        (None, _) => End::GaveUp,
+    };
+    Outcome::new(end).with_counters(Counters {
+        cycles: Some(r.cycles),
+        evaluations: Some(r.evaluations),
+        scouts: Some(r.scouts),
+        best_conflicts: Some(u64::from(r.best)),
+        ..Counters::default()
+    })
 }
 
 /// What one worker thread keeps from job to job: the solvers' buffers, so that a job of a
@@ -411,7 +576,9 @@ impl Solver for SolverSpec {
                     RunOption::NodeLimit | RunOption::CountSolutions | RunOption::Repeat
                 )
             }
-            SolverSpec::Abc { .. } => matches!(option, RunOption::Trace | RunOption::AbcParams),
+            SolverSpec::Abc { .. } | SolverSpec::Prop { .. } => {
+                matches!(option, RunOption::Trace | RunOption::AbcParams)
+            }
         }
     }
     fn memory_estimate(&self, trace: bool) -> u64 {

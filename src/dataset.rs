@@ -47,6 +47,14 @@ pub enum PuzzleData {
         /// million-puzzle dataset should not pay 82 bytes a puzzle for the empty slot).
         solution: Option<Box<Solution>>,
     },
+    /// A Sudoku grid of order K other than 3 (16x16, 25x25, …) and, optionally, a known
+    /// solution (values `1..=K²`, row-major).
+    SudokuK {
+        /// The givens.
+        puzzle: crate::sudoku::order::SudokuK,
+        /// The solution the file gives, if any.
+        solution: Option<Box<[u8]>>,
+    },
 }
 
 /// One puzzle of a dataset.
@@ -67,7 +75,16 @@ impl Puzzle {
     pub fn kind(&self) -> PuzzleKind {
         match self.data {
             PuzzleData::Hitori { .. } => PuzzleKind::Hitori,
-            PuzzleData::Sudoku { .. } => PuzzleKind::Sudoku,
+            PuzzleData::Sudoku { .. } | PuzzleData::SudokuK { .. } => PuzzleKind::Sudoku,
+        }
+    }
+
+    /// The Sudoku order K (3 for 9x9), `None` for other kinds.
+    pub fn sudoku_order(&self) -> Option<usize> {
+        match &self.data {
+            PuzzleData::Hitori { .. } => None,
+            PuzzleData::Sudoku { .. } => Some(3),
+            PuzzleData::SudokuK { puzzle, .. } => Some(puzzle.order()),
         }
     }
 
@@ -76,6 +93,7 @@ impl Puzzle {
         match &self.data {
             PuzzleData::Hitori { puzzle, .. } => format!("{}x{}", puzzle.width(), puzzle.height()),
             PuzzleData::Sudoku { .. } => "9x9".to_string(),
+            PuzzleData::SudokuK { puzzle, .. } => format!("{0}x{0}", puzzle.side()),
         }
     }
 
@@ -84,6 +102,7 @@ impl Puzzle {
         match &self.data {
             PuzzleData::Hitori { puzzle, .. } => puzzle.width() * puzzle.height(),
             PuzzleData::Sudoku { .. } => 81,
+            PuzzleData::SudokuK { puzzle, .. } => puzzle.cells().len(),
         }
     }
 
@@ -120,6 +139,11 @@ impl Puzzle {
             PuzzleData::Sudoku { puzzle, solution } => {
                 h.write_bytes(puzzle.cells());
                 h.write_bytes(solution.as_ref().map(|s| &s[..]).unwrap_or(&[]));
+            }
+            PuzzleData::SudokuK { puzzle, solution } => {
+                h.write_u64(puzzle.order() as u64);
+                h.write_bytes(puzzle.cells());
+                h.write_bytes(solution.as_deref().unwrap_or(&[]));
             }
         }
     }
@@ -341,6 +365,10 @@ pub enum Format {
     Singles,
     /// 81-cell Sudoku lines.
     SudokuLines,
+    /// Sudoku of order K in the one-line form (`sudoku16:` then comma-separated values).
+    SudokuOrderLines,
+    /// One `sudoku_acs` instance file (order, a second number, the grid with -1 blanks).
+    AcsInstance,
 }
 
 impl Format {
@@ -348,7 +376,9 @@ impl Format {
     pub fn kind(self) -> PuzzleKind {
         match self {
             Format::HitoriGrid | Format::Singles => PuzzleKind::Hitori,
-            Format::SudokuLines => PuzzleKind::Sudoku,
+            Format::SudokuLines | Format::SudokuOrderLines | Format::AcsInstance => {
+                PuzzleKind::Sudoku
+            }
         }
     }
 
@@ -358,6 +388,10 @@ impl Format {
     pub fn detect(text: &str) -> Format {
         if hparse::looks_like_singles(text) {
             Format::Singles
+        } else if crate::sudoku::order::looks_like_order_line(text) {
+            Format::SudokuOrderLines
+        } else if crate::sudoku::order::looks_like_acs(text) {
+            Format::AcsInstance
         } else if sparse::looks_like_sudoku(text) {
             Format::SudokuLines
         } else {
@@ -546,8 +580,31 @@ impl FileReader {
                 break;
             }
         }
+        if ahead
+            .back()
+            .is_some_and(|(_, l)| crate::sudoku::order::looks_like_acs_start(l))
+        {
+            // A lone order 2-6 may start a `sudoku_acs` instance file, or a one-column Hitori
+            // grid: the next two content lines decide.
+            let mut content = 0;
+            while content < 2 {
+                let Some((no, l)) = lines.next_line()? else {
+                    break;
+                };
+                let t = l.trim();
+                if !t.is_empty() && !t.starts_with('#') {
+                    content += 1;
+                }
+                ahead.push_back((no, l));
+            }
+            let joined: Vec<&str> = ahead.iter().map(|(_, l)| l.as_str()).collect();
+            format = Format::detect(&joined.join("\n"));
+        }
         let source = match format {
-            Format::Singles | Format::SudokuLines => Source::Lines { ahead, lines },
+            Format::Singles
+            | Format::SudokuLines
+            | Format::SudokuOrderLines
+            | Format::AcsInstance => Source::Lines { ahead, lines },
             Format::HitoriGrid => Source::Grid {
                 ahead,
                 lines,
@@ -617,7 +674,27 @@ impl FileReader {
                     None => lines.next_line()?,
                 };
                 let Some((no, line)) = next else { break None };
-                if self.format == Format::SudokuLines {
+                if self.format == Format::AcsInstance {
+                    if self.count > 0 {
+                        break None;
+                    }
+                    self.count = 1;
+                    break Some(read_acs((no, line), ahead, lines, stem, file, &parse_err)?);
+                }
+                if self.format == Format::SudokuOrderLines {
+                    if let Some((grid, sol)) = crate::sudoku::order::parse_order_line(&line)
+                        .map_err(|m| parse_err(no, m))?
+                    {
+                        self.count += 1;
+                        break Some(sudoku_of_order(
+                            numbered_id(stem, self.count),
+                            file,
+                            no,
+                            grid,
+                            sol,
+                        ));
+                    }
+                } else if self.format == Format::SudokuLines {
                     if let Some(p) =
                         sparse::parse_line(&line, no).map_err(|e| parse_err(e.line, e.message))?
                     {
@@ -644,6 +721,65 @@ impl FileReader {
             return Err(DatasetError::Empty { path: path.clone() });
         }
         Ok(found)
+    }
+}
+
+/// The rest of a `sudoku_acs` instance file from its first line `first`: its one puzzle.
+fn read_acs(
+    first: (usize, String),
+    ahead: &mut std::collections::VecDeque<(usize, String)>,
+    lines: &mut LineReader,
+    stem: &str,
+    file: usize,
+    parse_err: &dyn Fn(usize, String) -> DatasetError,
+) -> Result<Puzzle, DatasetError> {
+    let (no, mut text) = first;
+    text.push('\n');
+    while let Some((_, l)) = ahead.pop_front() {
+        text.push_str(&l);
+        text.push('\n');
+    }
+    while let Some((_, l)) = lines.next_line()? {
+        text.push_str(&l);
+        text.push('\n');
+    }
+    let grid = crate::sudoku::order::parse_acs(&text).map_err(|(l, m)| parse_err(no + l - 1, m))?;
+    Ok(sudoku_of_order(numbered_id(stem, 1), file, no, grid, None))
+}
+
+/// A puzzle of order K: the classic 9x9 type for order 3 (so every 9x9 solver takes it), the
+/// order-K type otherwise.
+fn sudoku_of_order(
+    id: String,
+    file: usize,
+    line: usize,
+    grid: crate::sudoku::order::SudokuK,
+    solution: Option<Vec<u8>>,
+) -> Puzzle {
+    let data = match <[u8; 81]>::try_from(grid.cells()) {
+        Ok(cells) if grid.order() == 3 => match SudokuPuzzle::new(cells) {
+            Ok(puzzle) => PuzzleData::Sudoku {
+                puzzle,
+                solution: solution
+                    .and_then(|s| <[u8; 81]>::try_from(s.as_slice()).ok())
+                    .map(Box::new),
+            },
+            // Unreachable: the order-K type already checked values and repeats.
+            Err(_) => PuzzleData::SudokuK {
+                puzzle: grid,
+                solution: solution.map(Vec::into_boxed_slice),
+            },
+        },
+        _ => PuzzleData::SudokuK {
+            puzzle: grid,
+            solution: solution.map(Vec::into_boxed_slice),
+        },
+    };
+    Puzzle {
+        id,
+        file,
+        line,
+        data,
     }
 }
 

@@ -307,6 +307,8 @@ pub enum Answer {
     Hitori(crate::hitori::grid::Shading),
     /// A filled Sudoku grid.
     Sudoku(crate::sudoku::grid::Solution),
+    /// A filled Sudoku grid of order K other than 3: values `1..=K²`, row-major.
+    SudokuK(Vec<u8>),
 }
 
 impl Answer {
@@ -315,6 +317,10 @@ impl Answer {
         match self {
             Answer::Hitori(s) => s.to_mask(),
             Answer::Sudoku(s) => s.iter().map(|&d| char::from(b'0' + d)).collect(),
+            Answer::SudokuK(s) => {
+                let order = (2..=6).find(|k: &usize| k.pow(4) == s.len()).unwrap_or(0);
+                crate::sudoku::order::to_line(order, s)
+            }
         }
     }
 }

@@ -31,6 +31,17 @@ pub fn check_answer(data: &PuzzleData, answer: &Answer) -> Result<(), String> {
                 _ => Ok(()),
             }
         }
+        (PuzzleData::SudokuK { puzzle, solution }, Answer::SudokuK(grid)) => {
+            sudoku::verify::verify_order(puzzle.side(), puzzle.cells(), grid)
+                .map_err(|v| format!("verifier: {v}"))?;
+            match solution {
+                Some(known) if **known != **grid => Err(
+                    "valid by the rules but differs from the dataset's solution (the puzzle is not unique, or the file's solution is wrong)"
+                        .to_string(),
+                ),
+                _ => Ok(()),
+            }
+        }
         _ => Err("answer is for another kind of puzzle".to_string()),
     }
 }

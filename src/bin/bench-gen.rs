@@ -58,11 +58,21 @@ enum Kind {
         force: bool,
     },
     /// Sudoku puzzles with a unique solution, graded by the techniques a solution needs
-    /// (--difficulty) or with an exact number of givens (--givens).
+    /// (--difficulty) or with an exact number of givens (--givens); or, with --order K and
+    /// --given-pct P, K²xK² puzzles made as Lewis made his: a random full grid with cells
+    /// removed at random until P% remain. Those may have several solutions (any valid
+    /// completion counts as solved), and are written in the one-line `sudokuN:` form without
+    /// a solution.
     Sudoku {
         /// `easy` (singles only), `medium` (more than singles, no guessing) or `hard` (guessing).
-        #[arg(long, required_unless_present = "givens", conflicts_with = "givens")]
+        #[arg(long, required_unless_present_any = ["givens", "order"], conflicts_with_all = ["givens", "order"])]
         difficulty: Option<String>,
+        /// Order K, 2 to 6 (4x4 to 36x36), with --given-pct.
+        #[arg(long, value_name = "K", conflicts_with = "givens", requires = "given_pct", value_parser = clap::value_parser!(u8).range(2..=6))]
+        order: Option<u8>,
+        /// Percentage of cells given, 0 to 100, with --order.
+        #[arg(long, value_name = "P", requires = "order", value_parser = clap::value_parser!(u8).range(0..=100))]
+        given_pct: Option<u8>,
         /// Exactly N givens, any difficulty (21 to 80: random digging practically never
         /// reaches fewer).
         #[arg(long, value_name = "N")]
@@ -130,8 +140,8 @@ fn header() -> String {
     )
 }
 
-fn run() -> Result<()> {
-    match Args::parse().kind {
+fn run(args: Args) -> Result<()> {
+    match args.kind {
         Kind::Hitori {
             size,
             height,
@@ -189,6 +199,7 @@ fn run() -> Result<()> {
             seed,
             out,
             force,
+            ..
         } => {
             let target = sudoku_target(difficulty.as_deref(), givens)?;
             if count == 0 {
@@ -229,8 +240,53 @@ fn run() -> Result<()> {
     Ok(())
 }
 
+/// `bench-gen sudoku --order K --given-pct P`: Lewis-style puzzles in the one-line form.
+fn sudoku_of_order(
+    order: u8,
+    pct: u8,
+    count: u32,
+    seed: u64,
+    out: &Path,
+    force: bool,
+) -> Result<()> {
+    check_out(out, force)?;
+    let stream = format!("bench-gen-sudoku-order-{order}-{pct}");
+    let lines: Vec<String> = (0..count)
+        .into_par_iter()
+        .map(|i| {
+            let mut rng = job_rng(seed, &stream, i);
+            sudoku::order::generate(usize::from(order), usize::from(pct), &mut rng).to_line()
+        })
+        .collect();
+    let mut text = header();
+    for l in &lines {
+        let _ = writeln!(text, "{l}");
+    }
+    write_atomic(out, text.as_bytes(), force)
+        .with_context(|| format!("{}: cannot write", out.display()))?;
+    let n = usize::from(order) * usize::from(order);
+    common::print(&format!(
+        "wrote {count} {n}x{n} Sudoku puzzles with {pct}% given (not checked unique) to {}\n",
+        out.display()
+    ));
+    Ok(())
+}
+
 fn main() -> ExitCode {
-    match run() {
+    let args = Args::parse();
+    let result = match args.kind {
+        Kind::Sudoku {
+            order: Some(k),
+            given_pct,
+            count,
+            seed,
+            ref out,
+            force,
+            ..
+        } => sudoku_of_order(k, given_pct.unwrap_or(0), count, seed, out, force),
+        _ => run(args),
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("bench-gen: error: {}", common::error_text(&e));

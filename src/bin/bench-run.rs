@@ -45,7 +45,7 @@ struct Args {
     dataset: PathBuf,
 
     /// Comma-separated strategies: Hitori `mrv`, `row`, `mrv-dyn`; Sudoku `abc`, `abc-hybrid`,
-    /// `backtrack`; or names from the --solvers manifest. Each runs on the same puzzles of its
+    /// `backtrack`, `abc-prop`, `restarts`; or names from the --solvers manifest. Each runs on the same puzzles of its
     /// kind.
     #[arg(long, value_name = "LIST")]
     strategy: String,
@@ -245,7 +245,7 @@ fn config(args: &Args) -> Result<BenchConfig> {
     check_option(&solvers, RunOption::AbcParams, abc != AbcParams::default())?;
     if args.colonies > 1 && !solvers.iter().any(|s| s.randomised()) {
         bail!(
-            "--colonies applies to randomised strategies (abc, abc-hybrid) only, and --strategy {} has none",
+            "--colonies applies to randomised strategies (abc, abc-hybrid, abc-prop, restarts) only, and --strategy {} has none",
             args.strategy
         );
     }
@@ -508,7 +508,7 @@ fn exit_code(counts: &std::collections::BTreeMap<Status, u64>) -> ExitCode {
 
 fn main() -> ExitCode {
     // Keep the strategy list in --help in step with the registry.
-    debug_assert!(STRATEGY_NAMES.len() == 6);
+    debug_assert!(STRATEGY_NAMES.len() == 8);
     match run() {
         Ok(code) => code,
         Err(e) => {

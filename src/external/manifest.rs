@@ -61,6 +61,9 @@ pub struct ExternalSpec {
     pub ready: bool,
     /// The longest start-up waited for with `ready` (`startup_limit`, seconds; default 60).
     pub startup_limit: std::time::Duration,
+    /// Sudoku orders it takes (`orders = [3, 4, 5]`; default `[3]`, 9x9 only): a job of
+    /// another order is never sent to it.
+    pub orders: Vec<usize>,
 }
 
 /// How long a `ready` start-up may take when the manifest does not say.
@@ -113,6 +116,18 @@ pub enum ManifestError {
     },
 }
 
+/// The `orders` key: Sudoku orders 2-6, default `[3]`; Sudoku solvers only.
+fn parse_orders(raw: Option<Vec<i64>>, kind: PuzzleKind) -> Result<Vec<usize>, String> {
+    match raw {
+        None => Ok(vec![3]),
+        Some(_) if kind != PuzzleKind::Sudoku => Err("applies to Sudoku solvers only".into()),
+        Some(o) if o.is_empty() || o.iter().any(|k| !(2..=6).contains(k)) => Err(format!(
+            "{o:?}: expected Sudoku orders 2 to 6, e.g. [3, 4, 5]"
+        )),
+        Some(o) => Ok(o.into_iter().map(|k| k as usize).collect()),
+    }
+}
+
 /// The file's shape; `deny_unknown_fields` makes a misspelt key an error, not a silent default.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -136,6 +151,7 @@ struct RawSolver {
     #[serde(default)]
     ready: bool,
     startup_limit: Option<f64>,
+    orders: Option<Vec<i64>>,
 }
 
 #[derive(Deserialize)]
@@ -351,7 +367,9 @@ pub fn parse(
         check_plain(&params).map_err(|m| invalid("params", m))?;
         let startup_limit =
             startup_limit(s.ready, s.startup_limit).map_err(|m| invalid("startup_limit", m))?;
+        let orders = parse_orders(s.orders, kind).map_err(|m| invalid("orders", m))?;
         out.push(ExternalSpec {
+            orders,
             name,
             kind,
             program,
@@ -551,6 +569,22 @@ mod tests {
             e.contains("[solver.mine] command: the command is empty"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn orders_default_to_9x9_and_are_checked() {
+        let (_d, m) = dir_with_exe();
+        let specs = parse(&m, OK, &["backtrack"]).expect("valid");
+        assert_eq!(specs[0].orders, vec![3]);
+        let specs = parse(&m, &format!("{OK}orders = [3, 4, 5]\n"), &["backtrack"]).expect("valid");
+        assert_eq!(specs[0].orders, vec![3, 4, 5]);
+        let e = err(&format!("{OK}orders = [3, 7]\n"));
+        assert!(
+            e.contains("[solver.mine] orders") && e.contains("2 to 6"),
+            "{e}"
+        );
+        let e = err(&format!("{OK}orders = []\n"));
+        assert!(e.contains("orders"), "{e}");
     }
 
     #[test]

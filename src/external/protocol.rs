@@ -50,6 +50,7 @@ pub fn encode_request(job: u64, seed: u64, puzzle: &Puzzle, out: &mut String) {
                     .map(|&v| if v == 0 { '.' } else { char::from(b'0' + v) }),
             );
         }
+        PuzzleData::SudokuK { puzzle, .. } => out.push_str(&puzzle.to_line()),
         PuzzleData::Hitori { puzzle, .. } => {
             let _ = write!(out, "{}x{}:", puzzle.width(), puzzle.height());
             for (i, v) in puzzle.cells().iter().enumerate() {
@@ -142,6 +143,35 @@ pub fn to_answer(puzzle: &Puzzle, answer: &str) -> Result<Answer, String> {
                 *c = d - b'0';
             }
             Ok(Answer::Sudoku(cells))
+        }
+        PuzzleData::SudokuK { puzzle, .. } => {
+            let side = puzzle.side();
+            let body = answer
+                .strip_prefix(&format!("sudoku{side}:"))
+                .ok_or_else(|| {
+                    format!(
+                        "a {side}x{side} Sudoku answer is `sudoku{side}:` then {} comma-separated values, found `{}`",
+                        side * side,
+                        clip(answer)
+                    )
+                })?;
+            let cells: Vec<u8> = body
+                .split(',')
+                .map(|t| {
+                    t.parse::<u8>()
+                        .ok()
+                        .filter(|&v| v >= 1 && usize::from(v) <= side)
+                })
+                .collect::<Option<Vec<u8>>>()
+                .filter(|c| c.len() == side * side)
+                .ok_or_else(|| {
+                    format!(
+                        "a {side}x{side} Sudoku answer holds {} values 1-{side}: `{}`",
+                        side * side,
+                        clip(answer)
+                    )
+                })?;
+            Ok(Answer::SudokuK(cells))
         }
         PuzzleData::Hitori { puzzle, .. } => {
             let (w, h) = (puzzle.width(), puzzle.height());

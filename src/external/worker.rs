@@ -204,6 +204,16 @@ impl Worker for ExternalWorker<'_> {
                 task.puzzle.kind()
             )));
         }
+        if let Some(k) = task.puzzle.sudoku_order() {
+            if !self.solver.spec.orders.contains(&k) {
+                return Err(SolverError(format!(
+                    "`{}` declares Sudoku orders {:?} in its manifest, not order {k} ({}); the job was not sent (add {k} to `orders`)",
+                    self.solver.spec.name,
+                    self.solver.spec.orders,
+                    task.puzzle.size()
+                )));
+            }
+        }
         self.request.clear();
         encode_request(task.job, task.seed, task.puzzle, &mut self.request);
         match self.solver.spec.mode {

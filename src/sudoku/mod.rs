@@ -14,8 +14,10 @@ mod fitness;
 pub mod generate;
 pub mod grid;
 mod logic;
+pub mod order;
 pub mod parse;
 pub mod presolve;
+pub mod prop;
 pub mod verify;
 
 #[cfg(test)]

@@ -296,3 +296,87 @@ mod tests {
         assert!(good > 3_000 && bad > 3_000, "{good} solutions, {bad} not");
     }
 }
+
+/// Ok when `answer` solves the order-K grid `givens` (row-major, `0` = blank, side K² =
+/// `side`): every cell a value `1..=side` that keeps its given, and every row, column and
+/// `K x K` box holding each value once. Otherwise what is wrong, first cell or unit first.
+/// Plain loops over index arithmetic: nothing shared with the grid type or any solver.
+pub fn verify_order(side: usize, givens: &[u8], answer: &[u8]) -> Result<(), String> {
+    let k = (1..=side)
+        .find(|k| k * k == side)
+        .ok_or_else(|| format!("side {side} is not a square; expected 4, 9, 16, 25 or 36"))?;
+    if givens.len() != side * side || answer.len() != side * side {
+        return Err(format!(
+            "expected {} cells, the answer has {}",
+            side * side,
+            answer.len()
+        ));
+    }
+    for (i, (&g, &v)) in givens.iter().zip(answer).enumerate() {
+        let (r, c) = (i / side + 1, i % side + 1);
+        if v == 0 || usize::from(v) > side {
+            return Err(format!("cell r{r}c{c} holds {v}, expected 1-{side}"));
+        }
+        if g != 0 && g != v {
+            return Err(format!(
+                "cell r{r}c{c} is a given {g} but the answer has {v}"
+            ));
+        }
+    }
+    for u in 0..side {
+        let mut row = vec![false; side + 1];
+        let mut col = vec![false; side + 1];
+        let mut bx = vec![false; side + 1];
+        for j in 0..side {
+            let rv = usize::from(answer[u * side + j]);
+            let cv = usize::from(answer[j * side + u]);
+            let (br, bc) = ((u / k) * k + j / k, (u % k) * k + j % k);
+            let bv = usize::from(answer[br * side + bc]);
+            for (seen, v, what) in [
+                (&mut row, rv, "row"),
+                (&mut col, cv, "column"),
+                (&mut bx, bv, "box"),
+            ] {
+                if std::mem::replace(&mut seen[v], true) {
+                    return Err(format!("value {v} appears twice in {what} {}", u + 1));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod order_tests {
+    use super::verify_order;
+
+    /// A valid 4x4 grid written out by hand.
+    const G4: [u8; 16] = [1, 2, 3, 4, 3, 4, 1, 2, 2, 1, 4, 3, 4, 3, 2, 1];
+
+    #[test]
+    fn order_k_answers_are_checked_cell_given_and_unit() {
+        let blank = [0u8; 16];
+        assert_eq!(verify_order(4, &blank, &G4), Ok(()));
+        let mut givens = blank;
+        givens[0] = 2;
+        assert!(verify_order(4, &givens, &G4)
+            .err()
+            .is_some_and(|e| e.contains("r1c1 is a given 2")));
+        let mut bad = G4;
+        bad.swap(0, 1); // rows still fine, columns 1 and 2 now repeat
+        assert!(verify_order(4, &blank, &bad)
+            .err()
+            .is_some_and(|e| e.contains("twice in column 1")));
+        let mut boxbad = G4;
+        // Rows and columns of a Latin square that is not a Sudoku: swap rows 2 and 3.
+        boxbad[4..8].copy_from_slice(&G4[8..12]);
+        boxbad[8..12].copy_from_slice(&G4[4..8]);
+        assert!(verify_order(4, &blank, &boxbad)
+            .err()
+            .is_some_and(|e| e.contains("box")));
+        let mut zero = G4;
+        zero[15] = 0;
+        assert!(verify_order(4, &blank, &zero).is_err());
+        assert!(verify_order(5, &blank, &G4).is_err());
+    }
+}

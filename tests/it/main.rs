@@ -32,3 +32,4 @@ mod report_stream;
 mod sudoku_corpus;
 
 mod docs;
+mod sudoku_order;
