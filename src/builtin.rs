@@ -589,6 +589,12 @@ impl Solver for SolverSpec {
                 let traced = params.max_cycles.saturating_add(1).saturating_mul(24);
                 params.memory_bytes() + if trace { traced } else { 0 }
             }
+            // A source is a preference per cell (at most 36x36 of them, a byte each, and its
+            // decode's state): 4 KiB a bee bounds every order.
+            SolverSpec::Prop { params } => {
+                let traced = params.max_cycles.saturating_add(1).saturating_mul(24);
+                (params.colony_size as u64).saturating_mul(4096) + if trace { traced } else { 0 }
+            }
             SolverSpec::Hitori { .. } | SolverSpec::Backtrack { .. } => 0,
         }
     }
