@@ -297,24 +297,7 @@ pub fn parse(
             key,
             message,
         };
-        // Names go into CSV cells and `--strategy a,b` lists: keep them to a safe alphabet.
-        let name_ok = !name.is_empty()
-            && name
-                .chars()
-                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
-        if !name_ok {
-            return Err(invalid(
-                "name",
-                "a solver name may hold only letters, digits, `-`, `_` and `.`".into(),
-            ));
-        }
-        // BTreeMap keys are unique, so only built-ins can clash (TOML refuses a repeated table).
-        if builtins.contains(&name.as_str()) {
-            return Err(invalid(
-                "name",
-                format!("`{name}` is a built-in strategy; choose another name"),
-            ));
-        }
+        check_name(&name, builtins).map_err(|m| invalid("name", m))?;
         let kind = match s.kind {
             RawKind::Sudoku => PuzzleKind::Sudoku,
             RawKind::Hitori => PuzzleKind::Hitori,
@@ -345,17 +328,7 @@ pub fn parse(
                 Some(dir)
             }
         };
-        for (key, value) in &s.env {
-            if key.is_empty() || key.contains('=') || key.contains('\0') {
-                return Err(invalid(
-                    "env",
-                    format!("`{}` is not a valid variable name", key.escape_debug()),
-                ));
-            }
-            check_plain(key)
-                .and_then(|()| check_plain(value))
-                .map_err(|m| invalid("env", format!("{}: {m}", key.escape_debug())))?;
-        }
+        check_env(&s.env).map_err(|m| invalid("env", m))?;
         let params = match s.params {
             None => String::new(),
             Some(RawParams::Text(t)) => t,
@@ -384,6 +357,41 @@ pub fn parse(
         });
     }
     Ok(out)
+}
+
+/// A table's name: it goes into CSV cells and `--strategy a,b` lists, so a safe alphabet, and
+/// never a built-in's (BTreeMap keys are unique, and TOML refuses a repeated table, so only
+/// built-ins can clash).
+fn check_name(name: &str, builtins: &[&str]) -> Result<(), String> {
+    let ok = !name.is_empty()
+        && name
+            .chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'));
+    if !ok {
+        return Err("a solver name may hold only letters, digits, `-`, `_` and `.`".into());
+    }
+    if builtins.contains(&name) {
+        return Err(format!(
+            "`{name}` is a built-in strategy; choose another name"
+        ));
+    }
+    Ok(())
+}
+
+/// The `env` table: valid variable names, plain values.
+fn check_env(env: &BTreeMap<String, String>) -> Result<(), String> {
+    for (key, value) in env {
+        if key.is_empty() || key.contains('=') || key.contains('\0') {
+            return Err(format!(
+                "`{}` is not a valid variable name",
+                key.escape_debug()
+            ));
+        }
+        check_plain(key)
+            .and_then(|()| check_plain(value))
+            .map_err(|m| format!("{}: {m}", key.escape_debug()))?;
+    }
+    Ok(())
 }
 
 /// The `startup_limit` key: only with `ready = true`, at least a millisecond.

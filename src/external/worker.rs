@@ -537,6 +537,7 @@ mod tests {
             params: String::new(),
             ready: false,
             startup_limit: super::super::manifest::DEFAULT_STARTUP_LIMIT,
+            orders: vec![3],
         })
     }
 
