@@ -46,8 +46,11 @@ pub struct RunFile {
     pub meta: Option<RunMeta>,
     /// Why it holds only part of its run, and the jobs its run planned; `None` when complete
     /// or unknown.
-    pub incomplete: Option<(String, Option<u64>)>,
+    pub incomplete: Option<Partial>,
 }
+
+/// Why a file holds only part of its run, and the jobs its run planned (when its meta says).
+pub type Partial = (String, Option<u64>);
 
 /// The per-job time limit for PAR-k, agreed once for a set of files by one rule:
 ///
@@ -403,9 +406,7 @@ fn expand(paths: &[PathBuf], notes: &mut Vec<String>) -> Result<Vec<PathBuf>, Re
 
 /// A file's meta, and why it holds only part of its run, if it does: a `.partial` journal
 /// (the run was interrupted or is still running), or a meta whose status is not `complete`.
-fn meta_and_completeness(
-    p: &Path,
-) -> Result<(Option<RunMeta>, Option<(String, Option<u64>)>), ReadError> {
+fn meta_and_completeness(p: &Path) -> Result<(Option<RunMeta>, Option<Partial>), ReadError> {
     let name = p.to_string_lossy();
     let (results, journal) = match name.strip_suffix(".partial") {
         Some(stem) => (PathBuf::from(stem), true),
