@@ -1,6 +1,7 @@
 //! `bench-report`: summaries, baseline comparison, plots and shard merging from saved
-//! `bench-run` CSVs. A thin front end: parsing and file handling here, everything else in
-//! `puzzlebench::report`.
+//! `bench-run` CSVs. A thin front end: parse the command line, open the inputs through
+//! [`RunSet`] (the one reading every report shares), run the report from
+//! `puzzlebench::report`, write through the one [`OutputGuard`].
 //!
 //! Exit codes: 0 success; 1 `compare` found a regression; 2 bad input (unreadable or
 //! malformed file, merge refused) or usage error.
@@ -10,24 +11,17 @@ mod common;
 use anyhow::{bail, Context, Result};
 use clap::{Args, Parser, Subcommand};
 use puzzlebench::report::ab::{self, AbFormat, AbOptions, Selector};
-use puzzlebench::report::compare::{
-    check_datasets, column_mismatch, compare_sorted, CompareOptions,
-};
 use puzzlebench::report::describe::convergence_groups;
-use puzzlebench::report::export;
 use puzzlebench::report::filter::RowFilter;
+use puzzlebench::report::gate::{gate, Band};
 use puzzlebench::report::html::{self, HtmlOptions};
+use puzzlebench::report::input::{InputOptions, RunSet};
 use puzzlebench::report::merge::{check_gaps, merge_stream, MergeInput};
-use puzzlebench::report::plot;
-use puzzlebench::report::summary::{
-    Detail, DuplicateJobs, Format, Incomplete, SummaryBuilder, SummaryOptions,
-};
-use puzzlebench::results::meta::{meta_path, RunStatus};
-use puzzlebench::results::read::{
-    expand_inputs, for_each_result, read_meta, read_trace, KeySorted, SORT_BUFFER_ROWS,
-};
-use puzzlebench::results::write::{write_atomic, AtomicFile};
-use puzzlebench::results::RunMeta;
+use puzzlebench::report::summary::{summarize_set, Detail, Format};
+use puzzlebench::report::{export, plot};
+use puzzlebench::results::meta::meta_path;
+use puzzlebench::results::read::read_trace;
+use puzzlebench::results::write::OutputGuard;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -55,6 +49,37 @@ struct Cli {
     cmd: Cmd,
 }
 
+/// How a report reads its inputs (every report but `merge`).
+#[derive(Args, Clone)]
+struct Input {
+    /// Only rows meeting every comma-separated term: key=value (text; `*` matches any
+    /// characters) or key=N, key<N, key<=N, key>N, key>=N (seed, colony, wall_s, cpu_s,
+    /// off_path, counters), e.g. `size=25x25,status=solved` or `puzzle_id=gen*,nodes>=10`.
+    #[arg(long = "where", value_name = "TERMS")]
+    filter: Option<RowFilter>,
+    /// Count a job met in more than one input file every time (by default the same job
+    /// twice, e.g. two runs of one plan in one directory, is refused with the files named).
+    #[arg(long)]
+    allow_duplicates: bool,
+}
+
+impl Input {
+    fn open(&self, paths: &[PathBuf], time_limit: Option<f64>) -> Result<RunSet> {
+        let set = RunSet::open(
+            paths,
+            InputOptions {
+                filter: self.filter.clone(),
+                allow_duplicates: self.allow_duplicates,
+                time_limit,
+            },
+        )?;
+        for n in set.notes() {
+            eprintln!("bench-report: note: {n}");
+        }
+        Ok(set)
+    }
+}
+
 #[derive(Subcommand)]
 enum Cmd {
     /// Per-strategy table: runs, solved, nodes or cycles, wall time, PAR-2, ratios.
@@ -65,18 +90,12 @@ enum Cmd {
         /// Output format: text, markdown, csv or json.
         #[arg(long, default_value = "text")]
         format: Format,
-        /// Per-job time limit in seconds for PAR-2 (default: the meta's timeout_s).
+        /// Per-job time limit in seconds for PAR-2 (default: the metas' timeout_s when every
+        /// file has a meta and they agree).
         #[arg(long, value_name = "SECS")]
         time_limit: Option<f64>,
-        /// Count a job met in more than one input every time (by default the same job twice,
-        /// e.g. two runs of one plan in one directory, is refused with the files named).
-        #[arg(long)]
-        allow_duplicates: bool,
-        /// Only rows meeting every comma-separated term: key=value (text; `*` matches any
-        /// characters) or key=N, key<N, key<=N, key>N, key>=N (seed, colony, wall_s,
-        /// off_path, counters), e.g. `size=25x25,status=solved` or `puzzle_id=gen*,nodes>=10`.
-        #[arg(long = "where", value_name = "TERMS")]
-        filter: Option<RowFilter>,
+        #[command(flatten)]
+        input: Input,
         /// Add each counter's (and off_path's, wall_s's) runs, sum, mean, min, p10, median,
         /// p90 and max per group.
         #[arg(long)]
@@ -104,9 +123,11 @@ enum Cmd {
         /// Output format.
         #[arg(long, default_value = "text")]
         format: AbFormat,
-        /// Per-job time limit in seconds for PAR-2/PAR-10 (default: the meta's timeout_s).
+        /// Per-job time limit in seconds for PAR-2/PAR-10 (default: as `summary`).
         #[arg(long, value_name = "SECS")]
         time_limit: Option<f64>,
+        #[command(flatten)]
+        input: Input,
     },
     /// SVG plots: cactus, nodes/cycles distributions, ABC convergence.
     Plot {
@@ -119,6 +140,8 @@ enum Cmd {
         /// ABC trace CSV (bench-run --trace) for the convergence plot.
         #[arg(long, value_name = "FILE")]
         trace: Option<PathBuf>,
+        #[command(flatten)]
+        input: Input,
         /// Replace SVGs that already exist in the directory.
         #[arg(long)]
         force: bool,
@@ -164,9 +187,51 @@ struct HtmlArgs {
     /// Page title.
     #[arg(long, default_value = "puzzlebench report")]
     title: String,
+    /// Per-job time limit in seconds for PAR-k (default: as `summary`).
+    #[arg(long, value_name = "SECS")]
+    time_limit: Option<f64>,
+    #[command(flatten)]
+    band: BandArgs,
+    #[command(flatten)]
+    input: Input,
     /// Replace an existing DIR/index.html.
     #[arg(long)]
     force: bool,
+}
+
+/// The gate's noise band (`compare`, and `html`'s baseline section).
+#[derive(Args)]
+struct BandArgs {
+    /// Relative band around 1 within which a time ratio counts as noise (default: measured
+    /// with --calibrate, else 0.25; never below 0.25 unless given here).
+    #[arg(long, value_name = "FRACTION")]
+    noise_band: Option<f64>,
+    /// Measure the band from two or more runs of one plan on this host (an A/A pair, or past
+    /// nightly runs), each a CSV or directory, compared in order.
+    #[arg(long, value_name = "RUN", num_args = 2..)]
+    calibrate: Vec<PathBuf>,
+}
+
+impl BandArgs {
+    fn band(&self) -> Result<Band> {
+        if let Some(b) = self.noise_band {
+            if !(b.is_finite() && (0.0..1.0).contains(&b)) {
+                bail!("--noise-band must be in [0, 1), got {b}");
+            }
+            return Ok(Band::given(b));
+        }
+        if self.calibrate.is_empty() {
+            return Ok(Band::floor());
+        }
+        let mut runs = Vec::new();
+        for r in &self.calibrate {
+            runs.push(RunSet::open(
+                std::slice::from_ref(r),
+                InputOptions::default(),
+            )?);
+        }
+        Ok(Band::calibrated(&runs)?)
+    }
 }
 
 /// `bench-report compare` options.
@@ -176,9 +241,8 @@ struct CompareArgs {
     baseline: PathBuf,
     /// New CSV or directory of CSVs.
     new: PathBuf,
-    /// Relative band around 1 within which a time ratio counts as noise.
-    #[arg(long, default_value_t = 0.10)]
-    noise_band: f64,
+    #[command(flatten)]
+    band: BandArgs,
     /// `fail`: a flagged slowdown is a regression (same machine as the baseline);
     /// `warn`: slowdowns are reported but only counters and statuses decide the exit code
     /// (baseline made on another machine).
@@ -193,6 +257,8 @@ struct CompareArgs {
     /// Write Bencher Metric Format JSON here.
     #[arg(long, value_name = "FILE")]
     bmf_out: Option<PathBuf>,
+    #[command(flatten)]
+    input: Input,
     /// Replace output files that already exist, and compare even when the metas show the
     /// two runs used different dataset contents (a warning instead of exit 2).
     #[arg(long)]
@@ -209,53 +275,13 @@ fn main() -> ExitCode {
     }
 }
 
-/// The time limit for PAR-2 from the metas, or why there is none.
-fn meta_time_limit(paths: &[PathBuf]) -> Result<(Option<f64>, Option<String>)> {
-    let mut seen: Vec<(PathBuf, Option<f64>)> = Vec::new();
-    for p in expand_inputs(paths)? {
-        if let Some(m) = read_meta(&p)? {
-            seen.push((p, m.timeout_s));
-        }
-    }
-    let Some((first_path, first)) = seen.first().cloned() else {
-        return Ok((
-            None,
-            Some(
-                "no time limit known: no .meta.json beside the files (pass --time-limit SECS)"
-                    .into(),
-            ),
-        ));
-    };
-    if let Some((p, t)) = seen.iter().find(|(_, t)| *t != first) {
-        let show = |t: Option<f64>| t.map_or("none".to_string(), |t| format!("{t} s"));
-        return Ok((
-            None,
-            Some(format!(
-                "the files' time limits differ ({}: {}, {}: {}); pass --time-limit SECS",
-                first_path.display(),
-                show(first),
-                p.display(),
-                show(*t)
-            )),
-        ));
-    }
-    Ok(match first {
-        Some(t) => (Some(t), None),
-        None => (
-            None,
-            Some("the run had no --timeout (pass --time-limit SECS)".into()),
-        ),
-    })
-}
-
 fn run() -> Result<ExitCode> {
     match Cli::parse().cmd {
         Cmd::Summary {
             files,
             format,
             time_limit,
-            allow_duplicates,
-            filter,
+            input,
             counters,
             best_of,
             trace,
@@ -264,15 +290,22 @@ fn run() -> Result<ExitCode> {
                 counters,
                 best_of: best_of.into_iter().map(|k| k as usize).collect(),
             };
-            let opts = SummaryArgs {
-                format,
-                time_limit,
-                allow_duplicates,
-                filter,
-                detail,
-                trace,
-            };
-            summary(&files, opts)
+            // Read the traces first: a bad trace file fails before the (possibly long) row pass.
+            let mut traced = Vec::new();
+            for t in &trace {
+                traced.push(convergence_groups(&read_trace(t)?));
+            }
+            let set = input.open(&files, time_limit)?;
+            let (s, st) = summarize_set(&set, detail, traced, |_| {})?;
+            warn_empty_filter(&set, st.kept, st.seen);
+            if format == Format::Csv {
+                // CSV has no place for it: say it where a person will see it.
+                for i in &s.incomplete {
+                    eprintln!("bench-report: warning: {}", i.describe());
+                }
+            }
+            common::print(&s.render(format));
+            Ok(ExitCode::SUCCESS)
         }
         Cmd::Compare(args) => compare_cmd(args),
         Cmd::Ab {
@@ -281,12 +314,10 @@ fn run() -> Result<ExitCode> {
             b,
             format,
             time_limit,
+            input,
         } => {
-            let opts = AbOptions {
-                time_limit_s: time_limit,
-                ..AbOptions::new(a, b)
-            };
-            let report = ab::ab(&ab::load_rows(&files)?, &opts)?;
+            let set = input.open(&files, time_limit)?;
+            let report = ab::ab(&ab::load_rows(&set)?, &AbOptions::new(a, b))?;
             common::print(&report.render(format));
             Ok(ExitCode::SUCCESS)
         }
@@ -294,8 +325,9 @@ fn run() -> Result<ExitCode> {
             files,
             out,
             trace,
+            input,
             force,
-        } => plot_cmd(&files, &out, trace.as_deref(), force),
+        } => plot_cmd(&input.open(&files, None)?, &out, trace.as_deref(), force),
         Cmd::Html(args) => html_cmd(args),
         Cmd::Merge {
             files,
@@ -306,246 +338,58 @@ fn run() -> Result<ExitCode> {
     }
 }
 
-/// The files a report reads (with their metas): never a destination.
-fn inputs_of(paths: &[PathBuf]) -> Result<Vec<PathBuf>> {
-    let mut out = Vec::new();
-    for p in expand_inputs(paths)? {
-        out.push(resolved(&meta_path(&p)));
-        out.push(resolved(&p));
-    }
-    Ok(out)
-}
-
-/// A path made absolute and free of `..` and symlinks as far as it exists, for comparing.
-fn resolved(p: &Path) -> PathBuf {
-    if let Ok(c) = std::fs::canonicalize(p) {
-        return c;
-    }
-    match (p.parent(), p.file_name()) {
-        (Some(parent), Some(name)) if !parent.as_os_str().is_empty() => resolved(parent).join(name),
-        (_, Some(name)) => resolved(Path::new(".")).join(name),
-        _ => p.to_path_buf(),
+fn warn_empty_filter(set: &RunSet, kept: u64, seen: u64) {
+    if let (Some(f), 0) = (set.filter_text(), kept) {
+        eprintln!("bench-report: warning: --where {f} matched none of the {seen} rows");
     }
 }
 
-/// Write a report output: never over one of the inputs, never over an existing file without
-/// `--force`, never into anything but a regular file.
-fn write_output(path: &Path, bytes: &[u8], force: bool, inputs: &[PathBuf]) -> Result<()> {
-    if inputs.contains(&resolved(path)) {
-        bail!(
-            "{}: is one of the inputs (or an input's meta); choose another output",
-            path.display()
-        );
-    }
-    write_atomic(path, bytes, force)?;
-    Ok(())
-}
-
-/// Why an input holds only part of its run, if it does: a `.partial` journal (the run was
-/// interrupted or is still running), or a meta whose status is not `complete`.
-fn incompleteness(p: &Path) -> Result<Option<(String, Option<u64>)>> {
-    let name = p.to_string_lossy();
-    let (results, journal) = match name.strip_suffix(".partial") {
-        Some(stem) => (PathBuf::from(stem), true),
-        None => (p.to_path_buf(), false),
-    };
-    let meta = if results.exists() || journal {
-        read_meta(&results).ok().flatten()
-    } else {
-        None
-    };
-    let jobs = meta.as_ref().and_then(|m| m.jobs_in_shard.or(m.jobs_total));
-    let status = meta.as_ref().and_then(|m| m.status);
-    if journal {
-        let said = status.map_or(String::new(), |s| format!(", meta status {s}"));
-        return Ok(Some((
-            format!("the journal of an unfinished run{said}"),
-            jobs,
-        )));
-    }
-    Ok(match status {
-        Some(s) if s != RunStatus::Complete => Some((format!("meta status {s}"), jobs)),
-        _ => None,
-    })
-}
-
-/// `bench-report summary` options beyond the files.
-struct SummaryArgs {
-    format: Format,
-    time_limit: Option<f64>,
-    allow_duplicates: bool,
-    filter: Option<RowFilter>,
-    detail: Detail,
-    trace: Vec<PathBuf>,
-}
-
-fn summary(files: &[PathBuf], a: SummaryArgs) -> Result<ExitCode> {
-    let SummaryArgs {
-        format,
-        time_limit,
-        allow_duplicates,
-        mut filter,
-        detail,
-        trace,
-    } = a;
-    if let Some(t) = time_limit {
-        if !(t.is_finite() && t > 0.0) {
-            bail!("--time-limit must be a positive number of seconds, got {t}");
-        }
-    }
-    // Read the traces first: a bad trace file fails before the (possibly long) row pass.
-    let mut traced = Vec::new();
-    for t in &trace {
-        traced.push(convergence_groups(&read_trace(t)?));
-    }
-    // Streamed, so summarising a million-row file needs no copy of its rows.
-    let mut builder = SummaryBuilder::new(detail);
-    let mut dups = DuplicateJobs::default();
-    let (mut seen, mut kept) = (0u64, 0u64);
-    let inputs = expand_inputs(files)?;
-    for (i, p) in inputs.iter().enumerate() {
-        let (_, rows) = for_each_result(p, |r| {
-            if let Some(first) = dups.check(&r, i) {
-                if !allow_duplicates {
-                    return Err(puzzlebench::results::ReadError::Refused {
-                        path: p.clone(),
-                        detail: format!(
-                            "job {} is also in {}: the inputs repeat jobs (two runs of one plan?); pass --allow-duplicates to count both",
-                            r.key(),
-                            inputs[first].display()
-                        ),
-                    });
-                }
-            }
-            seen += 1;
-            if filter.as_mut().is_none_or(|f| f.matches(&r)) {
-                kept += 1;
-                builder.add(&r);
-            }
-            Ok(())
-        })?;
-        if let Some((reason, jobs)) = incompleteness(p)? {
-            let i = Incomplete {
-                file: p.display().to_string(),
-                rows,
-                jobs,
-                reason,
-            };
-            // CSV has no place for it: say it where a person will see it.
-            if format == Format::Csv {
-                eprintln!("bench-report: warning: {}", i.describe());
-            }
-            builder.incomplete(i);
-        }
-    }
-    builder.duplicates_counted(dups.repeats);
-    if let Some(f) = &filter {
-        if let Some(msg) = f.unknown_params() {
-            bail!("{msg}");
-        }
-        if kept == 0 {
-            eprintln!(
-                "bench-report: warning: --where {} matched none of the {seen} rows",
-                f.text()
-            );
-        }
-        builder.filtered(f.text());
-    }
-    for groups in traced {
-        builder.convergence(groups);
-    }
-    let (time_limit_s, time_limit_note) = match time_limit {
-        Some(t) => (Some(t), None),
-        None => meta_time_limit(files)?,
-    };
-    let s = builder.finish(&SummaryOptions {
-        time_limit_s,
-        time_limit_note,
-    });
-    common::print(&s.render(format));
-    Ok(ExitCode::SUCCESS)
+/// The files a command reads, for the output guard.
+fn read_paths(sets: &[&RunSet], others: &[Option<&Path>]) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = sets
+        .iter()
+        .flat_map(|s| s.files().iter().map(|f| f.path.clone()))
+        .collect();
+    v.extend(others.iter().flatten().map(|p| p.to_path_buf()));
+    v
 }
 
 fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
-    if !(a.noise_band.is_finite() && (0.0..1.0).contains(&a.noise_band)) {
-        bail!("--noise-band must be in [0, 1), got {}", a.noise_band);
-    }
-    let inputs = inputs_of(&[a.baseline.clone(), a.new.clone()])?;
+    let band = a.band.band()?;
+    let base = a.input.open(std::slice::from_ref(&a.baseline), None)?;
+    let new = a.input.open(std::slice::from_ref(&a.new), None)?;
+    let guard = OutputGuard::new(&read_paths(&[&base, &new], &[]), a.force);
     // Refuse clobbering before the (possibly long) comparison runs.
-    for p in [&a.markdown_out, &a.github_benchmark_out, &a.bmf_out]
-        .into_iter()
-        .flatten()
+    let outs = [&a.markdown_out, &a.github_benchmark_out, &a.bmf_out];
+    for p in outs.into_iter().flatten() {
+        guard.check(p)?;
+    }
+    let labels = (
+        a.baseline.display().to_string(),
+        a.new.display().to_string(),
+    );
+    let mut c = gate(&base, &new, &band, (&labels.0, &labels.1), a.force)?;
+    c.time_regressions = a.times == "fail";
+    // The report carries its notes; stderr gets those not said already when opening.
+    for n in c
+        .notes
+        .iter()
+        .filter(|n| !base.notes().contains(n) && !new.notes().contains(n))
     {
-        if inputs.contains(&resolved(p)) {
-            bail!(
-                "{}: is one of the inputs; choose another output",
-                p.display()
-            );
-        }
-        if p.exists() && !a.force {
-            bail!(
-                "{}: already exists (pass --force to overwrite)",
-                p.display()
-            );
-        }
+        eprintln!("bench-report: note: {n}");
     }
-    let with_metas = |p: &PathBuf| -> Result<Vec<(PathBuf, Option<RunMeta>)>> {
-        let mut v = Vec::new();
-        for f in expand_inputs(std::slice::from_ref(p))? {
-            // A missing file is the error to report, not the missing meta beside it.
-            if let Err(e) = std::fs::metadata(&f) {
-                bail!("{}: cannot read: {e}", f.display());
-            }
-            let m = read_meta(&f)?;
-            v.push((f, m));
-        }
-        Ok(v)
-    };
-    let (base_files, new_files) = (with_metas(&a.baseline)?, with_metas(&a.new)?);
-    let datasets = check_datasets(&base_files, &new_files);
-    for note in &datasets.unchecked {
-        eprintln!("bench-report: note: {note}");
-    }
-    match datasets.mismatch {
-        Some(m) if !a.force => bail!("{m}"),
-        Some(m) => eprintln!("bench-report: warning: {m}; compared anyway (--force)"),
-        None => {}
-    }
-    // Each side is sorted by job key as it is read (in memory up to SORT_BUFFER_ROWS rows, in
-    // sorted runs on disk beyond), then the two are joined as streams: memory does not grow
-    // with the number of rows.
-    let paths =
-        |f: &[(PathBuf, Option<RunMeta>)]| f.iter().map(|(p, _)| p.clone()).collect::<Vec<_>>();
-    let base = KeySorted::open(&paths(&base_files), SORT_BUFFER_ROWS)?;
-    let new = KeySorted::open(&paths(&new_files), SORT_BUFFER_ROWS)?;
-    if let Some(m) = column_mismatch(base.columns(), new.columns()) {
-        bail!("{m}");
-    }
-    let c = compare_sorted(
-        base,
-        new,
-        &CompareOptions {
-            noise_band: a.noise_band,
-            baseline_label: a.baseline.display().to_string(),
-            new_label: a.new.display().to_string(),
-            time_regressions: a.times == "fail",
-            ..CompareOptions::default()
-        },
-    )?;
-    let md = export::markdown(&c);
-    common::print(&md);
+    common::print(&export::markdown(&c));
     if let Some(p) = &a.markdown_out {
         // The file holds every change; the terminal copy above stops each list at 20.
-        let full = export::markdown_full(&c);
-        write_output(p, full.as_bytes(), a.force, &inputs)?;
+        guard.write(p, export::markdown_full(&c).as_bytes())?;
     }
     if let Some(p) = &a.github_benchmark_out {
         let j = puzzlebench::report::to_json_pretty(&export::github_action_benchmark(&c))?;
-        write_output(p, j.as_bytes(), a.force, &inputs)?;
+        guard.write(p, j.as_bytes())?;
     }
     if let Some(p) = &a.bmf_out {
         let j = puzzlebench::report::to_json_pretty(&export::bencher_bmf(&c))?;
-        write_output(p, j.as_bytes(), a.force, &inputs)?;
+        guard.write(p, j.as_bytes())?;
     }
     Ok(if c.is_regression() {
         ExitCode::from(1)
@@ -554,41 +398,30 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
     })
 }
 
-fn plot_cmd(files: &[PathBuf], out: &Path, trace: Option<&Path>, force: bool) -> Result<ExitCode> {
+fn plot_cmd(set: &RunSet, out: &Path, trace: Option<&Path>, force: bool) -> Result<ExitCode> {
     // Read and render everything before writing anything: a bad input leaves no partial output.
     // Rows are streamed: the plots keep only the values they draw.
     let mut data = plot::PlotData::default();
-    let mut metas = Vec::new();
-    for p in expand_inputs(files)? {
-        for_each_result(&p, |r| {
-            data.add(&r);
-            Ok(())
-        })?;
-        metas.extend(read_meta(&p)?);
-    }
-    data.set_budget(plot::Budget::agreed(&metas.iter().collect::<Vec<_>>()));
+    set.for_each(|r, _| {
+        data.add(r);
+        Ok(())
+    })?;
+    data.set_budget(set.budget());
     let trace_rows = trace.map(read_trace).transpose()?;
     let mut svgs = data.cactus()?;
     svgs.extend(data.distributions()?);
     if let Some(t) = trace_rows {
         svgs.extend(plot::render_convergence(&t)?);
     }
-    let mut inputs = inputs_of(files)?;
-    inputs.extend(trace.map(resolved));
+    let guard = OutputGuard::new(&read_paths(&[set], &[trace]), force);
+    for s in &svgs {
+        guard.check(&out.join(&s.name))?;
+    }
     std::fs::create_dir_all(out)
         .with_context(|| format!("{}: cannot create directory", out.display()))?;
-    for s in &svgs {
-        let p = out.join(&s.name);
-        if p.exists() && !force {
-            bail!(
-                "{}: already exists (pass --force to overwrite)",
-                p.display()
-            );
-        }
-    }
     for s in svgs {
         let p = out.join(&s.name);
-        write_output(&p, s.svg.as_bytes(), force, &inputs)?;
+        guard.write(&p, s.svg.as_bytes())?;
         common::print(&format!("{}\n", p.display()));
     }
     Ok(ExitCode::SUCCESS)
@@ -596,34 +429,32 @@ fn plot_cmd(files: &[PathBuf], out: &Path, trace: Option<&Path>, force: bool) ->
 
 fn html_cmd(a: HtmlArgs) -> Result<ExitCode> {
     let index = a.out.join("index.html");
-    let mut inputs = inputs_of(&a.files)?;
-    if let Some(b) = &a.baseline {
-        inputs.extend(inputs_of(std::slice::from_ref(b))?);
-    }
-    inputs.extend(a.trace.as_deref().map(resolved));
+    let band = a.band.band()?;
+    let new = a.input.open(&a.files, a.time_limit)?;
+    let baseline = match &a.baseline {
+        Some(b) => Some(a.input.open(std::slice::from_ref(b), None)?),
+        None => None,
+    };
+    let mut sets = vec![&new];
+    sets.extend(baseline.as_ref());
+    let guard = OutputGuard::new(&read_paths(&sets, &[a.trace.as_deref()]), a.force);
     // Refuse before the (possibly long) report is built.
-    if inputs.contains(&resolved(&index)) {
-        bail!(
-            "{}: is one of the inputs; choose another --out",
-            index.display()
-        );
-    }
-    if index.exists() && !a.force {
-        bail!(
-            "{}: already exists (pass --force to overwrite)",
-            index.display()
-        );
-    }
-    let page = html::report(&HtmlOptions {
-        files: a.files,
-        baseline: a.baseline,
-        ab: a.ab,
-        trace: a.trace,
-        title: a.title,
-    })?;
+    guard.check(&index)?;
+    let page = html::report(
+        &HtmlOptions {
+            files: a.files,
+            baseline: a.baseline,
+            ab: a.ab,
+            trace: a.trace,
+            title: a.title,
+        },
+        &new,
+        baseline.as_ref(),
+        &band,
+    )?;
     std::fs::create_dir_all(&a.out)
         .with_context(|| format!("{}: cannot create directory", a.out.display()))?;
-    write_output(&index, page.as_bytes(), a.force, &inputs)?;
+    guard.write(&index, page.as_bytes())?;
     common::print(&format!("{}\n", index.display()));
     Ok(ExitCode::SUCCESS)
 }
@@ -635,34 +466,27 @@ fn merge_cmd(
     force: bool,
 ) -> Result<ExitCode> {
     let out_meta = meta_path(output);
-    let inputs = inputs_of(files)?;
-    for p in [output, out_meta.as_path()] {
-        if inputs.contains(&resolved(p)) {
-            bail!(
-                "{}: is one of the inputs; choose another output",
-                p.display()
-            );
-        }
-        if !force && p.exists() {
-            bail!(
-                "{}: already exists (pass --force to overwrite)",
-                p.display()
-            );
-        }
+    // No --where, and never duplicates: a merge is a run, not a selection of one.
+    let set = RunSet::open(files, InputOptions::default())?;
+    for n in set.notes() {
+        eprintln!("bench-report: note: {n}");
     }
-    let mut shards = Vec::new();
-    for p in expand_inputs(files)? {
-        let meta = read_meta(&p)?;
-        shards.push(MergeInput {
-            path: p,
-            meta,
+    let guard = OutputGuard::new(&read_paths(&[&set], &[]), force);
+    guard.check(output)?;
+    guard.check(&out_meta)?;
+    let shards: Vec<MergeInput> = set
+        .files()
+        .iter()
+        .map(|f| MergeInput {
+            path: f.path.clone(),
+            meta: f.meta.clone(),
             rows: None,
-        });
-    }
+        })
+        .collect();
     // Rows go straight from the inputs to a temporary file beside the output, published only
     // when every check has passed: memory does not grow with the rows.
-    let mut out = Some(AtomicFile::create(output, force)?);
-    let mut csv_out: Option<csv::Writer<AtomicFile>> = None;
+    let mut out = Some(guard.create(output)?);
+    let mut csv_out: Option<csv::Writer<_>> = None;
     let werr =
         |e: csv::Error| std::io::Error::other(format!("{}: cannot write: {e}", output.display()));
     let merged = merge_stream(&shards, |r, cols| {
@@ -691,7 +515,7 @@ fn merge_cmd(
     let mut merged_meta = merged.meta.clone();
     merged_meta.results_file = puzzlebench::results::meta::results_file_name(output);
     let meta = serde_json::to_string_pretty(&merged_meta)? + "\n";
-    write_output(&out_meta, meta.as_bytes(), force, &inputs)?;
+    guard.write(&out_meta, meta.as_bytes())?;
     // Without the metas the plan's size is unknown, so the merge cannot call itself complete;
     // its meta says `interrupted` (never `complete` on a guess), and the message says why.
     let status = match merged.jobs_total {

@@ -169,8 +169,6 @@ pub struct SourceFile {
     pub has_meta: bool,
     /// The meta's dataset hash.
     pub dataset_hash: Option<String>,
-    /// The meta's per-job time limit.
-    pub timeout_s: Option<f64>,
 }
 
 /// Rows of every input file, and the files.
@@ -180,43 +178,46 @@ pub struct Rows {
     pub files: Vec<SourceFile>,
     /// Rows of all files, in file order.
     pub rows: Vec<Row>,
+    /// The time limit the input agreed ([`crate::report::input::TimeLimit`]).
+    pub time_limit: crate::report::input::TimeLimit,
 }
 
-/// Read results CSVs (directories expanded to their `*.csv`) and their sidecars: the only
-/// place A/B touches files or the record type.
-pub fn load_rows(paths: &[PathBuf]) -> Result<Rows, AbError> {
-    use crate::results::read as io;
+/// The rows of a [`RunSet`](crate::report::input::RunSet) (filtered, duplicates checked)
+/// reduced to what A/B needs, with its files and agreed time limit.
+pub fn load_rows(set: &crate::report::input::RunSet) -> Result<Rows, AbError> {
     use crate::results::Status;
-    let mut out = Rows::default();
-    for path in io::expand_inputs(paths)? {
-        let file = out.files.len();
-        let rows = &mut out.rows;
-        io::for_each_result(&path, |r| {
-            rows.push(Row {
-                solved: r.status == Some(Status::Solved),
-                dataset: r.dataset,
-                puzzle_id: r.puzzle_id,
-                strategy: r.strategy,
-                rules: r.rules,
-                params: r.params.as_str().to_string(),
-                seed: r.seed,
-                colony: r.colony,
-                nodes: r.counters.nodes,
-                cycles: r.counters.cycles,
-                guesses: r.counters.guesses,
-                wall_s: r.wall_s,
-                file,
-            });
-            Ok(())
-        })?;
-        let meta = io::read_meta(&path)?;
-        out.files.push(SourceFile {
-            has_meta: meta.is_some(),
-            dataset_hash: meta.as_ref().and_then(|m| m.dataset_hash.clone()),
-            timeout_s: meta.and_then(|m| m.timeout_s),
-            path,
+    let mut out = Rows {
+        time_limit: set.time_limit().clone(),
+        ..Rows::default()
+    };
+    let rows = &mut out.rows;
+    set.for_each(|r, file| {
+        rows.push(Row {
+            solved: r.status == Some(Status::Solved),
+            dataset: r.dataset.clone(),
+            puzzle_id: r.puzzle_id.clone(),
+            strategy: r.strategy.clone(),
+            rules: r.rules.clone(),
+            params: r.params.as_str().to_string(),
+            seed: r.seed,
+            colony: r.colony,
+            nodes: r.counters.nodes,
+            cycles: r.counters.cycles,
+            guesses: r.counters.guesses,
+            wall_s: r.wall_s,
+            file,
         });
-    }
+        Ok(())
+    })?;
+    out.files = set
+        .files()
+        .iter()
+        .map(|f| SourceFile {
+            path: f.path.clone(),
+            has_meta: f.meta.is_some(),
+            dataset_hash: f.meta.as_ref().and_then(|m| m.dataset_hash.clone()),
+        })
+        .collect();
     Ok(out)
 }
 
@@ -673,19 +674,22 @@ pub fn ab(input: &Rows, opts: &AbOptions) -> Result<AbReport, AbError> {
     let b_rows = side_rows("--b", &cb, &input.rows)?;
     let mut notes = Vec::new();
 
-    // Files behind each dataset, for the contents check; and behind either side, for the
-    // time limit.
+    // Files behind each dataset, for the contents check.
     let mut files_of: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
     for r in a_rows.values().chain(b_rows.values()) {
         files_of.entry(&r.dataset).or_default().insert(r.file);
     }
     let hash_of = dataset_hashes(input, &files_of, &mut notes)?;
     notes.dedup();
-    let all_files: BTreeSet<usize> = files_of.values().flatten().copied().collect();
-    let time_limit_s = match opts.time_limit_s {
-        Some(t) => Some(t),
-        None => meta_time_limit(input, &all_files, &mut notes),
-    };
+    let time_limit_s = opts.time_limit_s.or(input.time_limit.secs);
+    if time_limit_s.is_none() {
+        let why = input
+            .time_limit
+            .note
+            .as_deref()
+            .unwrap_or("no time limit known");
+        notes.push(format!("PAR-2 and PAR-10 omitted: {why}"));
+    }
 
     // Pairs, sorted by key so the bootstrap does not depend on the order of the files.
     let mut keys: Vec<&PairKey> = a_rows.keys().filter(|k| b_rows.contains_key(*k)).collect();
@@ -755,31 +759,6 @@ pub fn ab(input: &Rows, opts: &AbOptions) -> Result<AbReport, AbError> {
         datasets,
         overall,
     })
-}
-
-/// The time limit the metas of `files` agree on, or `None` with a note saying why not.
-fn meta_time_limit(input: &Rows, files: &BTreeSet<usize>, notes: &mut Vec<String>) -> Option<f64> {
-    let fs: Vec<&SourceFile> = files.iter().map(|&i| &input.files[i]).collect();
-    let why = if let Some(f) = fs.iter().find(|f| !f.has_meta) {
-        format!("no .meta.json beside {}", f.path.display())
-    } else if let Some(f) = fs.iter().find(|f| f.timeout_s != fs[0].timeout_s) {
-        let show = |t: Option<f64>| t.map_or("none".to_string(), |t| format!("{t} s"));
-        format!(
-            "the files' time limits differ ({}: {}, {}: {})",
-            fs[0].path.display(),
-            show(fs[0].timeout_s),
-            f.path.display(),
-            show(f.timeout_s)
-        )
-    } else if let Some(t) = fs.first().and_then(|f| f.timeout_s) {
-        return Some(t);
-    } else {
-        "the runs had no --timeout".to_string()
-    };
-    notes.push(format!(
-        "PAR-2 and PAR-10 omitted: {why} (pass --time-limit SECS)"
-    ));
-    None
 }
 
 /// The effort counter of a set of rows: `cycles` when any row counts cycles (ABC), else
@@ -1328,9 +1307,14 @@ mod tests {
                 path: "r.csv".into(),
                 has_meta: true,
                 dataset_hash: hash.map(String::from),
-                timeout_s,
             }],
             rows,
+            time_limit: crate::report::input::TimeLimit {
+                secs: timeout_s,
+                note: timeout_s
+                    .is_none()
+                    .then(|| "the run had no --timeout".to_string()),
+            },
         }
     }
 
@@ -1456,7 +1440,6 @@ mod tests {
             path: "other.csv".into(),
             has_meta: true,
             dataset_hash: Some("h2".into()),
-            timeout_s: Some(1.0),
         });
         for r in input.rows.iter_mut().filter(|r| r.strategy == "row") {
             r.file = 1;
@@ -1482,11 +1465,8 @@ mod tests {
             "{:?}",
             r.notes
         );
-        assert!(r
-            .notes
-            .iter()
-            .any(|n| n.contains("PAR-2 and PAR-10 omitted")));
-        assert_eq!(r.time_limit_s, None);
+        // (The time limit of a file without a meta is the input layer's rule:
+        // report::input::tests.)
     }
 
     #[test]
@@ -1689,16 +1669,25 @@ mod tests {
         assert!(matches!(ab(&mixed(), &opts), Err(AbError::BadTimeLimit(_))));
         opts.time_limit_s = Some(5.0);
         assert_eq!(ab(&mixed(), &opts).expect("ok").time_limit_s, Some(5.0));
+        // Without a flag, the input's agreed limit (the rule is in `report::input`), or a
+        // note saying why there is none.
+        assert_eq!(
+            run(&mixed(), "strategy=mrv", "strategy=row")
+                .expect("ok")
+                .time_limit_s,
+            Some(1.0)
+        );
         let mut input = mixed();
-        input.files.push(SourceFile {
-            timeout_s: Some(2.0),
-            ..input.files[0].clone()
-        });
-        input.rows[1].file = 1;
+        input.time_limit = crate::report::input::TimeLimit {
+            secs: None,
+            note: Some("the files' time limits differ (a: 1 s, b: 2 s)".into()),
+        };
         let r = run(&input, "strategy=mrv", "strategy=row").expect("ok");
         assert_eq!(r.time_limit_s, None);
         assert!(
-            r.notes.iter().any(|n| n.contains("time limits differ")),
+            r.notes
+                .iter()
+                .any(|n| n.contains("PAR-2 and PAR-10 omitted: the files' time limits differ")),
             "{:?}",
             r.notes
         );

@@ -5,6 +5,7 @@
 //! ratio of medians new/base with a bootstrap 95% interval, and only an interval lying wholly
 //! outside `1 ± noise_band` is called a slowdown or speedup.
 
+use crate::report::gate::BAND_FLOOR;
 use crate::report::stats::{self, Interval};
 use crate::report::{labels, GroupKey};
 use crate::results::counters::Better;
@@ -20,8 +21,13 @@ use std::fmt::Write as _;
 /// How to compare.
 #[derive(Clone, Debug)]
 pub struct CompareOptions {
-    /// Relative band around 1 inside which a time ratio is noise (`--noise-band`, 0.10).
+    /// Relative band around 1 inside which a time ratio is noise: the gate's one band
+    /// ([`Band`]), [`BAND_FLOOR`] by default.
     pub noise_band: f64,
+    /// Where the band comes from, in words, for the reports.
+    pub band_source: String,
+    /// Why wall times are not judged (a noisy host, see [`HostCheck`]); `None` judges them.
+    pub wall_not_judged: Option<String>,
     /// Bootstrap resamples.
     pub resamples: usize,
     /// Bootstrap seed (fixed by default so reports are reproducible).
@@ -44,7 +50,9 @@ pub struct CompareOptions {
 impl Default for CompareOptions {
     fn default() -> Self {
         CompareOptions {
-            noise_band: 0.10,
+            noise_band: BAND_FLOOR,
+            band_source: "default".to_string(),
+            wall_not_judged: None,
             resamples: stats::BOOTSTRAP_RESAMPLES,
             seed: stats::BOOTSTRAP_SEED,
             min_time_runs: 5,
@@ -133,6 +141,8 @@ pub enum TimeVerdict {
     Unchanged,
     /// Too few joined runs (or no positive baseline median) to judge.
     NotJudged,
+    /// Wall times of a noisy host (see [`Comparison::wall_not_judged`]): shown, not judged.
+    Noisy,
 }
 
 /// Time comparison of one group over its joined runs.
@@ -166,6 +176,9 @@ pub struct GroupComparison {
     pub counter_changes: Vec<CounterChange>,
     /// Wall time comparison.
     pub time: TimeChange,
+    /// CPU time (`cpu_s`) comparison over the joined jobs where both sides measured it;
+    /// `None` when no pair has it. Judged on any host.
+    pub cpu: Option<TimeChange>,
     /// Rows of the baseline with no partner in the new run.
     pub missing_in_new: Vec<Job>,
     /// Rows of the new run with no partner in the baseline.
@@ -194,6 +207,12 @@ pub struct Comparison {
     pub wrong_in_new: usize,
     /// The noise band used.
     pub noise_band: f64,
+    /// Where the band comes from.
+    pub band_source: String,
+    /// Why wall times were not judged, when they were not (a noisy host).
+    pub wall_not_judged: Option<String>,
+    /// Notes on what could not be checked (dataset contents without a meta, host state).
+    pub notes: Vec<String>,
     /// Bootstrap resamples used.
     pub resamples: usize,
     /// Baseline name.
@@ -334,6 +353,7 @@ struct Acc {
     missing: Vec<Job>,
     only_new: Vec<Job>,
     pairs: Reservoir<(f64, f64)>,
+    cpu_pairs: Reservoir<(f64, f64)>,
     new_walls: Reservoir<f64>,
     new_runs: usize,
     effort: EffortSum,
@@ -349,6 +369,7 @@ impl Acc {
             missing: Vec::new(),
             only_new: Vec::new(),
             pairs: Reservoir::new(TIME_SAMPLE_CAP, seed),
+            cpu_pairs: Reservoir::new(TIME_SAMPLE_CAP, seed ^ 2),
             new_walls: Reservoir::new(TIME_SAMPLE_CAP, seed ^ 1),
             new_runs: 0,
             effort: EffortSum::default(),
@@ -376,6 +397,9 @@ impl Acc {
         counter_diffs(b, n, &job, &mut self.counter_changes);
         self.joined += 1;
         self.pairs.push((b.wall_s, n.wall_s));
+        if let (Some(x), Some(y)) = (b.cpu_s, n.cpu_s) {
+            self.cpu_pairs.push((x, y));
+        }
     }
 
     /// A row of the new run (paired or not).
@@ -401,8 +425,14 @@ fn compare_group(mut a: Acc, label: String, opts: &CompareOptions, band: f64) ->
         .sort_by(|x, y| (x.direction, &x.job).cmp(&(y.direction, &y.job)));
     a.counter_changes
         .sort_by(|x, y| (x.direction, &x.job, x.counter).cmp(&(y.direction, &y.job, y.counter)));
-    let time = time_change(&a.pairs.items, a.joined, opts, band);
+    let mut time = time_change(&a.pairs.items, a.joined, opts, band);
+    if opts.wall_not_judged.is_some() && time.verdict != TimeVerdict::NotJudged {
+        time.verdict = TimeVerdict::Noisy;
+    }
+    let cpu = (!a.cpu_pairs.items.is_empty())
+        .then(|| time_change(&a.cpu_pairs.items, a.cpu_pairs.items.len(), opts, band));
     GroupComparison {
+        cpu,
         label,
         joined: a.joined,
         status_changes: a.status_changes,
@@ -596,6 +626,9 @@ where
         duplicate_keys: dups,
         wrong_in_new,
         noise_band: band,
+        band_source: opts.band_source.clone(),
+        wall_not_judged: opts.wall_not_judged.clone(),
+        notes: Vec::new(),
         resamples: opts.resamples,
         baseline_label: opts.baseline_label.clone(),
         new_label: opts.new_label.clone(),
@@ -635,6 +668,12 @@ pub struct Tally {
     pub slowdowns: usize,
     /// Groups flagged faster.
     pub speedups: usize,
+    /// Groups whose CPU time is flagged higher.
+    pub cpu_slowdowns: usize,
+    /// Groups whose CPU time is flagged lower.
+    pub cpu_speedups: usize,
+    /// Groups whose wall time was not judged for a noisy host.
+    pub noisy: usize,
     /// Baseline rows missing from the new run.
     pub missing_in_new: usize,
     /// New rows without a baseline partner.
@@ -663,6 +702,12 @@ impl Comparison {
             match g.time.verdict {
                 TimeVerdict::Slowdown => t.slowdowns += 1,
                 TimeVerdict::Speedup => t.speedups += 1,
+                TimeVerdict::Noisy => t.noisy += 1,
+                _ => {}
+            }
+            match g.cpu.as_ref().map(|c| c.verdict) {
+                Some(TimeVerdict::Slowdown) => t.cpu_slowdowns += 1,
+                Some(TimeVerdict::Speedup) => t.cpu_speedups += 1,
                 _ => {}
             }
             t.missing_in_new += g.missing_in_new.len();
@@ -678,7 +723,7 @@ impl Comparison {
     pub fn is_regression(&self) -> bool {
         let t = self.tally();
         let slow = if self.time_regressions {
-            t.slowdowns
+            t.slowdowns + t.cpu_slowdowns
         } else {
             0
         };
@@ -713,14 +758,24 @@ impl Comparison {
         let mut noted = Vec::new();
         if self.time_regressions {
             push(t.slowdowns, "group", "groups", "slower", &mut bad);
+            push(
+                t.cpu_slowdowns,
+                "group",
+                "groups",
+                "slower in CPU time",
+                &mut bad,
+            );
         } else {
             push(
-                t.slowdowns,
+                t.slowdowns + t.cpu_slowdowns,
                 "group",
                 "groups",
                 "slower (not judged: --times warn)",
                 &mut noted,
             );
+        }
+        if let Some(why) = &self.wall_not_judged {
+            noted.push(format!("wall times not judged: noisy host ({why})"));
         }
         push(
             t.missing_in_new,
@@ -739,6 +794,13 @@ impl Comparison {
             &mut good,
         );
         push(t.speedups, "group", "groups", "faster", &mut good);
+        push(
+            t.cpu_speedups,
+            "group",
+            "groups",
+            "faster in CPU time",
+            &mut good,
+        );
         push(t.only_in_new, "row", "rows", "only in new", &mut good);
         good.extend(noted);
         if self.is_regression() {
@@ -755,14 +817,20 @@ impl Comparison {
     }
 }
 
+/// Optional columns that measure rather than result: present on one side only, they never
+/// make `compare` refuse (they are compared where both sides have them).
+pub const MEASUREMENT_COLUMNS: [&str; 5] =
+    ["repeats", "cpu_s", "max_rss_kib", "startup_s", "stats"];
+
 /// Optional columns one side has and the other lacks: comparing them would report every value
 /// of the column as changed, so the caller refuses the comparison with this message instead.
 pub fn column_mismatch(baseline: Columns, new: Columns) -> Option<String> {
     let (b, n) = (baseline.names(), new.names());
     let only = |a: &[&str], other: &[&str]| -> Vec<String> {
         a.iter()
-            // `repeats` only says how `wall_s` was measured: a timing, not a result.
-            .filter(|c| !other.contains(c) && !matches!(**c, "solution" | "repeats"))
+            // `repeats` says how `wall_s` was measured and the measurement columns are
+            // timings, not results: compared where both sides have them, never refused.
+            .filter(|c| !other.contains(c) && !MEASUREMENT_COLUMNS.contains(c) && **c != "solution")
             .map(|c| c.to_string())
             .collect()
     };
@@ -803,34 +871,35 @@ pub struct DatasetCheck {
 /// when it has one). Files are matched by the meta's dataset name; a meta without a name is
 /// matched with every file of the other side.
 pub fn check_datasets(
-    baseline: &[(std::path::PathBuf, Option<crate::results::RunMeta>)],
-    new: &[(std::path::PathBuf, Option<crate::results::RunMeta>)],
+    baseline: &[crate::report::input::RunFile],
+    new: &[crate::report::input::RunFile],
 ) -> DatasetCheck {
     let mut out = DatasetCheck::default();
-    let hashed = |files: &'_ [(std::path::PathBuf, Option<crate::results::RunMeta>)],
-                  side: &str,
-                  unchecked: &mut Vec<String>| {
-        let mut v = Vec::new();
-        for (p, m) in files {
-            match m
-                .as_ref()
-                .map(|m| (m.dataset_name.clone(), m.dataset_hash.clone()))
-            {
-                Some((name, Some(h))) => v.push((p.clone(), name, h)),
-                Some((_, None)) => unchecked.push(format!(
-                    "{} ({side}): its .meta.json has no dataset_hash, so it cannot be checked \
+    let hashed =
+        |files: &'_ [crate::report::input::RunFile], side: &str, unchecked: &mut Vec<String>| {
+            let mut v = Vec::new();
+            for f in files {
+                let p = &f.path;
+                match f
+                    .meta
+                    .as_ref()
+                    .map(|m| (m.dataset_name.clone(), m.dataset_hash.clone()))
+                {
+                    Some((name, Some(h))) => v.push((p.clone(), name, h)),
+                    Some((_, None)) => unchecked.push(format!(
+                        "{} ({side}): its .meta.json has no dataset_hash, so it cannot be checked \
                      to hold the same puzzles as the other side",
-                    p.display()
-                )),
-                None => unchecked.push(format!(
+                        p.display()
+                    )),
+                    None => unchecked.push(format!(
                     "{} ({side}): no .meta.json beside it, so it cannot be checked to hold the \
                      same puzzles as the other side",
                     p.display()
                 )),
+                }
             }
-        }
-        v
-    };
+            v
+        };
     let b = hashed(baseline, "baseline", &mut out.unchecked);
     let n = hashed(new, "new", &mut out.unchecked);
     for (pb, nb, hb) in &b {

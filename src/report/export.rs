@@ -39,7 +39,11 @@ fn markdown_capped(c: &Comparison, cap: usize) -> String {
         );
     }
 
+    for n in &c.notes {
+        let _ = writeln!(out, "Note: {}\n", md(n));
+    }
     markdown_wall_time(&mut out, c);
+    markdown_cpu_time(&mut out, c);
     markdown_status_changes(&mut out, c, cap);
     markdown_counter_changes(&mut out, c, cap);
     markdown_job_lists(&mut out, c, cap);
@@ -53,35 +57,64 @@ fn markdown_wall_time(out: &mut String, c: &Comparison) {
         out,
         "Ratio of medians new/base over joined jobs, 95% percentile-bootstrap interval \
          (B = {}; groups over {} runs use fewer, B·n ≤ 2·10⁸); flagged only when the \
-         whole interval lies outside 1 ± {}.\n",
+         whole interval lies outside 1 ± {} (noise band: {}).\n",
         c.resamples,
         stats::BOOTSTRAP_DRAWS / c.resamples.max(1),
-        c.noise_band
+        c.noise_band,
+        md(&c.band_source)
     );
+    if let Some(why) = &c.wall_not_judged {
+        let _ = writeln!(out, "Wall times not judged: noisy host ({}).\n", md(why));
+    }
+    time_table(out, c, |g| Some(&g.time));
+}
+
+/// The CPU time table (`cpu_s`), where both sides measured it: judged on any host.
+fn markdown_cpu_time(out: &mut String, c: &Comparison) {
+    if c.groups.iter().all(|g| g.cpu.is_none()) {
+        return;
+    }
+    out.push_str("### CPU time\n\n");
+    let _ = writeln!(
+        out,
+        "Ratio of medians of `cpu_s` new/base over the joined jobs both sides measured, \
+         judged as wall time is but on any host (others' load barely moves a run's own CPU \
+         time).\n"
+    );
+    time_table(out, c, |g| g.cpu.as_ref());
+}
+
+fn time_table(
+    out: &mut String,
+    c: &Comparison,
+    of: impl Fn(&GroupComparison) -> Option<&crate::report::compare::TimeChange>,
+) {
     out.push_str("| dataset | strategy | runs | base median | new median | new/base | 95% interval | verdict |\n");
     out.push_str("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
     for g in &c.groups {
-        let (r, ci) = match g.time.ratio {
+        let Some(t) = of(g) else { continue };
+        let (r, ci) = match t.ratio {
             Some(i) => (
                 format!("x{:.3}", i.value),
                 format!("[{:.3}, {:.3}]", i.lo, i.hi),
             ),
             None => ("-".to_string(), "-".to_string()),
         };
-        let verdict = match g.time.verdict {
+        let verdict = match t.verdict {
             TimeVerdict::Slowdown => "🐢 slower",
             TimeVerdict::Speedup => "🚀 faster",
             TimeVerdict::Unchanged => "within noise",
             TimeVerdict::NotJudged => "not judged (too few runs)",
+            TimeVerdict::Noisy => "not judged: noisy host",
         };
         let _ = writeln!(
             out,
             "| {} | {} | {} | {} | {} | {r} | {ci} | {verdict} |",
             md(&g.key.dataset),
             md(&g.label),
-            g.time.runs,
-            g.time.base_median_s.map_or("-".to_string(), fmt_secs),
-            g.time.new_median_s.map_or("-".to_string(), fmt_secs),
+            t.runs,
+            t.base_median_s.map_or("-".to_string(), fmt_secs),
+            t.new_median_s.map_or("-".to_string(), fmt_secs),
         );
     }
 }

@@ -12,12 +12,13 @@
 //! (with a sentence saying why one is empty), under fixed ids: [`SECTION_IDS`].
 
 use crate::report::ab::{self, AbFormat, AbOptions, AbReport, Selector};
-use crate::report::compare::{column_mismatch, compare, CompareOptions};
-use crate::report::plot::{self, Budget, Pair, PlotData, ScatterSpec, Svg, Unit};
-use crate::report::summary::{Format, SummaryBuilder, SummaryOptions};
+use crate::report::gate::{gate, Band, GateError};
+use crate::report::input::RunSet;
+use crate::report::plot::{self, Pair, PlotData, ScatterSpec, Svg, Unit};
+use crate::report::summary::{summarize_set, Detail, Format};
 use crate::report::{export, stats};
 use crate::results::read::{self as io, ReadError};
-use crate::results::{Columns, RunMeta};
+use crate::results::RunMeta;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -45,6 +46,15 @@ pub enum HtmlError {
     /// The inputs cannot be reported together.
     #[error("{0}")]
     Refused(String),
+}
+
+impl From<GateError> for HtmlError {
+    fn from(e: GateError) -> HtmlError {
+        match e {
+            GateError::Read(e) => HtmlError::Read(e),
+            GateError::Refused(m) => HtmlError::Refused(m),
+        }
+    }
 }
 
 /// What to report.
@@ -476,10 +486,9 @@ fn ab_block(
     Ok(())
 }
 
-/// What one streamed pass over the results gathers.
+/// What the page gathers in the summary's streamed pass, besides the summary.
 #[derive(Default)]
 struct Pass {
-    summary: SummaryBuilder,
     plots: PlotData,
     /// (strategy, rules, params) run on each dataset.
     configs: BTreeMap<String, BTreeSet<(String, String, String)>>,
@@ -487,52 +496,43 @@ struct Pass {
     solved: u64,
 }
 
-fn read_pass(files: &[PathBuf]) -> Result<Pass, HtmlError> {
-    let mut pass = Pass::default();
-    for p in files {
-        io::for_each_result(p, |r| {
-            pass.summary.add(&r);
-            pass.plots.add(&r);
-            pass.runs += 1;
-            pass.solved += u64::from(r.status == Some(crate::results::Status::Solved));
-            let set = pass.configs.entry(r.dataset.clone()).or_default();
-            if !set
-                .iter()
-                .any(|c| c.0 == r.strategy && c.1 == r.rules && c.2 == r.params.as_str())
-            {
-                set.insert((r.strategy, r.rules, r.params.as_str().to_string()));
-            }
-            Ok(())
-        })?;
+impl Pass {
+    fn add(&mut self, r: &crate::results::Record) {
+        self.plots.add(r);
+        self.runs += 1;
+        self.solved += u64::from(r.status == Some(crate::results::Status::Solved));
+        let set = self.configs.entry(r.dataset.clone()).or_default();
+        if !set
+            .iter()
+            .any(|c| c.0 == r.strategy && c.1 == r.rules && c.2 == r.params.as_str())
+        {
+            set.insert((
+                r.strategy.clone(),
+                r.rules.clone(),
+                r.params.as_str().to_string(),
+            ));
+        }
     }
-    Ok(pass)
 }
 
 /// The baseline section and its headline card.
-fn baseline_section(opts: &HtmlOptions) -> Result<(String, String), HtmlError> {
-    let Some(b) = &opts.baseline else {
+fn baseline_section(
+    opts: &HtmlOptions,
+    new: &RunSet,
+    baseline: Option<&RunSet>,
+    band: &Band,
+) -> Result<(String, String), HtmlError> {
+    let (Some(b), Some(base)) = (&opts.baseline, baseline) else {
         return Ok((
             String::new(),
             "<p>No baseline given (<code>--baseline DIR</code>).</p>\n".into(),
         ));
     };
-    let (base_rows, base_cols) = read_rows(std::slice::from_ref(b))?;
-    let (new_rows, new_cols) = read_rows(&opts.files)?;
-    if let Some(m) = column_mismatch(base_cols, new_cols) {
-        return Err(HtmlError::Refused(m));
-    }
-    let c = compare(
-        &base_rows,
-        &new_rows,
-        &CompareOptions {
-            baseline_label: b.display().to_string(),
-            new_label: joined(&opts.files, " "),
-            // The page reports; the exit code of `compare` is the gate. Slowdowns are shown
-            // but judged only on a machine like the baseline's.
-            time_regressions: false,
-            ..CompareOptions::default()
-        },
-    );
+    let labels = (b.display().to_string(), joined(&opts.files, " "));
+    // The same gate as `compare` (same refusals, band and host check); the page reports, the
+    // exit code of `compare` is the gate, so slowdowns are shown but not called a regression.
+    let mut c = gate(base, new, band, (&labels.0, &labels.1), false)?;
+    c.time_regressions = false;
     let card = format!(
         "<div class=\"card {}\"><strong>Baseline:</strong> {}</div>",
         if c.is_regression() { "bad" } else { "good" },
@@ -554,8 +554,9 @@ fn joined(paths: &[PathBuf], sep: &str) -> String {
 fn ab_section(
     opts: &HtmlOptions,
     configs: &BTreeMap<String, BTreeSet<(String, String, String)>>,
-    time_limit: Option<f64>,
+    set: &RunSet,
 ) -> Result<String, HtmlError> {
+    let time_limit = set.time_limit().secs;
     let explicit = !opts.ab.is_empty();
     let pairs: Vec<(String, Selector, Selector)> = if explicit {
         opts.ab
@@ -575,7 +576,7 @@ fn ab_section(
                 .into(),
         );
     }
-    let rows = ab::load_rows(&opts.files).map_err(|e| HtmlError::Refused(e.to_string()))?;
+    let rows = ab::load_rows(set).map_err(|e| HtmlError::Refused(e.to_string()))?;
     let mut out = String::new();
     if !explicit {
         out.push_str(
@@ -697,27 +698,24 @@ fn page(title: &str, subtitle: &str, cards: &str, bodies: [String; 6]) -> String
     page
 }
 
-/// Build the page. Reads the inputs through [`crate::results::read`]; the caller writes the
-/// returned HTML.
-pub fn report(opts: &HtmlOptions) -> Result<String, HtmlError> {
-    let files = io::expand_inputs(&opts.files)?;
-    let mut metas = Vec::new();
-    for p in &files {
-        metas.push((p.clone(), io::read_meta(p)?));
-    }
+/// Build the page from the new run's [`RunSet`] (and the baseline's, for the comparison
+/// section, judged with the gate's `band`); the caller writes the returned HTML.
+pub fn report(
+    opts: &HtmlOptions,
+    set: &RunSet,
+    baseline: Option<&RunSet>,
+    band: &Band,
+) -> Result<String, HtmlError> {
+    let metas: Vec<(PathBuf, Option<RunMeta>)> = set
+        .files()
+        .iter()
+        .map(|f| (f.path.clone(), f.meta.clone()))
+        .collect();
     // One streamed pass for the summary, the plots and the configurations per dataset.
-    let mut pass = read_pass(&files)?;
-    let known: Vec<&RunMeta> = metas.iter().filter_map(|(_, m)| m.as_ref()).collect();
-    let budget = Budget::agreed(&known);
-    let time_limit = budget.timeout_s;
-    pass.plots.set_budget(budget);
-    let summary = pass.summary.finish(&SummaryOptions {
-        time_limit_s: time_limit,
-        time_limit_note: Some(
-            "no single time limit in the metas (none, or they differ)".to_string(),
-        ),
-    });
-    let (baseline_card, baseline_html) = baseline_section(opts)?;
+    let mut pass = Pass::default();
+    let (summary, _) = summarize_set(set, Detail::default(), Vec::new(), |r| pass.add(r))?;
+    pass.plots.set_budget(set.budget());
+    let (baseline_card, baseline_html) = baseline_section(opts, set, baseline, band)?;
     let cards = format!(
         "<div class=\"card\"><strong>{} runs, {} solved</strong> ({}) in {} files, {} \
          datasets</div>{baseline_card}",
@@ -728,14 +726,14 @@ pub fn report(opts: &HtmlOptions) -> Result<String, HtmlError> {
         } else {
             "-".into()
         },
-        files.len(),
+        metas.len(),
         pass.configs.len()
     );
     let bodies = [
         meta_table(&metas),
         markdown_to_html(&summary.render(Format::Markdown), 1),
         plots_section(&pass.plots)?,
-        ab_section(opts, &pass.configs, time_limit)?,
+        ab_section(opts, &pass.configs, set)?,
         convergence_section(opts.trace.as_deref())?,
         baseline_html,
     ];
@@ -745,20 +743,6 @@ pub fn report(opts: &HtmlOptions) -> Result<String, HtmlError> {
         &opts.title
     };
     Ok(page(title, &joined(&opts.files, ", "), &cards, bodies))
-}
-
-/// Rows and optional columns of results files, for `compare`.
-fn read_rows(paths: &[PathBuf]) -> Result<(Vec<crate::results::Record>, Columns), HtmlError> {
-    let mut rows = Vec::new();
-    let mut cols = Columns::default();
-    for p in io::expand_inputs(paths)? {
-        let f = io::read_results(&p)?;
-        cols.solutions |= f.columns.solutions;
-        cols.solution |= f.columns.solution;
-        cols.measured |= f.columns.measured;
-        rows.extend(f.rows);
-    }
-    Ok((rows, cols))
 }
 
 #[cfg(test)]

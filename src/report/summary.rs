@@ -258,38 +258,6 @@ impl Incomplete {
     }
 }
 
-/// Finds jobs that occur more than once across the inputs of one summary (say a directory
-/// holding two runs of one plan), by a 64-bit hash of the job key per row: 16 bytes a row.
-#[derive(Clone, Debug, Default)]
-pub struct DuplicateJobs {
-    first_input: HashMap<u64, usize>,
-    /// Rows whose job was already seen.
-    pub repeats: u64,
-}
-
-impl DuplicateJobs {
-    /// Note row `r` read from input number `input`; when its job was already seen, the input
-    /// number where it was seen first.
-    pub fn check(&mut self, r: &Record, input: usize) -> Option<usize> {
-        let mut h = StableHasher::default();
-        for part in [&r.dataset, &r.puzzle_id, &r.strategy, &r.rules] {
-            h.write_str(part);
-        }
-        h.write_str(r.params.as_str());
-        h.write_str(&format!("{}:{}", r.seed, r.colony));
-        match self.first_input.entry(h.finish()) {
-            std::collections::hash_map::Entry::Occupied(e) => {
-                self.repeats += 1;
-                Some(*e.get())
-            }
-            std::collections::hash_map::Entry::Vacant(e) => {
-                e.insert(input);
-                None
-            }
-        }
-    }
-}
-
 /// The values behind an [`Effort`], gathered a row at a time.
 #[derive(Clone, Debug, Default)]
 struct EffortAcc {
@@ -587,6 +555,47 @@ impl SummaryBuilder {
 }
 
 /// Summarise rows per (dataset, kind, strategy, rules, params). Rows without a status count
+/// The summary of a [`RunSet`](crate::report::input::RunSet)'s rows, in one streamed pass
+/// (each row also handed to `also`, so a caller such as `html` gathers its plots in the same
+/// pass): incomplete inputs, counted duplicates, the filter and the time limit all come from
+/// the set, so every report that shows a summary shows the same one.
+pub fn summarize_set(
+    set: &crate::report::input::RunSet,
+    detail: Detail,
+    convergence: Vec<Vec<ConvergenceGroup>>,
+    mut also: impl FnMut(&Record),
+) -> Result<(Summary, crate::report::input::Streamed), crate::results::ReadError> {
+    let mut b = SummaryBuilder::new(detail);
+    let st = set.for_each(|r, _| {
+        b.add(r);
+        also(r);
+        Ok(())
+    })?;
+    for (f, rows) in set.files().iter().zip(&st.rows_per_file) {
+        if let Some((reason, jobs)) = &f.incomplete {
+            b.incomplete(Incomplete {
+                file: f.path.display().to_string(),
+                rows: *rows,
+                jobs: *jobs,
+                reason: reason.clone(),
+            });
+        }
+    }
+    b.duplicates_counted(st.repeats);
+    if let Some(t) = set.filter_text() {
+        b.filtered(t);
+    }
+    for g in convergence {
+        b.convergence(g);
+    }
+    let tl = set.time_limit();
+    let s = b.finish(&SummaryOptions {
+        time_limit_s: tl.secs,
+        time_limit_note: tl.note.clone(),
+    });
+    Ok((s, st))
+}
+
 /// as runs but in no status column (real files always fill it).
 pub fn summarize(rows: &[Record], opts: &SummaryOptions) -> Summary {
     let mut b = SummaryBuilder::default();
@@ -1272,23 +1281,6 @@ pub(crate) mod tests {
         assert!(!line.contains("NaN") && !line.contains("0000000"), "{line}");
         // ERT time: (0.1 + 0.2 + 14396.9) / 3 = 4799.0666...
         assert!(line.ends_with(",nodes,1,4799.06666667"), "{line}");
-    }
-
-    #[test]
-    fn duplicate_jobs_are_found_with_their_first_input() {
-        let rows = hitori_rows();
-        let mut d = DuplicateJobs::default();
-        for r in &rows {
-            assert_eq!(d.check(r, 0), None);
-        }
-        assert_eq!(d.check(&rows[2], 1), Some(0));
-        // Another seed or colony is another job.
-        let mut other = rows[2].clone();
-        other.seed += 1;
-        assert_eq!(d.check(&other, 1), None);
-        other.colony = 1;
-        assert_eq!(d.check(&other, 1), None);
-        assert_eq!(d.repeats, 1);
     }
 
     #[test]

@@ -32,6 +32,12 @@ pub enum WriteError {
         /// What is wrong with it.
         detail: String,
     },
+    /// The destination is one of the inputs of the command (or an input's meta).
+    #[error("{path}: is one of the inputs (or an input's meta); choose another output")]
+    IsInput {
+        /// The destination.
+        path: PathBuf,
+    },
     /// An OS error while writing.
     #[error("{path}: cannot write: {source}")]
     Io {
@@ -253,6 +259,67 @@ impl Drop for AtomicFile {
     }
 }
 
+/// The one overwrite guard of a command's outputs: never over one of its inputs (or an
+/// input's meta), never over an existing file without `--force`, never into anything but a
+/// regular file ([`AtomicFile::create`]). Outputs are checked before any work is done
+/// ([`OutputGuard::check`]) and written through the same guard ([`OutputGuard::write`]).
+#[derive(Clone, Debug, Default)]
+pub struct OutputGuard {
+    inputs: Vec<PathBuf>,
+    force: bool,
+}
+
+impl OutputGuard {
+    /// A guard for a command reading `inputs` (results files; their metas are guarded too, and
+    /// any other file given, e.g. a trace).
+    pub fn new(inputs: &[PathBuf], force: bool) -> OutputGuard {
+        let mut v = Vec::new();
+        for p in inputs {
+            v.push(resolved(&super::meta::meta_path(p)));
+            v.push(resolved(p));
+        }
+        OutputGuard { inputs: v, force }
+    }
+
+    /// Refuse `path` now if it could not be written later.
+    pub fn check(&self, path: &Path) -> Result<(), WriteError> {
+        let err = |f: fn(PathBuf) -> WriteError| Err(f(path.to_path_buf()));
+        if self.inputs.contains(&resolved(path)) {
+            return err(|path| WriteError::IsInput { path });
+        }
+        // The one path check of every file puzzlebench creates (issue 28).
+        check_target("report output", path)?;
+        match fs::symlink_metadata(path) {
+            Ok(_) if !self.force => err(|path| WriteError::Exists { path }),
+            _ => Ok(()),
+        }
+    }
+
+    /// Check `path`, then write `bytes` to it atomically.
+    pub fn write(&self, path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
+        self.check(path)?;
+        write_atomic(path, bytes, self.force)
+    }
+
+    /// Check `path`, then open it for an atomic streamed write.
+    pub fn create(&self, path: &Path) -> Result<AtomicFile, WriteError> {
+        self.check(path)?;
+        AtomicFile::create(path, self.force)
+    }
+}
+
+/// A path made absolute and free of `..` and symlinks as far as it exists, for comparing.
+fn resolved(p: &Path) -> PathBuf {
+    if let Ok(c) = fs::canonicalize(p) {
+        return c;
+    }
+    match (p.parent(), p.file_name()) {
+        (Some(parent), Some(name)) if !parent.as_os_str().is_empty() => resolved(parent).join(name),
+        (_, Some(name)) => resolved(Path::new(".")).join(name),
+        _ => p.to_path_buf(),
+    }
+}
+
 /// Write a meta sidecar atomically (replacing the previous state of the same run).
 pub fn write_meta(path: &Path, meta: &RunMeta) -> Result<(), WriteError> {
     let json = serde_json::to_string_pretty(meta).map_err(|e| WriteError::Io {
@@ -321,5 +388,36 @@ mod tests {
         assert_eq!(fs::read(&p).expect("read"), b"two");
         let leftovers = fs::read_dir(&d).expect("dir").count();
         assert_eq!(leftovers, 1, "no temp file left behind");
+    }
+
+    #[test]
+    fn output_guard_refuses_inputs_their_metas_and_existing_files() {
+        let d = tmpdir("guard");
+        let input = d.join("run.csv");
+        fs::write(&input, "x").expect("input");
+        let g = OutputGuard::new(std::slice::from_ref(&input), true);
+        let via_dots = d.join("sub").join("..").join("run.csv");
+        fs::create_dir_all(d.join("sub")).expect("sub");
+        assert!(matches!(
+            g.check(&via_dots),
+            Err(WriteError::IsInput { .. })
+        ));
+        assert!(matches!(
+            g.check(&d.join("run.meta.json")),
+            Err(WriteError::IsInput { .. })
+        ));
+        assert!(matches!(
+            g.check(&d.join("sub")),
+            Err(WriteError::NotAFile { .. })
+        ));
+        let out = d.join("out.md");
+        g.write(&out, b"1").expect("new path");
+        g.write(&out, b"2").expect("forced");
+        let strict = OutputGuard::new(&[input], false);
+        assert!(matches!(
+            strict.write(&out, b"3"),
+            Err(WriteError::Exists { .. })
+        ));
+        assert_eq!(fs::read(&out).expect("read"), b"2");
     }
 }

@@ -45,7 +45,7 @@ fn ab_compares_mrv_and_row_on_a_real_run() {
         .stdout(predicate::str::contains("41/41 (100.0% ["))
         .stdout(predicate::str::contains("verdict: both solve all 41; "))
         .stdout(predicate::str::contains(
-            "PAR-2 and PAR-10 omitted: the runs had no --timeout",
+            "PAR-2 and PAR-10 omitted: the run had no --timeout (pass --time-limit SECS)",
         ));
 
     let out = bench_report()

@@ -1,0 +1,227 @@
+//! The regression gate: a baseline and a new [`RunSet`] joined by [`compare_sorted`], with
+//! the checks every caller of it needs (`bench-report compare` and the baseline section of
+//! `bench-report html` both go through [`gate`], so they agree):
+//!
+//! * the two sides must hold the same puzzles (dataset fingerprints) and the same result
+//!   columns; measurement columns
+//!   ([`MEASUREMENT_COLUMNS`](crate::report::compare::MEASUREMENT_COLUMNS)) on one side only never refuse;
+//! * the noise band is one number, computed here ([`Band`]) and rendered by every report;
+//! * wall times are judged only on a quiet host ([`HostCheck`]); CPU times, counters and
+//!   statuses are always judged.
+
+use crate::report::compare::{
+    check_datasets, column_mismatch, compare_sorted, CompareOptions, Comparison,
+};
+use crate::report::input::RunSet;
+use crate::results::{ReadError, RunMeta};
+
+/// The smallest band the gate uses unless told otherwise: the run-to-run variation of wall
+/// times on a shared host is this large (issue 27: ×1.165 between two quiet runs 2 s apart).
+pub const BAND_FLOOR: f64 = 0.25;
+
+/// The compare could not be made.
+#[derive(Debug, thiserror::Error)]
+pub enum GateError {
+    /// An input could not be read.
+    #[error(transparent)]
+    Read(#[from] ReadError),
+    /// The two sides cannot be compared (different puzzles, different result columns).
+    #[error("{0}")]
+    Refused(String),
+}
+
+/// The gate's noise band: a time ratio whose interval reaches into `1 ± value` is noise.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Band {
+    /// Relative half-width.
+    pub value: f64,
+    /// Where it comes from, in words (shown under every time table).
+    pub source: String,
+}
+
+impl Band {
+    /// The default: [`BAND_FLOOR`].
+    pub fn floor() -> Band {
+        Band {
+            value: BAND_FLOOR,
+            source: format!("default floor {BAND_FLOOR}"),
+        }
+    }
+
+    /// A band given on the command line (`--noise-band`), used as given.
+    pub fn given(value: f64) -> Band {
+        Band {
+            value,
+            source: "--noise-band".to_string(),
+        }
+    }
+
+    /// The band measured from runs of one plan on one host (an A/A pair, or a history of
+    /// nightly runs), compared in order, each with the next: twice the largest deviation of
+    /// a group's ratio of median wall times from 1 (a third run may stray as far again the
+    /// other way), and never less than [`BAND_FLOOR`].
+    pub fn calibrated(runs: &[RunSet]) -> Result<Band, GateError> {
+        let mut widest: f64 = 0.0;
+        let mut groups = 0usize;
+        for w in runs.windows(2) {
+            let c = gate(&w[0], &w[1], &Band::floor(), ("a", "b"), false)?;
+            for g in &c.groups {
+                if let Some(r) = g.time.ratio {
+                    widest = widest.max((r.value - 1.0).abs());
+                    groups += 1;
+                }
+            }
+        }
+        if groups == 0 {
+            return Err(GateError::Refused(format!(
+                "--calibrate: the {} runs share no group with enough joined jobs to measure \
+                 their variation (pass two or more runs of one plan)",
+                runs.len()
+            )));
+        }
+        let measured = 2.0 * widest;
+        Ok(Band {
+            value: measured.max(BAND_FLOOR),
+            source: format!(
+                "calibrated on {} runs: widest A/A ratio x{:.3} over {groups} group comparisons, \
+                 band 2 x {:.3} = {:.3}{}",
+                runs.len(),
+                1.0 + widest,
+                widest,
+                measured,
+                if measured < BAND_FLOOR {
+                    format!(", raised to the floor {BAND_FLOOR}")
+                } else {
+                    String::new()
+                }
+            ),
+        })
+    }
+}
+
+/// Whether the host was quiet enough for wall times to be judged.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HostCheck {
+    /// Why wall times cannot be judged, when they cannot.
+    pub noisy: Option<String>,
+    /// What could not be checked (metas without host state or CPU model).
+    pub notes: Vec<String>,
+}
+
+/// The host state a meta records (`host_state`, issue 27), as far as it does.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+struct HostState {
+    wall_s: Option<f64>,
+    others_cpu_s: Option<f64>,
+}
+
+fn host_state(m: &RunMeta) -> Option<HostState> {
+    // Read through JSON so the check works whether `host_state` is a typed field of the meta
+    // or one of its unknown fields.
+    let v = serde_json::to_value(m).ok()?;
+    let h = v.get("host_state")?;
+    let f = |k: &str| h.get(k).and_then(serde_json::Value::as_f64);
+    Some(HostState {
+        wall_s: f("wall_s"),
+        others_cpu_s: f("others_cpu_s"),
+    })
+}
+
+fn cpu_model(m: &RunMeta) -> Option<&str> {
+    m.machine
+        .get("cpu")
+        .and_then(serde_json::Value::as_str)
+        .filter(|s| !s.is_empty())
+}
+
+impl HostCheck {
+    /// Wall times are not judged when the CPU models of the two sides differ, or when others
+    /// took more CPU time during a file of the new run than the host had spare beyond the
+    /// run's own threads: `others_cpu_s > (cpus - threads) × wall_s`.
+    pub fn of(base: &RunSet, new: &RunSet) -> HostCheck {
+        let mut out = HostCheck::default();
+        let models = |s: &RunSet| {
+            let mut v: Vec<String> = s.metas().filter_map(cpu_model).map(String::from).collect();
+            v.sort();
+            v.dedup();
+            v
+        };
+        let (mb, mn) = (models(base), models(new));
+        if !mb.is_empty() && !mn.is_empty() && mb != mn {
+            out.noisy = Some(format!(
+                "CPU models differ: baseline {}, new {}",
+                mb.join(" / "),
+                mn.join(" / ")
+            ));
+            return out;
+        }
+        for f in new.files() {
+            let Some(m) = &f.meta else { continue };
+            let (Some(h), Some(threads), Some(cpus)) = (
+                host_state(m),
+                m.threads,
+                m.machine.get("cpus").and_then(serde_json::Value::as_u64),
+            ) else {
+                out.notes.push(format!(
+                    "{}: its meta records no host state (host_state, threads, machine.cpus); \
+                     wall times judged as on a quiet host",
+                    f.path.display()
+                ));
+                continue;
+            };
+            let (Some(wall), Some(others)) = (h.wall_s, h.others_cpu_s) else {
+                continue;
+            };
+            let spare = cpus.saturating_sub(threads) as f64 * wall;
+            if others > spare {
+                out.noisy = Some(format!(
+                    "others took {others:.2} s of CPU during the new run {}, more than the \
+                     {spare:.2} s the host had spare beyond the run's {threads} thread{} on \
+                     {cpus} CPUs over {wall:.2} s",
+                    f.path.display(),
+                    if threads == 1 { "" } else { "s" }
+                ));
+                return out;
+            }
+        }
+        out
+    }
+}
+
+/// Compare `new` with `base` under `band`: refuse different puzzles (unless
+/// `force_datasets`, then a note) and different result columns, check the host
+/// ([`HostCheck`]: wall times of a noisy host are shown, not judged), then join the two
+/// key-sorted streams. What could not be checked is in [`Comparison::notes`].
+pub fn gate(
+    base: &RunSet,
+    new: &RunSet,
+    band: &Band,
+    labels: (&str, &str),
+    force_datasets: bool,
+) -> Result<Comparison, GateError> {
+    let host = HostCheck::of(base, new);
+    let opts = CompareOptions {
+        noise_band: band.value,
+        band_source: band.source.clone(),
+        wall_not_judged: host.noisy,
+        baseline_label: labels.0.to_string(),
+        new_label: labels.1.to_string(),
+        ..CompareOptions::default()
+    };
+    let datasets = check_datasets(base.files(), new.files());
+    let mut notes = datasets.unchecked;
+    match datasets.mismatch {
+        Some(m) if !force_datasets => return Err(GateError::Refused(m)),
+        Some(m) => notes.push(format!("{m}; compared anyway (--force)")),
+        None => {}
+    }
+    let (b, n) = (base.sorted()?, new.sorted()?);
+    if let Some(m) = column_mismatch(b.columns(), n.columns()) {
+        return Err(GateError::Refused(m));
+    }
+    let mut c = compare_sorted(b, n, &opts)?;
+    notes.extend(host.notes);
+    notes.extend(base.notes().iter().chain(new.notes()).cloned());
+    c.notes = notes;
+    Ok(c)
+}
