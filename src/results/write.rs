@@ -408,7 +408,7 @@ mod tests {
         ));
         assert!(matches!(
             g.check(&d.join("sub")),
-            Err(WriteError::NotAFile { .. })
+            Err(WriteError::Refused { .. })
         ));
         let out = d.join("out.md");
         g.write(&out, b"1").expect("new path");
