@@ -36,16 +36,16 @@ enum Kind {
     /// masks (or as grid blocks with `--format grid`).
     Hitori {
         /// Width (and height, unless --height is given), 2..=64.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = common::whole::<usize>(0, u64::from(u32::MAX)))]
         size: usize,
         /// Height, for rectangular grids.
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = common::whole::<usize>(0, u64::from(u32::MAX)))]
         height: Option<usize>,
         /// How many puzzles (1 to 10,000,000).
-        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+        #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = common::whole::<u32>(1, 10_000_000))]
         count: u32,
         /// Seed.
-        #[arg(long, default_value_t = 0, value_name = "S")]
+        #[arg(long, default_value_t = 0, value_name = "S", allow_negative_numbers = true, value_parser = common::whole::<u64>(0, u64::MAX))]
         seed: u64,
         /// Output file.
         #[arg(long, value_name = "FILE")]
@@ -68,20 +68,20 @@ enum Kind {
         #[arg(long, required_unless_present_any = ["givens", "order"], conflicts_with_all = ["givens", "order"])]
         difficulty: Option<String>,
         /// Order K, 2 to 6 (4x4 to 36x36), with --given-pct.
-        #[arg(long, value_name = "K", conflicts_with = "givens", requires = "given_pct", value_parser = clap::value_parser!(u8).range(2..=6))]
+        #[arg(long, value_name = "K", conflicts_with = "givens", requires = "given_pct", allow_negative_numbers = true, value_parser = common::whole::<u8>(2, 6))]
         order: Option<u8>,
         /// Percentage of cells given, 0 to 100, with --order.
-        #[arg(long, value_name = "P", requires = "order", value_parser = clap::value_parser!(u8).range(0..=100))]
+        #[arg(long, value_name = "P", requires = "order", allow_negative_numbers = true, value_parser = common::whole::<u8>(0, 100))]
         given_pct: Option<u8>,
         /// Exactly N givens, any difficulty (21 to 80: random digging practically never
         /// reaches fewer).
-        #[arg(long, value_name = "N")]
+        #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = common::whole::<usize>(0, u64::from(u32::MAX)))]
         givens: Option<usize>,
         /// How many puzzles (1 to 10,000,000).
-        #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(1..=10_000_000))]
+        #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = common::whole::<u32>(1, 10_000_000))]
         count: u32,
         /// Seed.
-        #[arg(long, default_value_t = 0, value_name = "S")]
+        #[arg(long, default_value_t = 0, value_name = "S", allow_negative_numbers = true, value_parser = common::whole::<u64>(0, u64::MAX))]
         seed: u64,
         /// Output file.
         #[arg(long, value_name = "FILE")]

@@ -92,7 +92,7 @@ enum Cmd {
         format: Format,
         /// Per-job time limit in seconds for PAR-2 (default: the metas' timeout_s when every
         /// file has a meta and they agree).
-        #[arg(long, value_name = "SECS")]
+        #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = common::non_negative)]
         time_limit: Option<f64>,
         #[command(flatten)]
         input: Input,
@@ -101,7 +101,7 @@ enum Cmd {
         #[arg(long)]
         counters: bool,
         /// Add best-of-K portfolios of colonies per group, e.g. `--best-of 1,2,4,8,16`.
-        #[arg(long, value_name = "K,...", value_delimiter = ',', value_parser = clap::value_parser!(u32).range(1..))]
+        #[arg(long, value_name = "K,...", value_delimiter = ',', allow_negative_numbers = true, value_parser = common::whole::<u32>(1, u32::MAX.into()))]
         best_of: Vec<u32>,
         /// ABC trace CSV (bench-run --trace): add per-cycle convergence; repeatable.
         #[arg(long, value_name = "FILE")]
@@ -124,7 +124,7 @@ enum Cmd {
         #[arg(long, default_value = "text")]
         format: AbFormat,
         /// Per-job time limit in seconds for PAR-2/PAR-10 (default: as `summary`).
-        #[arg(long, value_name = "SECS")]
+        #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = common::non_negative)]
         time_limit: Option<f64>,
         #[command(flatten)]
         input: Input,
@@ -188,7 +188,7 @@ struct HtmlArgs {
     #[arg(long, default_value = "puzzlebench report")]
     title: String,
     /// Per-job time limit in seconds for PAR-k (default: as `summary`).
-    #[arg(long, value_name = "SECS")]
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = common::non_negative)]
     time_limit: Option<f64>,
     #[command(flatten)]
     band: BandArgs,
@@ -204,7 +204,7 @@ struct HtmlArgs {
 struct BandArgs {
     /// Relative band around 1 within which a time ratio counts as noise (default: measured
     /// with --calibrate, else 0.25; never below 0.25 unless given here).
-    #[arg(long, value_name = "FRACTION")]
+    #[arg(long, value_name = "FRACTION", allow_negative_numbers = true, value_parser = common::non_negative)]
     noise_band: Option<f64>,
     /// Measure the band from two or more runs of one plan on this host (an A/A pair, or past
     /// nightly runs), each a CSV or directory, compared in order.

@@ -368,3 +368,51 @@ fn the_screenshot_script_encodes_the_file_url() {
         .replace('#', "%23");
     assert_eq!(url, format!("file://{encoded}"));
 }
+
+#[test]
+fn the_other_binaries_say_non_negative_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("g.txt");
+    for (flag, args) in [
+        (
+            "--count",
+            vec!["sudoku", "--difficulty", "easy", "--count", "-1"],
+        ),
+        (
+            "--seed",
+            vec!["hitori", "--size", "5", "--count", "1", "--seed", "-1"],
+        ),
+        ("--size", vec!["hitori", "--size", "-5", "--count", "1"]),
+    ] {
+        let o = Command::cargo_bin("bench-gen")
+            .unwrap()
+            .args(&args)
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains(&format!("for '{flag}")), "{flag}: {e}");
+        assert!(
+            e.contains("expected a non-negative whole number"),
+            "{flag}: {e}"
+        );
+    }
+    for args in [
+        vec!["summary", "x.csv", "--time-limit", "-1"],
+        vec!["summary", "x.csv", "--best-of", "-2"],
+        vec!["compare", "a", "b", "--noise-band", "-0.5"],
+    ] {
+        let o = Command::cargo_bin("bench-report")
+            .unwrap()
+            .args(&args)
+            .assert()
+            .code(2)
+            .get_output()
+            .clone();
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert!(e.contains("expected a non-negative"), "{args:?}: {e}");
+    }
+}
