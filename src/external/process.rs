@@ -146,7 +146,7 @@ pub enum ReadEnd {
 pub struct ExitInfo {
     /// The raw wait status (meaningless when `reaped` is false).
     pub status: i32,
-    /// False when the process could not be reaped within [`REAP_LIMIT`] of SIGKILL.
+    /// False when the process could not be reaped within `REAP_LIMIT` of SIGKILL.
     pub reaped: bool,
     /// User + system CPU seconds of the process and the children it reaped.
     pub cpu_s: f64,

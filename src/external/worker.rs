@@ -101,7 +101,7 @@ impl Solver for ExternalSolver {
         true
     }
     /// The process is started before the first job, which knows the budget to pass on in
-    /// `PUZZLEBENCH_TIMEOUT`: with `ready = true` in [`ExternalWorker::prepare`], outside
+    /// `PUZZLEBENCH_TIMEOUT`: with `ready = true` in `ExternalWorker::prepare`, outside
     /// the job's clock; without it, inside the job, whose `wall_s` then holds the start-up.
     fn start(&self) -> Result<Box<dyn Worker + '_>, SolverError> {
         Ok(Box::new(ExternalWorker {

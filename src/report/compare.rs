@@ -22,11 +22,11 @@ use std::fmt::Write as _;
 #[derive(Clone, Debug)]
 pub struct CompareOptions {
     /// Relative band around 1 inside which a time ratio is noise: the gate's one band
-    /// ([`Band`]), [`BAND_FLOOR`] by default.
+    /// (`gate::Band`), [`BAND_FLOOR`] by default.
     pub noise_band: f64,
     /// Where the band comes from, in words, for the reports.
     pub band_source: String,
-    /// Why wall times are not judged (a noisy host, see [`HostCheck`]); `None` judges them.
+    /// Why wall times are not judged (a noisy host, see `gate::HostCheck`); `None` judges them.
     pub wall_not_judged: Option<String>,
     /// Bootstrap resamples.
     pub resamples: usize,
