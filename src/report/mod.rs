@@ -94,14 +94,18 @@ impl GroupKey {
 
 /// Labels for a set of groups: parameters are shown only where strategy and rules alone would
 /// not tell two groups of one dataset apart.
+/// Linear in the keys (a report may hold tens of thousands of configurations).
 pub(crate) fn labels(keys: &[GroupKey]) -> Vec<String> {
+    let mut distinct: std::collections::HashMap<(&str, &str, &str), std::collections::HashSet<&GroupKey>> =
+        std::collections::HashMap::new();
+    for k in keys {
+        distinct
+            .entry((&k.dataset, &k.strategy, &k.rules))
+            .or_default()
+            .insert(k);
+    }
     keys.iter()
-        .map(|k| {
-            let clash = keys.iter().any(|o| {
-                o != k && o.dataset == k.dataset && o.strategy == k.strategy && o.rules == k.rules
-            });
-            k.label(clash)
-        })
+        .map(|k| k.label(distinct[&(&*k.dataset, &*k.strategy, &*k.rules)].len() > 1))
         .collect()
 }
 

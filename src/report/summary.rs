@@ -433,6 +433,8 @@ impl GroupAcc {
 #[derive(Clone, Debug, Default)]
 pub struct SummaryBuilder {
     groups: BTreeMap<GroupKey, GroupAcc>,
+    /// The group of the last row added.
+    last: Option<GroupKey>,
     incomplete: Vec<Incomplete>,
     duplicate_jobs: u64,
     detail: Detail,
@@ -451,16 +453,24 @@ impl SummaryBuilder {
 
     /// Account for one row.
     pub fn add(&mut self, r: &Record) {
-        // Groups are few: find the row's without allocating a key for every row.
-        if let Some((_, g)) = self.groups.iter_mut().find(|(k, _)| k.matches(r)) {
+        // Rows of one group mostly come together: try the last group before building a key
+        // (a lookup by key keeps the cost logarithmic when every row is its own group).
+        if let Some(g) = self
+            .last
+            .as_ref()
+            .filter(|k| k.matches(r))
+            .and_then(|k| self.groups.get_mut(k))
+        {
             g.add(r);
             return;
         }
+        let key = GroupKey::of(r);
         let detail = &self.detail;
         self.groups
-            .entry(GroupKey::of(r))
+            .entry(key.clone())
             .or_insert_with(|| GroupAcc::new(detail))
             .add(r);
+        self.last = Some(key);
     }
 
     /// Say that only rows passing the filter `text` (`--where`) were added.
@@ -533,8 +543,9 @@ impl SummaryBuilder {
             });
             job_maps.push(acc.jobs);
         }
-        let ratios = ratios(&groups, &job_maps);
+        let (ratios, ratio_notes) = ratios(&groups, &job_maps);
         let mut footnotes = footnotes(&groups, limit, opts);
+        footnotes.extend(ratio_notes);
         if self.duplicate_jobs > 0 {
             footnotes.push(format!(
                 "{} rows repeat a job already read from another input (same dataset, puzzle, configuration, seed and colony) and are counted again (--allow-duplicates).",
@@ -654,14 +665,49 @@ fn solved_pairs(a: &HashMap<u64, JobMark>, b: &HashMap<u64, JobMark>) -> SolvedP
 /// Ratios: pairs of groups in one dataset and kind that ran common jobs, over the jobs both
 /// solved (an unsolved run's effort is only its budget, so comparing it would be unlike with
 /// like).
-fn ratios(groups: &[GroupSummary], jobs: &[HashMap<u64, JobMark>]) -> Vec<Ratio> {
+///
+/// Pairs grow with the square of the configurations: a dataset with more than
+/// [`MAX_RATIO_GROUPS`] of them gets a note instead (a sweep's thousands of one-row
+/// configurations would otherwise cost minutes and gigabytes for a table nobody reads).
+fn ratios(groups: &[GroupSummary], jobs: &[HashMap<u64, JobMark>]) -> (Vec<Ratio>, Vec<String>) {
     let mut ratios = Vec::new();
-    for i in 0..groups.len() {
-        for j in i + 1..groups.len() {
+    let mut notes = Vec::new();
+    // Groups arrive sorted by key, so one (dataset, kind) is a contiguous run of them.
+    let mut start = 0;
+    while start < groups.len() {
+        let k = &groups[start].key;
+        let end = start
+            + groups[start..]
+                .iter()
+                .take_while(|g| g.key.dataset == k.dataset && g.key.kind == k.kind)
+                .count();
+        if end - start > MAX_RATIO_GROUPS {
+            notes.push(format!(
+                "{}: {} configurations; pairwise ratios are shown for at most {MAX_RATIO_GROUPS} \
+                 (compare two with bench-report ab, or narrow with --where)",
+                k.dataset,
+                end - start
+            ));
+        } else {
+            pair_ratios(groups, jobs, start..end, &mut ratios);
+        }
+        start = end;
+    }
+    (ratios, notes)
+}
+
+/// Most configurations of one dataset whose pairwise ratios a summary lists.
+pub const MAX_RATIO_GROUPS: usize = 12;
+
+fn pair_ratios(
+    groups: &[GroupSummary],
+    jobs: &[HashMap<u64, JobMark>],
+    range: std::ops::Range<usize>,
+    ratios: &mut Vec<Ratio>,
+) {
+    for i in range.clone() {
+        for j in i + 1..range.end {
             let (gi, gj) = (&groups[i], &groups[j]);
-            if gi.key.dataset != gj.key.dataset || gi.key.kind != gj.key.kind {
-                continue;
-            }
             let (common, pairs) = solved_pairs(&jobs[i], &jobs[j]);
             if common == 0 {
                 continue;
@@ -713,7 +759,6 @@ fn ratios(groups: &[GroupSummary], jobs: &[HashMap<u64, JobMark>]) -> Vec<Ratio>
             });
         }
     }
-    ratios
 }
 
 fn footnotes(groups: &[GroupSummary], limit: Option<f64>, opts: &SummaryOptions) -> Vec<String> {
