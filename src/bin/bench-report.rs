@@ -120,6 +120,13 @@ enum Cmd {
         /// Side B, likewise (e.g. --a strategy=mrv --b strategy=row).
         #[arg(long, value_name = "SELECTOR")]
         b: Selector,
+        /// Name for side A in tables and verdicts (default: its strategy, plus the rules and
+        /// parameters that tell the sides apart).
+        #[arg(long, value_name = "NAME")]
+        a_label: Option<String>,
+        /// Name for side B, likewise.
+        #[arg(long, value_name = "NAME")]
+        b_label: Option<String>,
         /// Output format.
         #[arg(long, default_value = "text")]
         format: AbFormat,
@@ -312,12 +319,18 @@ fn run() -> Result<ExitCode> {
             files,
             a,
             b,
+            a_label,
+            b_label,
             format,
             time_limit,
             input,
         } => {
             let set = input.open(&files, time_limit)?;
-            let report = ab::ab(&ab::load_rows(&set)?, &AbOptions::new(a, b))?;
+            let opts = AbOptions {
+                labels: (a_label, b_label),
+                ..AbOptions::new(a, b)
+            };
+            let report = ab::ab(&ab::load_rows(&set)?, &opts)?;
             common::print(&report.render(format));
             Ok(ExitCode::SUCCESS)
         }

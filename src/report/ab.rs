@@ -13,6 +13,7 @@
 //! [`Row`]s used here; nothing else in this module knows the record type or the file format.
 //! The statistics themselves live in [`stats`] and [`inference`].
 
+use crate::report::doc::{Doc, Inline, Table};
 use crate::report::inference::{self, WilcoxonMethod};
 use crate::report::stats::{self, Interval};
 use crate::report::{fmt_secs, sig3};
@@ -124,6 +125,9 @@ pub enum AbError {
         /// Rows of B.
         b_rows: usize,
     },
+    /// `--a-label` and `--b-label` name the sides alike.
+    #[error("both sides are labelled {0:?}; give --a-label and --b-label different names")]
+    SameLabel(String),
     /// `--time-limit` is not a positive number.
     #[error("--time-limit must be a positive number of seconds, got {0}")]
     BadTimeLimit(f64),
@@ -156,6 +160,8 @@ pub struct Row {
     pub guesses: Option<u64>,
     /// Wall time in seconds.
     pub wall_s: f64,
+    /// Whether presolve left no blank (`empties_after_presolve` 0): no search was needed.
+    pub presolved: bool,
     /// Index into [`Rows::files`] of the file the row came from.
     pub file: usize,
 }
@@ -205,6 +211,7 @@ pub fn load_rows(set: &crate::report::input::RunSet) -> Result<Rows, AbError> {
             cycles: r.counters.cycles,
             guesses: r.counters.guesses,
             wall_s: r.wall_s,
+            presolved: r.counters.empties_after_presolve == Some(0),
             file,
         });
         Ok(())
@@ -360,6 +367,9 @@ pub struct AbOptions {
     pub resamples: usize,
     /// Bootstrap seed.
     pub seed: u64,
+    /// Names for the sides in tables and verdicts (`--a-label`, `--b-label`); by default the
+    /// strategy, plus the rules and parameters that tell the sides apart.
+    pub labels: (Option<String>, Option<String>),
 }
 
 impl AbOptions {
@@ -371,6 +381,7 @@ impl AbOptions {
             time_limit_s: None,
             resamples: stats::BOOTSTRAP_RESAMPLES,
             seed: stats::BOOTSTRAP_SEED,
+            labels: (None, None),
         }
     }
 }
@@ -655,6 +666,17 @@ fn unpaired_runs<'r>(
     unpaired
 }
 
+/// The sides' names: the options' labels, else [`side_labels`]; never the same.
+fn labels_for(opts: &AbOptions, a: &Config, b: &Config) -> Result<(String, String), AbError> {
+    let (la, lb) = side_labels(a, b);
+    let la = opts.labels.0.clone().unwrap_or(la);
+    let lb = opts.labels.1.clone().unwrap_or(lb);
+    if la == lb {
+        return Err(AbError::SameLabel(la));
+    }
+    Ok((la, lb))
+}
+
 /// Compare the configurations the options select, over every pair of runs.
 pub fn ab(input: &Rows, opts: &AbOptions) -> Result<AbReport, AbError> {
     if let Some(t) = opts.time_limit_s {
@@ -718,7 +740,7 @@ pub fn ab(input: &Rows, opts: &AbOptions) -> Result<AbReport, AbError> {
         }
     }
 
-    let (la, lb) = side_labels(&ca, &cb);
+    let (la, lb) = labels_for(opts, &ca, &cb)?;
     let ctx = Ctx {
         la: &la,
         lb: &lb,
@@ -891,7 +913,13 @@ impl Ctx<'_> {
             notes,
             verdict: String::new(),
         };
-        s.verdict = self.verdict(&s);
+        // A side whose every solved pair had nothing left after presolve needed no search.
+        let presolved = |side_a: bool| {
+            solved
+                .iter()
+                .all(|(a, b)| if side_a { a.presolved } else { b.presolved })
+        };
+        s.verdict = self.verdict(&s, (presolved(true), presolved(false)));
         s
     }
 
@@ -915,7 +943,9 @@ impl Ctx<'_> {
         }
     }
 
-    fn verdict(&self, s: &Section) -> String {
+    /// The section's verdict, always B relative to A: success, then the effort counter, then
+    /// time. A12 is the table's (of A against B).
+    fn verdict(&self, s: &Section, presolved: (bool, bool)) -> String {
         let (la, lb) = (self.la, self.lb);
         let sc = &s.success;
         let mut parts = Vec::new();
@@ -926,22 +956,22 @@ impl Ctx<'_> {
                 format!("both solve the same {} of {}", sc.both, s.pairs)
             }
         } else {
-            let (more, less, km, kl) = if sc.a.solved >= sc.b.solved {
-                (la, lb, sc.a.solved, sc.b.solved)
-            } else {
-                (lb, la, sc.b.solved, sc.a.solved)
-            };
-            let p = fmt_p(sc.mcnemar_p);
+            let counts = format!(
+                "{lb} {}, {la} {} of {}, McNemar {}",
+                sc.b.solved,
+                sc.a.solved,
+                s.pairs,
+                fmt_p(sc.mcnemar_p)
+            );
             if sc.mcnemar_p < ALPHA {
-                format!(
-                    "{more} solves more ({more} {km}, {less} {kl} of {}, McNemar {p})",
-                    s.pairs
-                )
+                let how = if sc.b.solved > sc.a.solved {
+                    "more"
+                } else {
+                    "fewer"
+                };
+                format!("{lb} solves {how} than {la} ({counts})")
             } else {
-                format!(
-                    "no clear difference in success ({la} {}, {lb} {} of {}, McNemar {p})",
-                    sc.a.solved, sc.b.solved, s.pairs
-                )
+                format!("no clear difference in success ({counts})")
             }
         });
         if s.comparisons.is_empty() {
@@ -953,23 +983,51 @@ impl Ctx<'_> {
         let first_effort = s.comparisons.iter().find(|c| c.metric != "wall_s");
         let time = s.comparisons.iter().find(|c| c.metric == "wall_s");
         for c in first_effort.into_iter().chain(time) {
-            parts.push(self.clause(c));
+            parts.push(self.clause(c, presolved));
         }
         parts.join("; ")
     }
 
-    /// "row needs ×1.18 [1.12, 1.25] the mean nodes of mrv (Wilcoxon p < 1e-6, A12 0.62)",
-    /// or "no clear difference in ...". A difference is clear when the Wilcoxon test rejects
-    /// at [`ALPHA`] and the bootstrap interval of a ratio excludes 1: the ratio of means is
-    /// preferred (it is what the total cost scales by), the ratio of medians is used when
-    /// only it is clear (heavy tails, e.g. a few slow puzzles, widen the means' interval).
-    fn clause(&self, c: &Comparison) -> String {
+    /// "row needs ×1.18 [1.12, 1.25] the mean nodes of mrv (Wilcoxon p < 1e-6, A12 0.38)",
+    /// or "no clear difference in ...": B relative to A, whichever is larger. A difference is
+    /// clear when the Wilcoxon test rejects at [`ALPHA`] and the bootstrap interval of a ratio
+    /// excludes 1: the ratio of means is preferred (it is what the total cost scales by), the
+    /// ratio of medians is used when only it is clear (heavy tails, e.g. a few slow puzzles,
+    /// widen the means' interval). A side that needed none of a counter is said in words.
+    fn clause(&self, c: &Comparison, presolved: (bool, bool)) -> String {
         let (la, lb) = (self.la, self.lb);
-        let (verb, noun) = if c.metric == "wall_s" {
-            ("takes", "time")
+        let noun = noun(c.metric);
+        let verb = if c.metric == "wall_s" {
+            "takes"
         } else {
-            ("needs", c.metric)
+            "needs"
         };
+        let why = |p: bool| if p { " (presolve)" } else { "" };
+        match (c.mean_a == 0.0, c.mean_b == 0.0) {
+            (true, true) => {
+                return format!(
+                    "neither side needed any {noun} on the {} pairs both solved",
+                    c.pairs
+                )
+            }
+            (false, true) => {
+                return format!(
+                    "{lb} needed no {noun}{} on all {} pairs both solved ({la}: mean {})",
+                    why(presolved.1),
+                    c.pairs,
+                    fmt_value(c.metric, c.mean_a)
+                )
+            }
+            (true, false) => {
+                return format!(
+                    "{la} needed no {noun}{} on all {} pairs both solved ({lb}: mean {})",
+                    why(presolved.0),
+                    c.pairs,
+                    fmt_value(c.metric, c.mean_b)
+                )
+            }
+            (false, false) => {}
+        }
         let Some(p) = c.wilcoxon_p else {
             return format!("the same {noun} on all {} pairs both solved", c.pairs);
         };
@@ -980,27 +1038,17 @@ impl Ctx<'_> {
             } else {
                 ("mean", c.ratio_of_means)
             };
+        let stats = format!("Wilcoxon {}, A12 {:.2}", fmt_p(p), c.a12);
         let Some(r) = r else {
-            return format!(
-                "{noun}: no ratio ({la}'s {which} is 0), Wilcoxon {}",
-                fmt_p(p)
-            );
+            return format!("no ratio of {which} {noun} ({stats})");
         };
-        // Say it the way round that gives a factor of at least 1; A12 then measures the
-        // side named first.
-        let (worse, better, f, lo, hi, a12) = if r.value >= 1.0 {
-            (lb, la, r.value, r.lo, r.hi, 1.0 - c.a12)
-        } else {
-            (la, lb, 1.0 / r.value, 1.0 / r.hi, 1.0 / r.lo, c.a12)
-        };
-        let stats = format!("Wilcoxon {}, A12 {:.2}", fmt_p(p), a12);
-        let (f, lo, hi) = (sig3(f), sig3(lo), sig3(hi));
+        let (f, lo, hi) = (sig3(r.value), sig3(r.lo), sig3(r.hi));
         if p < ALPHA && (r.lo > 1.0 || r.hi < 1.0) {
-            format!("{worse} {verb} ×{f} [{lo}, {hi}] the {which} {noun} of {better} ({stats})")
+            format!("{lb} {verb} ×{f} [{lo}, {hi}] the {which} {noun} of {la} ({stats})")
         } else {
             format!(
-                "no clear difference in {noun} ({worse} ×{f} [{lo}, {hi}] the {which} of \
-                 {better}; {stats})"
+                "no clear difference in {noun} ({lb} ×{f} [{lo}, {hi}] the {which} of {la}; \
+                 {stats})"
             )
         }
     }
@@ -1020,46 +1068,6 @@ fn fmt_p(p: f64) -> String {
     }
 }
 
-fn table(header: &[&str], rows: &[Vec<String>], md: bool, indent: &str) -> String {
-    let mut out = String::new();
-    if md {
-        let _ = writeln!(out, "| {} |", header.join(" | "));
-        let seps: Vec<&str> = header
-            .iter()
-            .enumerate()
-            .map(|(i, _)| if i == 0 { "---" } else { "---:" })
-            .collect();
-        let _ = writeln!(out, "| {} |", seps.join(" | "));
-        for r in rows {
-            let _ = writeln!(out, "| {} |", r.join(" | "));
-        }
-        return out;
-    }
-    let mut w: Vec<usize> = header.iter().map(|h| h.chars().count()).collect();
-    for r in rows {
-        for (i, c) in r.iter().enumerate() {
-            w[i] = w[i].max(c.chars().count());
-        }
-    }
-    let line = |cells: &mut dyn Iterator<Item = &str>| {
-        let mut s = indent.to_string();
-        for (i, c) in cells.enumerate() {
-            let pad = w[i] - c.chars().count();
-            if i == 0 {
-                let _ = write!(s, "{c}{}", " ".repeat(pad));
-            } else {
-                let _ = write!(s, "  {}{c}", " ".repeat(pad));
-            }
-        }
-        s.trim_end().to_string() + "\n"
-    };
-    out.push_str(&line(&mut header.iter().copied()));
-    for r in rows {
-        out.push_str(&line(&mut r.iter().map(String::as_str)));
-    }
-    out
-}
-
 fn fmt_interval(i: Option<Interval>) -> String {
     i.map_or("-".to_string(), |i| {
         format!("×{} [{}, {}]", sig3(i.value), sig3(i.lo), sig3(i.hi))
@@ -1074,18 +1082,41 @@ fn fmt_value(metric: &str, v: f64) -> String {
     }
 }
 
+/// A ratio cell: the interval, or in words why there is none (a side that needed none of the
+/// counter), never `×-`, `×0` or `×∞`.
+fn ratio_cell(c: &Comparison, r: Option<Interval>, (la, lb): (&str, &str)) -> String {
+    let noun = noun(c.metric);
+    match (c.mean_a == 0.0, c.mean_b == 0.0) {
+        (true, true) => format!("both: no {noun}"),
+        (true, false) => format!("{la}: no {noun}"),
+        (false, true) => format!("{lb}: no {noun}"),
+        (false, false) => fmt_interval(r),
+    }
+}
+
+/// The word for a metric in sentences: the counter's name, `time` for wall time.
+fn noun(metric: &str) -> &str {
+    if metric == "wall_s" {
+        "time"
+    } else {
+        metric
+    }
+}
+
 impl AbReport {
     /// Render in `format`: text and markdown for people, JSON with stable keys.
     pub fn render(&self, format: AbFormat) -> String {
         match format {
-            AbFormat::Text => self.render_text(false),
-            AbFormat::Markdown => self.render_text(true),
+            AbFormat::Text => self.doc().text(),
+            AbFormat::Markdown => self.doc().markdown(),
             AbFormat::Json => super::to_json_pretty(self).unwrap_or_default() + "\n",
         }
     }
 
-    fn render_text(&self, md: bool) -> String {
-        let mut out = String::new();
+    /// The comparison as a document: the sides (each configuration listed once), a section
+    /// per dataset (and all together), the notes.
+    pub fn doc(&self) -> Doc {
+        let mut d = Doc::default();
         let (la, lb) = (&self.a.label, &self.b.label);
         let cfg = |s: &Side| {
             Config {
@@ -1095,41 +1126,41 @@ impl AbReport {
             }
             .to_string()
         };
-        if md {
-            let _ = writeln!(out, "## A/B: {la} vs {lb}\n");
-            let _ = writeln!(out, "- A = `{}` (`{}`)", cfg(&self.a), self.a.selector);
-            let _ = writeln!(out, "- B = `{}` (`{}`)\n", cfg(&self.b), self.b.selector);
-        } else {
-            let _ = writeln!(out, "A/B: {la} vs {lb}");
-            let _ = writeln!(out, "  A = {}  (--a {})", cfg(&self.a), self.a.selector);
-            let _ = writeln!(out, "  B = {}  (--b {})\n", cfg(&self.b), self.b.selector);
-        }
+        d.heading(2, format!("A/B: {la} vs {lb}"));
+        d.list(vec![
+            Inline::text(format!("A = {la}: "))
+                .code(cfg(&self.a))
+                .plain(" (")
+                .code(format!("--a {}", self.a.selector))
+                .plain(")"),
+            Inline::text(format!("B = {lb}: "))
+                .code(cfg(&self.b))
+                .plain(" (")
+                .code(format!("--b {}", self.b.selector))
+                .plain(")"),
+        ]);
         let mut sections: Vec<&Section> = self.datasets.iter().collect();
         if self.datasets.len() > 1 {
             sections.push(&self.overall);
         }
         for s in sections {
-            self.render_section(&mut out, s, md);
+            self.section_doc(&mut d, s);
         }
-        let mut notes = self.notes.clone();
-        notes.push(format!(
-            "Ratios are {lb} / {la} on the pairs both solved, with paired percentile-bootstrap 95% \
-             intervals (B = {}, seeded); success intervals are Wilson 95%; A12 is \
-             P({la} > {lb}) + ½P(=) in the table and of the side named first in the verdict; the verdict calls a difference clear when Wilcoxon p < \
-             {ALPHA} and the interval of the ratio of means (else of medians) excludes 1.",
+        for n in &self.notes {
+            d.note(n.as_str());
+        }
+        d.note(format!(
+            "Ratios are {lb} / {la} on the pairs both solved, with paired percentile-bootstrap \
+             95% intervals (B = {}, seeded); success intervals are Wilson 95%; A12 is \
+             P({la} > {lb}) + ½P(=), in the table and in the verdict; the verdict calls a \
+             difference clear when Wilcoxon p < {ALPHA} and the interval of the ratio of means \
+             (else of medians) excludes 1.",
             self.resamples
         ));
-        for n in notes {
-            if md {
-                let _ = writeln!(out, "<sub>{n}</sub><br>");
-            } else {
-                let _ = writeln!(out, "{n}");
-            }
-        }
-        out
+        d
     }
 
-    fn render_section(&self, out: &mut String, s: &Section, md: bool) {
+    fn section_doc(&self, d: &mut Doc, s: &Section) {
         let (la, lb) = (&self.a.label, &self.b.label);
         let name = s.dataset.clone().unwrap_or_else(|| "all datasets".into());
         let hash = s
@@ -1144,12 +1175,9 @@ impl AbReport {
         } else {
             String::new()
         };
-        if md {
-            let _ = writeln!(out, "### {name}\n\n{} pairs{hash}{unpaired}\n", s.pairs);
-        } else {
-            let _ = writeln!(out, "{name}: {} pairs{hash}{unpaired}", s.pairs);
-        }
-        let indent = if md { "" } else { "  " };
+        d.heading(3, name);
+        d.para(format!("{} pairs{hash}{unpaired}", s.pairs));
+        d.para(Inline::text("Verdict: ").strong(s.verdict.as_str()));
         let sc = &s.success;
         let prop = |p: &Proportion| {
             format!(
@@ -1166,33 +1194,12 @@ impl AbReport {
                 (Some(v), Some(u)) => format!("{} {u}", sig3(v)),
                 _ => "-".into(),
             };
-            let secs = e.seconds.map_or("-".into(), fmt_secs);
-            (eff, secs)
+            (eff, e.seconds.map_or("-".into(), fmt_secs))
         };
-        let (ea, ta) = ert(&s.ert_a);
-        let (eb, tb) = ert(&s.ert_b);
         let par = |p: Option<PerSide>, a: bool| {
             p.map_or("-".into(), |p| fmt_secs(if a { p.a } else { p.b }))
         };
-        let rows = vec![
-            vec![
-                la.to_string(),
-                prop(&sc.a),
-                ea,
-                ta,
-                par(s.par2_s, true),
-                par(s.par10_s, true),
-            ],
-            vec![
-                lb.to_string(),
-                prop(&sc.b),
-                eb,
-                tb,
-                par(s.par2_s, false),
-                par(s.par10_s, false),
-            ],
-        ];
-        out.push_str(&table(
+        let mut t = Table::new(
             &[
                 "side",
                 "solved (Wilson 95%)",
@@ -1201,80 +1208,76 @@ impl AbReport {
                 "PAR-2",
                 "PAR-10",
             ],
-            &rows,
-            md,
-            indent,
-        ));
-        let _ = writeln!(
-            out,
-            "{}{}McNemar exact {}: solved by {la} only {}, by {lb} only {}, both {}, neither {}",
-            if md { "\n" } else { "" },
-            indent,
+            1,
+        );
+        for (label, p, e, a) in [(la, &sc.a, &s.ert_a, true), (lb, &sc.b, &s.ert_b, false)] {
+            let (eff, secs) = ert(e);
+            t.row(vec![
+                label.to_string(),
+                prop(p),
+                eff,
+                secs,
+                par(s.par2_s, a),
+                par(s.par10_s, a),
+            ]);
+        }
+        d.table(t);
+        d.para(format!(
+            "McNemar exact {}: solved by {la} only {}, by {lb} only {}, both {}, neither {}",
             fmt_p(sc.mcnemar_p),
             sc.a_only,
             sc.b_only,
             sc.both,
             sc.neither
-        );
-        self.render_comparisons(out, s, md, indent);
+        ));
+        self.comparisons_doc(d, s);
         for n in &s.notes {
-            let _ = writeln!(out, "{}{indent}note: {n}", if md { "\n" } else { "" });
-        }
-        if md {
-            let _ = writeln!(out, "\n**Verdict:** {}\n", s.verdict);
-        } else {
-            let _ = writeln!(out, "  verdict: {}\n", s.verdict);
+            d.note(format!("note: {n}"));
         }
     }
 
     /// The per-metric comparison table of a section, over the pairs both sides solved.
-    fn render_comparisons(&self, out: &mut String, s: &Section, md: bool, indent: &str) {
-        let (la, lb) = (&self.a.label, &self.b.label);
-        if s.comparisons.is_empty() {
+    fn comparisons_doc(&self, d: &mut Doc, s: &Section) {
+        let (la, lb) = (self.a.label.as_str(), self.b.label.as_str());
+        let Some(first) = s.comparisons.first() else {
             return;
-        }
-        let pairs = s.comparisons[0].pairs;
-        let _ = writeln!(
-            out,
-            "{}{indent}on the {pairs} pairs both solved ({lb} / {la}):{}",
-            if md { "\n" } else { "" },
-            if md { "\n" } else { "" }
+        };
+        d.para(format!(
+            "On the {} pairs both solved ({lb} / {la}):",
+            first.pairs
+        ));
+        let (mean_a, mean_b) = (format!("mean {la}"), format!("mean {lb}"));
+        let (med_a, med_b) = (format!("median {la}"), format!("median {lb}"));
+        let mut t = Table::new(
+            &[
+                "metric",
+                &mean_a,
+                &mean_b,
+                "ratio of means",
+                &med_a,
+                &med_b,
+                "ratio of medians",
+                "Wilcoxon",
+                "A12",
+            ],
+            1,
         );
-        let mean_a = format!("mean {la}");
-        let mean_b = format!("mean {lb}");
-        let med_a = format!("median {la}");
-        let med_b = format!("median {lb}");
-        let header = [
-            "metric",
-            mean_a.as_str(),
-            mean_b.as_str(),
-            "ratio of means",
-            med_a.as_str(),
-            med_b.as_str(),
-            "ratio of medians",
-            "Wilcoxon",
-            "A12",
-        ];
-        let rows: Vec<Vec<String>> = s
-            .comparisons
-            .iter()
-            .map(|c| {
-                vec![
-                    c.metric.to_string(),
-                    fmt_value(c.metric, c.mean_a),
-                    fmt_value(c.metric, c.mean_b),
-                    fmt_interval(c.ratio_of_means),
-                    fmt_value(c.metric, c.median_a),
-                    fmt_value(c.metric, c.median_b),
-                    fmt_interval(c.ratio_of_medians),
-                    c.wilcoxon_p.map_or("-".into(), |p| {
-                        format!("{} ({})", fmt_p(p), c.wilcoxon_method.as_str())
-                    }),
-                    format!("{:.3}", c.a12),
-                ]
-            })
-            .collect();
-        out.push_str(&table(&header, &rows, md, indent));
+        for c in &s.comparisons {
+            t.row(vec![
+                c.metric.to_string(),
+                fmt_value(c.metric, c.mean_a),
+                fmt_value(c.metric, c.mean_b),
+                ratio_cell(c, c.ratio_of_means, (la, lb)),
+                fmt_value(c.metric, c.median_a),
+                fmt_value(c.metric, c.median_b),
+                ratio_cell(c, c.ratio_of_medians, (la, lb)),
+                c.wilcoxon_p.map_or("-".into(), |p| {
+                    format!("{} ({})", fmt_p(p), c.wilcoxon_method.as_str())
+                }),
+                format!("{:.3}", c.a12),
+            ]);
+        }
+        d.table(t);
     }
 }
 
@@ -1333,6 +1336,72 @@ mod tests {
         }
         rows.push(row("row", 7, true, 5, 0.01));
         one_file(rows, Some("h1"), Some(1.0))
+    }
+
+    #[test]
+    fn a_side_that_needed_no_cycles_is_said_in_words_and_b_is_always_measured_against_a() {
+        let mut rows = Vec::new();
+        for i in 1..=8u32 {
+            let cycles = |c: u64| Row {
+                dataset: "s".into(),
+                puzzle_id: format!("p{i}"),
+                solved: true,
+                cycles: Some(c),
+                nodes: None,
+                wall_s: 0.001 * f64::from(i),
+                ..Row::default()
+            };
+            rows.push(Row {
+                strategy: "abc".into(),
+                ..cycles(100 * u64::from(i))
+            });
+            rows.push(Row {
+                strategy: "abc-hybrid".into(),
+                presolved: true,
+                wall_s: 0.0001,
+                ..cycles(0)
+            });
+        }
+        let r = run(
+            &one_file(rows, None, None),
+            "strategy=abc",
+            "strategy=abc-hybrid",
+        )
+        .expect("ok");
+        let v = &r.overall.verdict;
+        assert!(
+            v.contains("abc-hybrid needed no cycles (presolve) on all 8 pairs both solved"),
+            "{v}"
+        );
+        // B relative to A, the faster side second: a factor below 1, never turned around.
+        assert!(v.contains("abc-hybrid takes ×"), "{v}");
+        for bad in ["×-", "×0 ", "×∞", "×inf", "NaN"] {
+            let text = r.render(AbFormat::Text);
+            assert!(!text.contains(bad), "{bad} in {text}");
+        }
+        let text = r.render(AbFormat::Text);
+        assert!(text.contains("abc-hybrid: no cycles"), "{text}");
+        // The A12 in the verdict is the table's.
+        let time = r.overall.comparisons.iter().find(|c| c.metric == "wall_s");
+        let a12 = format!("A12 {:.2}", time.expect("time compared").a12);
+        assert!(v.contains(&a12), "{a12} in {v}");
+    }
+
+    #[test]
+    fn labels_name_the_sides_everywhere() {
+        let mut opts = AbOptions::new(sel("strategy=mrv"), sel("strategy=row"));
+        opts.labels = (Some("old".into()), Some("new".into()));
+        let r = ab(&mixed(), &opts).expect("ok");
+        let text = r.render(AbFormat::Text);
+        assert!(text.contains("A/B: old vs new"), "{text}");
+        assert!(
+            r.overall.verdict.contains("the mean nodes of old")
+                || r.overall.verdict.contains("of old"),
+            "{}",
+            r.overall.verdict
+        );
+        opts.labels = (Some("x".into()), Some("x".into()));
+        assert!(matches!(ab(&mixed(), &opts), Err(AbError::SameLabel(_))));
     }
 
     #[test]
@@ -1654,12 +1723,9 @@ mod tests {
         assert_eq!((r.overall.pairs, r.overall.unpaired_b), (12, 2));
         assert_eq!(r.overall.success.a_only, 4);
         let text = r.render(AbFormat::Text);
-        assert!(text.contains("all datasets: 12 pairs"), "{text}");
+        assert!(text.contains("all datasets:\n12 pairs"), "{text}");
         let md = r.render(AbFormat::Markdown);
-        assert!(
-            md.contains("### e\n") && md.contains("**Verdict:**"),
-            "{md}"
-        );
+        assert!(md.contains("### e\n") && md.contains("Verdict: **"), "{md}");
     }
 
     #[test]

@@ -804,15 +804,15 @@ impl Comparison {
         push(t.only_in_new, "row", "rows", "only in new", &mut good);
         good.extend(noted);
         if self.is_regression() {
-            let mut s = format!("❌ Regression: {}", bad.join(", "));
+            let mut s = format!("REGRESSION: {}", bad.join(", "));
             if !good.is_empty() {
                 let _ = write!(s, " (also {})", good.join(", "));
             }
             s
         } else if good.is_empty() {
-            "✅ No regression: identical results, times within the noise band".to_string()
+            "No regression: identical results, times within the noise band".to_string()
         } else {
-            format!("✅ No regression ({})", good.join(", "))
+            format!("No regression ({})", good.join(", "))
         }
     }
 }
@@ -956,7 +956,7 @@ mod tests {
         assert_eq!(c.groups.len(), 1);
         assert_eq!(c.groups[0].time.verdict, TimeVerdict::Unchanged);
         assert!(
-            c.headline().starts_with("✅ No regression: identical"),
+            c.headline().starts_with("No regression: identical"),
             "{}",
             c.headline()
         );
@@ -1015,7 +1015,7 @@ mod tests {
         );
         let md = crate::report::export::markdown(&c);
         assert!(
-            md.starts_with("## ❌ Regression: 1 counter value worse or changed"),
+            md.starts_with("## REGRESSION: 1 counter value worse or changed"),
             "{md}"
         );
         assert!(

@@ -5,6 +5,7 @@
 use crate::report::compare::{
     cell, Comparison, CounterChange, GroupComparison, Job, StatusChange, TimeVerdict,
 };
+use crate::report::doc::{Doc, Inline, Table};
 use crate::report::stats;
 use crate::report::{fmt_secs, sig3};
 use serde_json::{json, Value};
@@ -13,84 +14,94 @@ use std::fmt::Write as _;
 /// Markdown for a terminal or a GitHub job summary: the verdict first, then tables, long
 /// lists capped at the comparison's list limit with "… and N more".
 pub fn markdown(c: &Comparison) -> String {
-    markdown_capped(c, c.list_limit)
+    doc(c, c.list_limit).markdown()
 }
 
 /// Markdown with every change listed (`--markdown-out`): the file is the complete record, only
 /// the terminal is shortened.
 pub fn markdown_full(c: &Comparison) -> String {
-    markdown_capped(c, usize::MAX)
+    doc(c, usize::MAX).markdown()
 }
 
-fn markdown_capped(c: &Comparison, cap: usize) -> String {
+/// The comparison as a document, each list of changes capped at `cap` rows.
+pub fn doc(c: &Comparison, cap: usize) -> Doc {
     let t = c.tally();
-    let mut out = format!("## {}\n\n", c.headline());
-    let _ = writeln!(
-        out,
-        "Baseline `{}` ({} rows) vs new `{}` ({} rows): {} jobs joined.\n",
-        c.baseline_label, c.base_rows, c.new_label, c.new_rows, t.joined
+    let mut d = Doc::default();
+    d.heading(2, c.headline());
+    d.para(
+        Inline::text("Baseline ")
+            .code(c.baseline_label.as_str())
+            .plain(format!(" ({} rows) vs new ", c.base_rows))
+            .code(c.new_label.as_str())
+            .plain(format!(" ({} rows): {} jobs joined.", c.new_rows, t.joined)),
     );
     if !c.duplicate_keys.is_empty() {
-        let _ = writeln!(
-            out,
-            "⚠️ {} duplicate job keys (first row kept): {}\n",
+        d.warning(format!(
+            "Warning: {} duplicate job keys (first row kept): {}",
             c.duplicate_keys.len(),
             capped_inline(&c.duplicate_keys, cap)
-        );
+        ));
     }
-
     for n in &c.notes {
-        let _ = writeln!(out, "Note: {}\n", md(n));
+        d.para(format!("Note: {n}"));
     }
-    markdown_wall_time(&mut out, c);
-    markdown_cpu_time(&mut out, c);
-    markdown_status_changes(&mut out, c, cap);
-    markdown_counter_changes(&mut out, c, cap);
-    markdown_job_lists(&mut out, c, cap);
-    out
+    wall_time(&mut d, c);
+    cpu_time(&mut d, c);
+    status_changes(&mut d, c, cap);
+    counter_changes(&mut d, c, cap);
+    job_lists(&mut d, c, cap);
+    d
 }
 
 /// The wall-time table: every group, judged or not, so a reader sees what was left unjudged.
-fn markdown_wall_time(out: &mut String, c: &Comparison) {
-    out.push_str("### Wall time\n\n");
-    let _ = writeln!(
-        out,
+fn wall_time(d: &mut Doc, c: &Comparison) {
+    d.heading(3, "Wall time");
+    d.para(format!(
         "Ratio of medians new/base over joined jobs, 95% percentile-bootstrap interval \
          (B = {}; groups over {} runs use fewer, B·n ≤ 2·10⁸); flagged only when the \
-         whole interval lies outside 1 ± {} (noise band: {}).\n",
+         whole interval lies outside 1 ± {} (noise band: {}).",
         c.resamples,
         stats::BOOTSTRAP_DRAWS / c.resamples.max(1),
         c.noise_band,
-        md(&c.band_source)
-    );
+        c.band_source
+    ));
     if let Some(why) = &c.wall_not_judged {
-        let _ = writeln!(out, "Wall times not judged: noisy host ({}).\n", md(why));
+        d.para(format!("Wall times not judged: noisy host ({why})."));
     }
-    time_table(out, c, |g| Some(&g.time));
+    time_table(d, c, |g| Some(&g.time));
 }
 
 /// The CPU time table (`cpu_s`), where both sides measured it: judged on any host.
-fn markdown_cpu_time(out: &mut String, c: &Comparison) {
+fn cpu_time(d: &mut Doc, c: &Comparison) {
     if c.groups.iter().all(|g| g.cpu.is_none()) {
         return;
     }
-    out.push_str("### CPU time\n\n");
-    let _ = writeln!(
-        out,
-        "Ratio of medians of `cpu_s` new/base over the joined jobs both sides measured, \
-         judged as wall time is but on any host (others' load barely moves a run's own CPU \
-         time).\n"
-    );
-    time_table(out, c, |g| g.cpu.as_ref());
+    d.heading(3, "CPU time");
+    d.para(Inline::text("Ratio of medians of ").code("cpu_s").plain(
+        " new/base over the joined jobs both sides measured, judged as wall time is \
+                 but on any host (others' load barely moves a run's own CPU time).",
+    ));
+    time_table(d, c, |g| g.cpu.as_ref());
 }
 
 fn time_table(
-    out: &mut String,
+    d: &mut Doc,
     c: &Comparison,
     of: impl Fn(&GroupComparison) -> Option<&crate::report::compare::TimeChange>,
 ) {
-    out.push_str("| dataset | strategy | runs | base median | new median | new/base | 95% interval | verdict |\n");
-    out.push_str("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |\n");
+    let mut table = Table::new(
+        &[
+            "dataset",
+            "strategy",
+            "runs",
+            "base median",
+            "new median",
+            "new/base",
+            "95% interval",
+            "verdict",
+        ],
+        2,
+    );
     for g in &c.groups {
         let Some(t) = of(g) else { continue };
         let (r, ci) = match t.ratio {
@@ -101,91 +112,99 @@ fn time_table(
             None => ("-".to_string(), "-".to_string()),
         };
         let verdict = match t.verdict {
-            TimeVerdict::Slowdown => "🐢 slower",
-            TimeVerdict::Speedup => "🚀 faster",
+            TimeVerdict::Slowdown => "SLOWER",
+            TimeVerdict::Speedup => "faster",
             TimeVerdict::Unchanged => "within noise",
             TimeVerdict::NotJudged => "not judged (too few runs)",
             TimeVerdict::Noisy => "not judged: noisy host",
         };
-        let _ = writeln!(
-            out,
-            "| {} | {} | {} | {} | {} | {r} | {ci} | {verdict} |",
-            md(&g.key.dataset),
-            md(&g.label),
-            t.runs,
+        table.row(vec![
+            g.key.dataset.clone(),
+            g.label.clone(),
+            t.runs.to_string(),
             t.base_median_s.map_or("-".to_string(), fmt_secs),
             t.new_median_s.map_or("-".to_string(), fmt_secs),
-        );
+            r,
+            ci,
+            verdict.to_string(),
+        ]);
     }
+    d.table(table);
 }
 
 /// Status changes across all groups, at most `cap`.
-fn markdown_status_changes(out: &mut String, c: &Comparison, cap: usize) {
+fn status_changes(d: &mut Doc, c: &Comparison, cap: usize) {
     let status: Vec<(&GroupComparison, &StatusChange)> = c
         .groups
         .iter()
         .flat_map(|g| g.status_changes.iter().map(move |s| (g, s)))
         .collect();
-    if !status.is_empty() {
-        let _ = writeln!(out, "\n### Status changes ({})\n", status.len());
-        out.push_str("| dataset | strategy | puzzle | seed | colony | baseline | new | change |\n");
-        out.push_str("| --- | --- | --- | ---: | ---: | --- | --- | --- |\n");
-        for (g, s) in status.iter().take(cap) {
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} |",
-                md(&g.key.dataset),
-                md(&g.label),
-                md(&s.job.puzzle_id),
-                s.job.seed,
-                s.job.colony,
-                cell(&s.base),
-                cell(&s.new),
-                s.direction.word()
-            );
-        }
-        more(out, status.len(), cap);
+    if status.is_empty() {
+        return;
     }
+    d.heading(3, format!("Status changes ({})", status.len()));
+    let mut t = Table::new(
+        &[
+            "dataset", "strategy", "puzzle", "seed", "colony", "baseline", "new", "change",
+        ],
+        3,
+    );
+    for (g, s) in status.iter().take(cap) {
+        t.row(vec![
+            g.key.dataset.clone(),
+            g.label.clone(),
+            s.job.puzzle_id.clone(),
+            s.job.seed.to_string(),
+            s.job.colony.to_string(),
+            cell(&s.base),
+            cell(&s.new),
+            s.direction.word().to_string(),
+        ]);
+    }
+    d.table(t);
+    more(d, status.len(), cap);
 }
 
 /// Counter changes across all groups, at most `cap`.
-fn markdown_counter_changes(out: &mut String, c: &Comparison, cap: usize) {
-    let counters: Vec<(&GroupComparison, &CounterChange)> = c
+fn counter_changes(d: &mut Doc, c: &Comparison, cap: usize) {
+    let mut counters: Vec<(&GroupComparison, &CounterChange)> = c
         .groups
         .iter()
         .flat_map(|g| g.counter_changes.iter().map(move |c| (g, c)))
         .collect();
-    if !counters.is_empty() {
-        let _ = writeln!(out, "\n### Counter changes ({})\n", counters.len());
-        out.push_str(
-            "| dataset | strategy | puzzle | seed | colony | counter | baseline | new | change |\n",
-        );
-        out.push_str("| --- | --- | --- | ---: | ---: | --- | ---: | ---: | --- |\n");
-        let mut sorted = counters;
-        // Worse first across all groups, so the cap never hides a regression behind
-        // improvements.
-        sorted.sort_by_key(|(_, c)| c.direction);
-        for (g, c) in sorted.iter().take(cap) {
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                md(&g.key.dataset),
-                md(&g.label),
-                md(&c.job.puzzle_id),
-                c.job.seed,
-                c.job.colony,
-                c.counter,
-                md(&c.base),
-                md(&c.new),
-                c.direction.word()
-            );
-        }
-        more(out, sorted.len(), cap);
+    if counters.is_empty() {
+        return;
     }
+    d.heading(3, format!("Counter changes ({})", counters.len()));
+    let mut t = Table::new(
+        &[
+            "dataset", "strategy", "puzzle", "seed", "colony", "counter", "baseline", "new",
+            "change",
+        ],
+        3,
+    );
+    // Worse first across all groups, so the cap never hides a regression behind
+    // improvements.
+    counters.sort_by_key(|(_, c)| c.direction);
+    for (g, c) in counters.iter().take(cap) {
+        t.row(vec![
+            g.key.dataset.clone(),
+            g.label.clone(),
+            c.job.puzzle_id.clone(),
+            c.job.seed.to_string(),
+            c.job.colony.to_string(),
+            c.counter.to_string(),
+            c.base.clone(),
+            c.new.clone(),
+            c.direction.word().to_string(),
+        ]);
+    }
+    d.table(t);
+    more(d, counters.len(), cap);
 }
 
 /// The jobs only one run has, missing from new first.
-fn markdown_job_lists(out: &mut String, c: &Comparison, cap: usize) {
+fn job_lists(d: &mut Doc, c: &Comparison, cap: usize) {
     for (title, pick) in [("Rows missing from new", true), ("Rows only in new", false)] {
         let rows: Vec<(&GroupComparison, &Job)> = c
             .groups
@@ -202,21 +221,19 @@ fn markdown_job_lists(out: &mut String, c: &Comparison, cap: usize) {
         if rows.is_empty() {
             continue;
         }
-        let _ = writeln!(out, "\n### {title} ({})\n", rows.len());
-        out.push_str("| dataset | strategy | puzzle | seed | colony |\n");
-        out.push_str("| --- | --- | --- | ---: | ---: |\n");
+        d.heading(3, format!("{title} ({})", rows.len()));
+        let mut t = Table::new(&["dataset", "strategy", "puzzle", "seed", "colony"], 3);
         for (g, j) in rows.iter().take(cap) {
-            let _ = writeln!(
-                out,
-                "| {} | {} | {} | {} | {} |",
-                md(&g.key.dataset),
-                md(&g.label),
-                md(&j.puzzle_id),
-                j.seed,
-                j.colony
-            );
+            t.row(vec![
+                g.key.dataset.clone(),
+                g.label.clone(),
+                j.puzzle_id.clone(),
+                j.seed.to_string(),
+                j.colony.to_string(),
+            ]);
         }
-        more(out, rows.len(), cap);
+        d.table(t);
+        more(d, rows.len(), cap);
     }
 }
 
@@ -301,13 +318,9 @@ pub fn bencher_bmf(c: &Comparison) -> Value {
 }
 
 /// Escape a table cell.
-fn md(s: &str) -> String {
-    s.replace('|', "\\|")
-}
-
-fn more(out: &mut String, total: usize, cap: usize) {
+fn more(d: &mut Doc, total: usize, cap: usize) {
     if total > cap {
-        let _ = writeln!(out, "\n… and {} more", total - cap);
+        d.para(format!("… and {} more", total - cap));
     }
 }
 

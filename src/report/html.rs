@@ -6,16 +6,22 @@
 //! vanilla JavaScript sort a table by a clicked column and filter long tables. It reads the
 //! same way offline, from a CI artifact, or printed.
 //!
-//! Every section is produced by the module that owns the computation, rendered as markdown
-//! ([`summary`](super::summary), [`ab`], [`export`]) and turned into HTML by the small
-//! converter here, so the page and the terminal never disagree. Sections are always present
-//! (with a sentence saying why one is empty), under fixed ids: [`SECTION_IDS`].
+//! Every section is a [`Doc`] built by the module that owns the computation
+//! ([`summary`](super::summary), [`ab`], [`export`]) and rendered to HTML here, as the same
+//! doc is rendered to text and markdown for the terminal: the page and the terminal never
+//! disagree, and no markdown is parsed back. The verdicts (baseline and A/B) come first, as
+//! cards under the title. Sections are always present (with a sentence saying why one is
+//! empty), under fixed ids: [`SECTION_IDS`]. A sweep of thousands of configurations gets a
+//! compact page: the summary table shows the [`MAX_PAGE_GROUPS`] that solved most, plots draw
+//! at most [`plot::MAX_SERIES`] lines, default A/B pairs stop at [`MAX_DEFAULT_PAIRS`], each
+//! with a note saying what was left out.
 
-use crate::report::ab::{self, AbFormat, AbOptions, AbReport, Selector};
+use crate::report::ab::{self, AbOptions, AbReport, Selector};
+use crate::report::doc::{Block, Doc, Figure, Table};
 use crate::report::gate::{gate, Band, GateError};
 use crate::report::input::RunSet;
 use crate::report::plot::{self, Pair, PlotData, ScatterSpec, Svg, Unit};
-use crate::report::summary::{summarize_set, Detail, Format};
+use crate::report::summary::{summarize_set, Detail};
 use crate::report::{export, stats};
 use crate::results::read::{self as io, ReadError};
 use crate::results::RunMeta;
@@ -80,149 +86,44 @@ pub fn parse_pair(s: &str) -> Result<(Selector, Selector), String> {
     Ok((a.parse()?, b.parse()?))
 }
 
-/// Escape text for HTML content and attribute values.
-pub fn esc(s: &str) -> String {
-    let mut o = String::with_capacity(s.len());
-    for c in s.chars() {
-        match c {
-            '&' => o.push_str("&amp;"),
-            '<' => o.push_str("&lt;"),
-            '>' => o.push_str("&gt;"),
-            '"' => o.push_str("&quot;"),
-            '\'' => o.push_str("&#39;"),
-            _ => o.push(c),
-        }
-    }
-    o
-}
+pub use crate::report::doc::esc;
 
-/// Inline markdown: `code` and **bold** on escaped text.
-fn inline(s: &str) -> String {
-    let mut out = String::new();
-    for (i, part) in s.split('`').enumerate() {
-        if i % 2 == 1 {
-            let _ = write!(out, "<code>{}</code>", esc(part));
-            continue;
-        }
-        for (j, p) in esc(part).split("**").enumerate() {
-            if j % 2 == 1 {
-                let _ = write!(out, "<strong>{p}</strong>");
-            } else {
-                out.push_str(p);
-            }
-        }
-    }
-    out
-}
+/// Most configurations the page's summary table lists (the ones that solved most runs).
+pub const MAX_PAGE_GROUPS: usize = 200;
 
-fn cells(line: &str) -> Vec<&str> {
-    let t = line.trim();
-    let t = t.strip_prefix('|').unwrap_or(t);
-    let t = t.strip_suffix('|').unwrap_or(t);
-    t.split('|').map(str::trim).collect()
-}
+/// Most A/B comparisons the page makes by default (`--ab` pairs are always made).
+pub const MAX_DEFAULT_PAIRS: usize = 12;
 
-/// The markdown this crate's reports write (headings, lists, pipe tables, `<sub>` notes,
-/// paragraphs) as HTML. Headings are shifted down by `shift` levels to nest in a section.
-pub fn markdown_to_html(md: &str, shift: usize) -> String {
-    let mut out = String::new();
-    let lines: Vec<&str> = md.lines().collect();
-    let mut i = 0;
-    let mut in_list = false;
-    while i < lines.len() {
-        let line = lines[i].trim_end();
-        let is_item = line.starts_with("- ");
-        if in_list && !is_item {
-            out.push_str("</ul>\n");
-            in_list = false;
-        }
-        if line.trim().is_empty() {
-            i += 1;
-            continue;
-        }
-        if let Some(h) = line.strip_prefix('#') {
-            let level = 1 + h.chars().take_while(|c| *c == '#').count();
-            let text = h.trim_start_matches('#').trim();
-            let l = (level + shift).min(6);
-            let _ = writeln!(out, "<h{l}>{}</h{l}>", inline(text));
-        } else if is_item {
-            if !in_list {
-                out.push_str("<ul>\n");
-                in_list = true;
-            }
-            let _ = writeln!(out, "<li>{}</li>", inline(&line[2..]));
-        } else if line.starts_with('|') {
-            let head = cells(line);
-            let mut right = vec![false; head.len()];
-            if let Some(sep) = lines.get(i + 1).filter(|l| l.contains("---")) {
-                for (k, c) in cells(sep).iter().enumerate() {
-                    if let Some(r) = right.get_mut(k) {
-                        *r = c.ends_with(':');
-                    }
-                }
-                i += 1;
-            }
-            out.push_str("<table class=\"sortable\">\n<thead><tr>");
-            for h in &head {
-                let _ = write!(out, "<th>{}</th>", inline(h));
-            }
-            out.push_str("</tr></thead>\n<tbody>\n");
-            while let Some(row) = lines.get(i + 1).filter(|l| l.trim_start().starts_with('|')) {
-                out.push_str("<tr>");
-                for (k, c) in cells(row).iter().enumerate() {
-                    let cls = if right.get(k).copied().unwrap_or(false) {
-                        " class=\"num\""
-                    } else {
-                        ""
-                    };
-                    let _ = write!(out, "<td{cls}>{}</td>", inline(c));
-                }
-                out.push_str("</tr>\n");
-                i += 1;
-            }
-            out.push_str("</tbody></table>\n");
-        } else if let Some(note) = line.strip_prefix("<sub>") {
-            let note = note.trim_end_matches("<br>").trim_end_matches("</sub>");
-            let _ = writeln!(out, "<p class=\"note\">{}</p>", inline(note));
-        } else {
-            let _ = writeln!(out, "<p>{}</p>", inline(line));
-        }
-        i += 1;
-    }
-    if in_list {
-        out.push_str("</ul>\n");
-    }
-    out
-}
-
+/// Laid out for a 1366 px screen and up: tables scroll inside their box, plots sit in a grid,
+/// and nothing needs a colour or an emoji font to read right (verdicts are words).
 const CSS: &str = "\
 body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
-header{background:#22313f;color:#fff;padding:18px 28px}
-header h1{margin:0 0 6px;font-size:24px}
-header p{margin:2px 0;color:#d5dde5}
-nav{position:sticky;top:0;background:#fff;border-bottom:1px solid #ddd;padding:8px 28px;z-index:1}
+header{background:#22313f;color:#fff;padding:14px 24px}
+header h1{margin:0 0 4px;font-size:22px}
+header p{margin:2px 0;color:#d5dde5;overflow-wrap:anywhere}
+nav{position:sticky;top:0;background:#fff;border-bottom:1px solid #ddd;padding:8px 24px;z-index:1}
 nav a{margin-right:18px;color:#1f5f99;text-decoration:none;font-weight:600}
-main{padding:8px 28px 40px;max-width:1500px}
-section{background:#fff;border:1px solid #e2e2e2;border-radius:6px;padding:8px 20px 16px;margin:18px 0}
+main{padding:8px 24px 40px;max-width:1600px;box-sizing:border-box}
+section{background:#fff;border:1px solid #e2e2e2;border-radius:6px;padding:8px 16px 14px;margin:16px 0;min-width:0}
 h2{border-bottom:2px solid #22313f;padding-bottom:4px}
-.verdicts{display:flex;flex-wrap:wrap;gap:10px}
-.card{border-radius:6px;padding:10px 14px;border:1px solid #ccc;background:#f4f6f8;flex:1 1 320px}
-.card.bad{background:#fdecea;border-color:#e0a49c}
-.card.good{background:#eaf6ec;border-color:#9cc9a4}
+.verdicts{display:grid;grid-template-columns:repeat(auto-fill,minmax(380px,1fr));gap:10px;margin-top:12px}
+.card{border-radius:6px;padding:10px 14px;border:1px solid #ccc;border-left-width:6px;background:#f4f6f8;overflow-wrap:anywhere}
+.card.bad{background:#fdecea;border-color:#b3261e}
+.card.good{background:#eaf6ec;border-color:#2e7d32}
 table{border-collapse:collapse;margin:8px 0;font-size:13px}
 th,td{border:1px solid #ddd;padding:3px 8px;text-align:left;white-space:nowrap}
 th{background:#eef1f4;cursor:pointer;user-select:none}
-th.asc::after{content:' \\25B2'}th.desc::after{content:' \\25BC'}
+th.asc::after{content:' (up)'}th.desc::after{content:' (down)'}
 td.num{text-align:right;font-variant-numeric:tabular-nums}
 tr:nth-child(even) td{background:#fafbfc}
 .note{font-size:12px;color:#555;margin:3px 0}
-.plots{display:flex;flex-wrap:wrap;gap:14px}
-figure{margin:0;flex:1 1 860px;max-width:980px}
+.warning{font-weight:700;border-left:4px solid #b3261e;padding-left:8px}
+.plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:14px}
+figure{margin:0;min-width:0}
 figure svg{width:100%;height:auto;border:1px solid #eee}
 .filter{margin:6px 0;padding:4px 8px;width:280px}
-.scroll{overflow-x:auto}
-td.wrap{white-space:normal;min-width:260px;max-width:560px}
-code{background:#f0f0f0;padding:0 3px;border-radius:3px}
+.scroll{overflow-x:auto;max-width:100%}
+code{background:#f0f0f0;padding:0 3px;border-radius:3px;overflow-wrap:anywhere}
 ";
 
 /// Click a header to sort by that column (numbers by value); type in a filter box to hide
@@ -252,44 +153,54 @@ document.querySelectorAll('table.sortable').forEach(function(t){
       rows.forEach(function(r){body.appendChild(r);});});});});
 ";
 
-/// A plot inline: plotters writes a bare `<svg>` root (no XML declaration), valid in HTML.
-fn figure(out: &mut String, s: &Svg) {
-    let _ = writeln!(
-        out,
-        "<figure id=\"fig-{}\" aria-label=\"{}\">{}</figure>",
-        esc(s.name.trim_end_matches(".svg")),
-        esc(&s.title),
-        s.svg.trim()
-    );
+/// Plots side by side; each id is derived one to one from its file name (see
+/// [`plot::slug`]), so no two figures share one.
+fn figures(svgs: &[&Svg]) -> Block {
+    Block::Figures(
+        svgs.iter()
+            .map(|s| Figure {
+                id: format!("fig-{}", s.name.trim_end_matches(".svg")),
+                title: s.title.clone(),
+                svg: s.svg.clone(),
+            })
+            .collect(),
+    )
 }
 
-/// Run metadata of every input file, one row each.
-fn meta_table(metas: &[(PathBuf, Option<RunMeta>)]) -> String {
-    let mut out = String::from(
-        "<div class=\"scroll\"><table class=\"sortable\"><thead><tr><th>file</th><th>dataset</th>\
-         <th>strategies</th><th>jobs</th><th>seeds</th><th>colonies</th><th>time limit</th>\
-         <th>node limit</th><th>threads</th><th>status</th><th>started</th><th>finished</th>\
-         <th>version</th><th>revision</th></tr></thead><tbody>\n",
+/// Run metadata of every input file, one row each, and each machine as a small table.
+fn meta_doc(metas: &[(PathBuf, Option<RunMeta>)]) -> Doc {
+    let mut d = Doc::default();
+    let mut t = Table::new(
+        &[
+            "file",
+            "dataset",
+            "jobs",
+            "seeds",
+            "colonies",
+            "time limit",
+            "node limit",
+            "threads",
+            "status",
+            "started",
+            "finished",
+            "version",
+            "revision",
+            "strategies",
+        ],
+        2,
     );
     for (p, m) in metas {
-        // The file name, with the whole path on hover: paths would crowd out the columns.
-        let _ = write!(
-            out,
-            "<tr><td title=\"{}\">{}</td>",
-            esc(&p.display().to_string()),
-            esc(&p.file_name().map_or_else(
-                || p.display().to_string(),
-                |n| n.to_string_lossy().into_owned()
-            ))
-        );
+        let file = p.display().to_string();
         let Some(m) = m else {
-            out.push_str("<td colspan=\"13\">no .meta.json beside the file</td></tr>\n");
+            let mut row = vec![file, "no .meta.json beside the file".to_string()];
+            row.resize(t.head.len(), "-".into());
+            t.row(row);
             continue;
         };
-        let opt = |v: Option<String>| esc(&v.unwrap_or_else(|| "-".into()));
-        let cells = [
-            esc(m.dataset_name.as_deref().unwrap_or(&m.dataset)),
-            esc(&m.solvers.join("; ")),
+        let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+        t.row(vec![
+            file,
+            m.dataset_name.clone().unwrap_or_else(|| m.dataset.clone()),
             opt(m.jobs_in_shard.map(|j| match m.shard {
                 Some(s) if s.count > 1 => format!("{j} (shard {}/{})", s.index, s.count),
                 _ => j.to_string(),
@@ -302,36 +213,55 @@ fn meta_table(metas: &[(PathBuf, Option<RunMeta>)]) -> String {
             opt(m.status.map(|s| s.as_str().to_string())),
             opt(m.started.clone()),
             opt(m.finished.clone()),
-            esc(&m.version),
+            m.version.clone(),
             opt(m.git_revision.clone()),
-        ];
-        for (i, c) in cells.into_iter().enumerate() {
-            // The strategies cell holds long parameter strings: let it wrap.
-            let cls = if i == 1 { " class=\"wrap\"" } else { "" };
-            let _ = write!(out, "<td{cls}>{c}</td>");
-        }
-        out.push_str("</tr>\n");
+            m.solvers.join("; "),
+        ]);
     }
-    out.push_str("</tbody></table></div>\n");
+    d.table(t);
     let machines: BTreeSet<String> = metas
         .iter()
         .filter_map(|(_, m)| m.as_ref())
-        .filter(|m| !m.machine.is_null())
+        .filter(|m| m.machine.is_object())
         .map(|m| m.machine.to_string())
         .collect();
-    for m in machines {
-        let _ = writeln!(
-            out,
-            "<p class=\"note\">machine: <code>{}</code></p>",
-            esc(&m)
+    for (i, m) in machines.iter().enumerate() {
+        let Ok(serde_json::Value::Object(fields)) = serde_json::from_str(m) else {
+            continue;
+        };
+        d.heading(
+            3,
+            if machines.len() > 1 {
+                format!("Machine {}", i + 1)
+            } else {
+                "Machine".into()
+            },
         );
+        let mut t = Table::new(&["", ""], 2);
+        t.head = vec!["property".into(), "value".into()];
+        for (k, v) in fields {
+            let v = match v {
+                serde_json::Value::String(s) => s,
+                v => v.to_string(),
+            };
+            t.row(vec![k, v]);
+        }
+        d.table(t);
     }
-    out
+    d
 }
+
+/// A configuration as the page lists it: (strategy, rules, params).
+type Cfg = (String, String, String);
 
 /// Default A/B pairs: per dataset, every two configurations with the same rules and different
 /// strategies; the selectors name strategy, rules and each parameter, so they match exactly.
-fn default_pairs(configs: &BTreeMap<String, BTreeSet<(String, String, String)>>) -> Vec<String> {
+/// At most `cap` are made (in dataset and configuration order, then sorted); the second value
+/// is how many there are in all, counted without listing them (a sweep may have millions).
+fn default_pairs(
+    configs: &BTreeMap<String, BTreeSet<(String, String, String)>>,
+    cap: usize,
+) -> (Vec<String>, u64) {
     let sel = |c: &(String, String, String)| {
         let mut s = format!("strategy={}", c.0);
         if !c.1.is_empty() {
@@ -343,17 +273,38 @@ fn default_pairs(configs: &BTreeMap<String, BTreeSet<(String, String, String)>>)
         s
     };
     let mut pairs = BTreeSet::new();
+    let mut total = 0u64;
     for cs in configs.values() {
-        let cs: Vec<_> = cs.iter().collect();
-        for (i, a) in cs.iter().enumerate() {
-            for b in &cs[i + 1..] {
-                if a.1 == b.1 && a.0 != b.0 {
-                    pairs.insert(format!("{}:{}", sel(a), sel(b)));
+        // Per rule set, the configurations of each strategy.
+        let mut by_rules: BTreeMap<&str, BTreeMap<&str, Vec<&Cfg>>> = BTreeMap::new();
+        for c in cs {
+            by_rules
+                .entry(c.1.as_str())
+                .or_default()
+                .entry(c.0.as_str())
+                .or_default()
+                .push(c);
+        }
+        for strategies in by_rules.values() {
+            let n: u64 = strategies.values().map(|v| v.len() as u64).sum();
+            let same: u64 = strategies.values().map(|v| (v.len() as u64).pow(2)).sum();
+            total += (n * n - same) / 2;
+            let groups: Vec<&Vec<&Cfg>> = strategies.values().collect();
+            'fill: for (i, ga) in groups.iter().enumerate() {
+                for gb in &groups[i + 1..] {
+                    for a in ga.iter() {
+                        for b in gb.iter() {
+                            if pairs.len() >= cap {
+                                break 'fill;
+                            }
+                            pairs.insert(format!("{}:{}", sel(a), sel(b)));
+                        }
+                    }
                 }
             }
         }
     }
-    pairs.into_iter().collect()
+    (pairs.into_iter().collect(), total)
 }
 
 /// Per puzzle of one dataset, the median over its paired runs of each side's value (a run
@@ -426,22 +377,16 @@ fn side_names(rep: &AbReport) -> (String, String) {
     }
 }
 
-/// The A/B section for one pair: scatter plots per dataset (time, and effort when both sides
-/// count the same unit), then the report as markdown.
+/// The A/B block for one pair: scatter plots per dataset (time, and effort when both sides
+/// count the same unit), then the report's own document.
 fn ab_block(
-    out: &mut String,
+    d: &mut Doc,
     rows: &ab::Rows,
     rep: &AbReport,
     limit: Option<f64>,
     n: usize,
 ) -> Result<(), HtmlError> {
     let (na, nb) = side_names(rep);
-    let _ = writeln!(
-        out,
-        "<div class=\"ab\" id=\"ab-{n}\"><h3>{} vs {}</h3>",
-        esc(&na),
-        esc(&nb)
-    );
     let mut svgs = Vec::new();
     for sec in &rep.datasets {
         let Some(ds) = sec.dataset.as_deref() else {
@@ -476,13 +421,17 @@ fn ab_block(
             )?);
         }
     }
-    out.push_str("<div class=\"plots\">\n");
-    for s in &svgs {
-        figure(out, s);
-    }
-    out.push_str("</div>\n");
-    out.push_str(&markdown_to_html(&rep.render(AbFormat::Markdown), 2));
-    out.push_str("</div>\n");
+    let mut block = rep.doc();
+    // The figures after the sides' list, before the first dataset's section.
+    let at = block
+        .0
+        .iter()
+        .position(|b| matches!(b, Block::Heading(3, _)))
+        .unwrap_or(block.0.len());
+    block
+        .0
+        .insert(at, figures(&svgs.iter().collect::<Vec<_>>()));
+    d.append(block, 1);
     Ok(())
 }
 
@@ -502,43 +451,52 @@ impl Pass {
         self.runs += 1;
         self.solved += u64::from(r.status == Some(crate::results::Status::Solved));
         let set = self.configs.entry(r.dataset.clone()).or_default();
-        if !set
-            .iter()
-            .any(|c| c.0 == r.strategy && c.1 == r.rules && c.2 == r.params.as_str())
-        {
-            set.insert((
-                r.strategy.clone(),
-                r.rules.clone(),
-                r.params.as_str().to_string(),
-            ));
+        let cfg = (
+            r.strategy.clone(),
+            r.rules.clone(),
+            r.params.as_str().to_string(),
+        );
+        if !set.contains(&cfg) {
+            set.insert(cfg);
         }
     }
 }
 
-/// The baseline section and its headline card.
+/// A verdict card: `good` green, `bad` red, neither grey; the words carry the meaning.
+fn card(class: &str, what: &str, text: &str) -> String {
+    format!(
+        "<div class=\"card {class}\"><strong>{}</strong> {}</div>",
+        esc(what),
+        esc(text)
+    )
+}
+
+/// The baseline section and its verdict card.
 fn baseline_section(
     opts: &HtmlOptions,
     new: &RunSet,
     baseline: Option<&RunSet>,
     band: &Band,
-) -> Result<(String, String), HtmlError> {
+) -> Result<(String, Doc), HtmlError> {
     let (Some(b), Some(base)) = (&opts.baseline, baseline) else {
-        return Ok((
-            String::new(),
-            "<p>No baseline given (<code>--baseline DIR</code>).</p>\n".into(),
-        ));
+        let mut d = Doc::default();
+        d.para(
+            crate::report::doc::Inline::text("No baseline given (")
+                .code("--baseline DIR")
+                .plain(")."),
+        );
+        return Ok((String::new(), d));
     };
     let labels = (b.display().to_string(), joined(&opts.files, " "));
     // The same gate as `compare` (same refusals, band and host check); the page reports, the
     // exit code of `compare` is the gate, so slowdowns are shown but not called a regression.
     let mut c = gate(base, new, band, (&labels.0, &labels.1), false)?;
     c.time_regressions = false;
-    let card = format!(
-        "<div class=\"card {}\"><strong>Baseline:</strong> {}</div>",
-        if c.is_regression() { "bad" } else { "good" },
-        esc(&c.headline())
-    );
-    Ok((card, markdown_to_html(&export::markdown(&c), 1)))
+    let class = if c.is_regression() { "bad" } else { "good" };
+    Ok((
+        card(class, "Baseline:", &c.headline()),
+        export::doc(&c, c.list_limit),
+    ))
 }
 
 fn joined(paths: &[PathBuf], sep: &str) -> String {
@@ -549,54 +507,64 @@ fn joined(paths: &[PathBuf], sep: &str) -> String {
         .join(sep)
 }
 
-/// The A/B section: the pairs asked for, else the default pairs (whose failures are noted,
-/// not fatal: they were not asked for).
+/// The A/B section and one verdict card per comparison: the pairs asked for, else the
+/// default pairs (whose failures are noted, not fatal: they were not asked for).
 fn ab_section(
     opts: &HtmlOptions,
     configs: &BTreeMap<String, BTreeSet<(String, String, String)>>,
     set: &RunSet,
-) -> Result<String, HtmlError> {
+) -> Result<(Vec<String>, Doc), HtmlError> {
+    use crate::report::doc::Inline;
     let time_limit = set.time_limit().secs;
     let explicit = !opts.ab.is_empty();
+    let mut d = Doc::default();
     let pairs: Vec<(String, Selector, Selector)> = if explicit {
         opts.ab
             .iter()
             .map(|(a, b)| (format!("{a}:{b}"), a.clone(), b.clone()))
             .collect()
     } else {
-        default_pairs(configs)
-            .into_iter()
+        let (all, total) = default_pairs(configs, MAX_DEFAULT_PAIRS);
+        d.note(
+            Inline::text(
+                "Default pairs: every two strategies run with the same rules on a dataset \
+                 (choose with ",
+            )
+            .code("--ab A:B")
+            .plain(")."),
+        );
+        if total > all.len() as u64 {
+            d.note(format!(
+                "{total} default pairs; the first {} are compared.",
+                all.len()
+            ));
+        }
+        all.into_iter()
             .filter_map(|p| parse_pair(&p).ok().map(|(a, b)| (p, a, b)))
             .collect()
     };
     if pairs.is_empty() {
-        return Ok(
-            "<p>No two strategies were run with the same rules on one dataset; pass \
-                   <code>--ab A:B</code> to compare configurations.</p>\n"
-                .into(),
+        d.0.clear();
+        d.para(
+            Inline::text("No two strategies were run with the same rules on one dataset; pass ")
+                .code("--ab A:B")
+                .plain(" to compare configurations."),
         );
+        return Ok((Vec::new(), d));
     }
     let rows = ab::load_rows(set).map_err(|e| HtmlError::Refused(e.to_string()))?;
-    let mut out = String::new();
-    if !explicit {
-        out.push_str(
-            "<p class=\"note\">Default pairs: every two strategies run with the same rules \
-             on a dataset (choose with <code>--ab A:B</code>).</p>\n",
-        );
-    }
-    out.push_str("<ul>\n");
-    let mut blocks = String::new();
+    let mut cards = Vec::new();
+    let mut failed = Vec::new();
+    let mut blocks = Doc::default();
     for (n, (label, a, b)) in pairs.into_iter().enumerate() {
         match ab::ab(&rows, &AbOptions::new(a, b)) {
             Ok(rep) => {
                 let (na, nb) = side_names(&rep);
-                let _ = writeln!(
-                    out,
-                    "<li><a href=\"#ab-{n}\">{} vs {}</a>: {}</li>",
-                    esc(&na),
-                    esc(&nb),
-                    esc(&rep.overall.verdict)
-                );
+                cards.push(card(
+                    "",
+                    &format!("A/B {nb} vs {na}:"),
+                    &rep.overall.verdict,
+                ));
                 ab_block(&mut blocks, &rows, &rep, time_limit, n)?;
             }
             Err(source) if explicit => {
@@ -605,43 +573,46 @@ fn ab_section(
                     source: Box::new(source),
                 })
             }
-            Err(e) => {
-                let _ = writeln!(
-                    out,
-                    "<li><code>{}</code>: not compared: {}</li>",
-                    esc(&label),
-                    esc(&e.to_string())
-                );
-            }
+            Err(e) => failed.push(
+                Inline::text("")
+                    .code(label)
+                    .plain(format!(": not compared: {e}")),
+            ),
         }
     }
-    out.push_str("</ul>\n");
-    out.push_str(&blocks);
-    Ok(out)
+    d.list(failed);
+    d.append(blocks, 0);
+    Ok((cards, d))
 }
 
-fn convergence_section(trace: Option<&std::path::Path>) -> Result<String, HtmlError> {
+fn convergence_section(trace: Option<&std::path::Path>) -> Result<Doc, HtmlError> {
+    use crate::report::doc::Inline;
+    let mut d = Doc::default();
     let Some(t) = trace else {
-        return Ok(
-            "<p>No trace given (<code>bench-run --trace FILE</code>, then \
-                   <code>--trace FILE</code> here).</p>\n"
-                .into(),
+        d.para(
+            Inline::text("No trace given (")
+                .code("bench-run --trace FILE")
+                .plain(", then ")
+                .code("--trace FILE")
+                .plain(" here)."),
         );
+        return Ok(d);
     };
     let Some(svg) = plot::render_convergence(&io::read_trace(t)?)? else {
-        return Ok("<p>The trace holds no runs.</p>\n".into());
+        d.para("The trace holds no runs.");
+        return Ok(d);
     };
-    let mut out = format!(
-        "<p class=\"note\">From <code>{}</code>.</p><div class=\"plots\">\n",
-        esc(&t.display().to_string())
+    d.note(
+        Inline::text("From ")
+            .code(t.display().to_string())
+            .plain("."),
     );
-    figure(&mut out, &svg);
-    out.push_str("</div>\n");
-    Ok(out)
+    d.push(figures(&[&svg]));
+    Ok(d)
 }
 
 /// Cactus and run-length plots, grouped under a heading per dataset.
-fn plots_section(plots: &PlotData) -> Result<String, HtmlError> {
+fn plots_section(plots: &PlotData) -> Result<Doc, HtmlError> {
     let mut svgs = plots.cactus()?;
     svgs.extend(plots.distributions()?);
     svgs.sort_by(|a, b| a.name.cmp(&b.name));
@@ -650,20 +621,17 @@ fn plots_section(plots: &PlotData) -> Result<String, HtmlError> {
         let ds = s.title.split(':').next().unwrap_or("").to_string();
         by_ds.entry(ds).or_default().push(s);
     }
-    let mut out = String::new();
+    let mut d = Doc::default();
     for (ds, ss) in by_ds {
-        let _ = writeln!(out, "<h3>{}</h3><div class=\"plots\">", esc(&ds));
-        for s in ss {
-            figure(&mut out, s);
-        }
-        out.push_str("</div>\n");
+        d.heading(3, ds);
+        d.push(figures(&ss));
     }
-    Ok(out)
+    Ok(d)
 }
 
-/// The page around the sections: head with the inline CSS, header, navigation, the headline
+/// The page around the sections: head with the inline CSS, header, navigation, the verdict
 /// cards, one `<section>` per [`SECTION_IDS`] entry, the inline script.
-fn page(title: &str, subtitle: &str, cards: &str, bodies: [String; 6]) -> String {
+fn page(title: &str, subtitle: &str, cards: &str, bodies: [Doc; 6]) -> String {
     let mut page = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
@@ -691,7 +659,8 @@ fn page(title: &str, subtitle: &str, cards: &str, bodies: [String; 6]) -> String
     for ((id, h), body) in SECTION_IDS.iter().zip(headings).zip(bodies) {
         let _ = write!(
             page,
-            "<section id=\"{id}\">\n<h2>{h}</h2>\n{body}</section>\n"
+            "<section id=\"{id}\">\n<h2>{h}</h2>\n{}</section>\n",
+            body.html(1)
         );
     }
     let _ = write!(page, "</main>\n<script>\n{JS}</script>\n</body>\n</html>\n");
@@ -713,29 +682,36 @@ pub fn report(
         .collect();
     // One streamed pass for the summary, the plots and the configurations per dataset.
     let mut pass = Pass::default();
-    let (summary, _) = summarize_set(set, Detail::default(), Vec::new(), |r| pass.add(r))?;
+    let (mut summary, _) = summarize_set(set, Detail::default(), Vec::new(), |r| pass.add(r))?;
+    summary.keep_top(MAX_PAGE_GROUPS);
     pass.plots.set_budget(set.budget());
-    let (baseline_card, baseline_html) = baseline_section(opts, set, baseline, band)?;
-    let cards = format!(
-        "<div class=\"card\"><strong>{} runs, {} solved</strong> ({}) in {} files, {} \
-         datasets</div>{baseline_card}",
-        pass.runs,
-        pass.solved,
-        if pass.runs > 0 {
-            format!("{:.1}%", 100.0 * pass.solved as f64 / pass.runs as f64)
-        } else {
-            "-".into()
-        },
-        metas.len(),
-        pass.configs.len()
-    );
+    let (baseline_card, baseline_doc) = baseline_section(opts, set, baseline, band)?;
+    let (ab_cards, ab_doc) = ab_section(opts, &pass.configs, set)?;
+    let mut cards = baseline_card;
+    cards.push_str(&card(
+        "",
+        &format!(
+            "{} runs, {} solved ({})",
+            pass.runs,
+            pass.solved,
+            if pass.runs > 0 {
+                format!("{:.1}%", 100.0 * pass.solved as f64 / pass.runs as f64)
+            } else {
+                "-".into()
+            }
+        ),
+        &format!("in {} files, {} datasets", metas.len(), pass.configs.len()),
+    ));
+    for c in &ab_cards {
+        cards.push_str(c);
+    }
     let bodies = [
-        meta_table(&metas),
-        markdown_to_html(&summary.render(Format::Markdown), 1),
+        meta_doc(&metas),
+        summary.doc(),
         plots_section(&pass.plots)?,
-        ab_section(opts, &pass.configs, set)?,
+        ab_doc,
         convergence_section(opts.trace.as_deref())?,
-        baseline_html,
+        baseline_doc,
     ];
     let title = if opts.title.is_empty() {
         "puzzlebench report"
@@ -748,21 +724,6 @@ pub fn report(
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn markdown_tables_lists_and_notes_become_html() {
-        let md = "## Head\n\n- a `x<y`\n- **b**\n\n| k | n |\n| --- | ---: |\n| a&b | 1 |\n\n<sub>note</sub><br>\n";
-        let h = markdown_to_html(md, 1);
-        assert!(h.contains("<h3>Head</h3>"), "{h}");
-        assert!(h.contains("<li>a <code>x&lt;y</code></li>"), "{h}");
-        assert!(h.contains("<li><strong>b</strong></li>"), "{h}");
-        assert!(
-            h.contains("<td>a&amp;b</td><td class=\"num\">1</td>"),
-            "{h}"
-        );
-        assert!(h.contains("<p class=\"note\">note</p>"), "{h}");
-        assert_eq!(h.matches("<table").count(), h.matches("</table>").count());
-    }
 
     #[test]
     fn default_pairs_compare_strategies_under_the_same_rules() {
@@ -783,13 +744,16 @@ mod tests {
                 cfg("abc-hybrid", "", "limit=50"),
             ]),
         );
-        assert_eq!(
-            default_pairs(&c),
-            vec![
-                "strategy=abc,limit=50:strategy=abc-hybrid,limit=50",
-                "strategy=mrv,rules=full:strategy=row,rules=full",
-            ]
-        );
+        let both: Vec<String> = [
+            "strategy=abc,limit=50:strategy=abc-hybrid,limit=50",
+            "strategy=mrv,rules=full:strategy=row,rules=full",
+        ]
+        .map(String::from)
+        .into();
+        assert_eq!(default_pairs(&c, 12), (both, 2));
+        // Capped: the count still says how many there are.
+        assert_eq!(default_pairs(&c, 1).1, 2);
+        assert_eq!(default_pairs(&c, 1).0.len(), 1);
         assert!(parse_pair("strategy=mrv").is_err());
     }
 }

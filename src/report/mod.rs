@@ -22,6 +22,7 @@
 pub mod ab;
 pub mod compare;
 pub mod describe;
+pub mod doc;
 pub mod export;
 pub mod filter;
 pub mod gate;
@@ -32,7 +33,6 @@ pub mod merge;
 pub mod plot;
 pub mod stats;
 pub mod summary;
-pub mod table;
 
 use crate::results::Record;
 use serde::Serialize;
@@ -96,8 +96,10 @@ impl GroupKey {
 /// not tell two groups of one dataset apart.
 /// Linear in the keys (a report may hold tens of thousands of configurations).
 pub(crate) fn labels(keys: &[GroupKey]) -> Vec<String> {
-    let mut distinct: std::collections::HashMap<(&str, &str, &str), std::collections::HashSet<&GroupKey>> =
-        std::collections::HashMap::new();
+    let mut distinct: std::collections::HashMap<
+        (&str, &str, &str),
+        std::collections::HashSet<&GroupKey>,
+    > = std::collections::HashMap::new();
     for k in keys {
         distinct
             .entry((&k.dataset, &k.strategy, &k.rules))

@@ -113,23 +113,18 @@ const SHAPES: [Shape; 5] = [
     Shape::Diamond,
 ];
 
-/// A file-name-safe form of a dataset name.
+/// A file-name-safe form of a dataset name, one to one: a name of letters, digits and `-_.`
+/// is kept as it is; any other name gets its safe characters plus a hash of the whole name,
+/// so `a<b`, `a>b` and `a b` never share a file or an element id.
 pub(crate) fn slug(s: &str) -> String {
-    let t: String = s
-        .chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.' {
-                c
-            } else {
-                '_'
-            }
-        })
-        .collect();
-    if t.is_empty() {
-        "dataset".to_string()
-    } else {
-        t
+    let safe = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_' || c == '.';
+    if !s.is_empty() && s.chars().all(safe) && !s.starts_with('.') {
+        return s.to_string();
     }
+    let t: String = s.chars().filter(|&c| safe(c)).take(40).collect();
+    let mut h = crate::hash::StableHasher::default();
+    h.write_str(s);
+    format!("{}~{:08x}", t.trim_start_matches('.'), h.finish() as u32)
 }
 
 /// Up to three significant digits, trailing zeros dropped (`2.5`, `10`, `0.12`).
@@ -767,10 +762,31 @@ struct GroupVals {
     counts_cycles: bool,
 }
 
+/// Most lines one plot draws: more could not be told apart (a sweep of thousands of
+/// configurations draws the ones that solved most, and says so in the title).
+pub const MAX_SERIES: usize = 12;
+
+/// The groups of one dataset a plot draws, and how many it leaves out.
+type Drawn<'a> = (Vec<(&'a GroupKey, &'a GroupVals)>, usize);
+
+/// A title's note on the configurations a plot leaves out.
+fn omitted_note(omitted: usize, drawn: usize) -> String {
+    if omitted == 0 {
+        String::new()
+    } else {
+        format!(
+            " [the {drawn} of {} configurations that solved most]",
+            drawn + omitted
+        )
+    }
+}
+
 /// Everything the cactus and distribution plots draw, built one row at a time.
 #[derive(Clone, Debug, Default)]
 pub struct PlotData {
     groups: Vec<(GroupKey, GroupVals)>,
+    /// Position of each group in `groups`.
+    index: std::collections::HashMap<GroupKey, usize>,
     /// Index of the group the last row went to: rows come in runs of one group.
     last: usize,
     budget: Budget,
@@ -781,13 +797,15 @@ impl PlotData {
     pub fn add(&mut self, r: &Record) {
         let i = match self.groups.get(self.last) {
             Some((k, _)) if k.matches(r) => self.last,
-            _ => match self.groups.iter().position(|(k, _)| k.matches(r)) {
-                Some(i) => i,
-                None => {
-                    self.groups.push((GroupKey::of(r), GroupVals::default()));
-                    self.groups.len() - 1
+            _ => {
+                let key = GroupKey::of(r);
+                let next = self.groups.len();
+                let i = *self.index.entry(key.clone()).or_insert(next);
+                if i == next {
+                    self.groups.push((key, GroupVals::default()));
                 }
-            },
+                i
+            }
         };
         self.last = i;
         let g = &mut self.groups[i].1;
@@ -810,13 +828,19 @@ impl PlotData {
         self.budget = budget;
     }
 
-    /// Groups per dataset, in name order, groups sorted within.
-    fn by_dataset(&self) -> BTreeMap<&str, Vec<(&GroupKey, &GroupVals)>> {
-        let mut m: BTreeMap<&str, Vec<(&GroupKey, &GroupVals)>> = BTreeMap::new();
+    /// Groups per dataset, in name order, groups sorted within; at most [`MAX_SERIES`] a
+    /// dataset (those that solved most runs), with the number left out.
+    fn by_dataset(&self) -> BTreeMap<&str, Drawn<'_>> {
+        let mut m: BTreeMap<&str, Drawn<'_>> = BTreeMap::new();
         for (k, g) in &self.groups {
-            m.entry(k.dataset.as_str()).or_default().push((k, g));
+            m.entry(k.dataset.as_str()).or_default().0.push((k, g));
         }
-        for v in m.values_mut() {
+        for (v, omitted) in m.values_mut() {
+            if v.len() > MAX_SERIES {
+                v.sort_by(|a, b| b.1.wall.len().cmp(&a.1.wall.len()).then(a.0.cmp(b.0)));
+                *omitted = v.len() - MAX_SERIES;
+                v.truncate(MAX_SERIES);
+            }
             v.sort_by(|a, b| a.0.cmp(b.0));
         }
         m
@@ -825,7 +849,7 @@ impl PlotData {
     /// Cactus plots, one per dataset: `<dataset>-cactus.svg`.
     pub fn cactus(&self) -> Result<Vec<Svg>, PlotError> {
         let mut out = Vec::new();
-        for (dataset, gs) in self.by_dataset() {
+        for (dataset, (gs, omitted)) in self.by_dataset() {
             let keys: Vec<GroupKey> = gs.iter().map(|g| g.0.clone()).collect();
             let names = labels(&keys);
             let ranked: Vec<Vec<(u64, f64)>> = gs.iter().map(|g| g.1.wall.ranked()).collect();
@@ -864,7 +888,10 @@ impl PlotData {
                 .collect();
             out.push(draw(Chart {
                 name: format!("{}-cactus.svg", slug(dataset)),
-                title: format!("{dataset}: runs solved within a time (cactus)"),
+                title: format!(
+                    "{dataset}: runs solved within a time (cactus){}",
+                    omitted_note(omitted, gs.len())
+                ),
                 x,
                 y,
                 x_desc: "runs solved",
@@ -881,7 +908,7 @@ impl PlotData {
     /// gets both).
     pub fn distributions(&self) -> Result<Vec<Svg>, PlotError> {
         let mut out = Vec::new();
-        for (dataset, gs) in self.by_dataset() {
+        for (dataset, (gs, omitted)) in self.by_dataset() {
             let keys: Vec<GroupKey> = gs.iter().map(|g| g.0.clone()).collect();
             let names = labels(&keys);
             for metric in ["nodes", "cycles"] {
@@ -957,7 +984,10 @@ impl PlotData {
                     .collect();
                 out.push(draw(Chart {
                     name: format!("{}-{metric}.svg", slug(dataset)),
-                    title: format!("{dataset}: {metric} to solve (run-length distribution)"),
+                    title: format!(
+                        "{dataset}: {metric} to solve (run-length distribution){}",
+                        omitted_note(omitted, gs.len())
+                    ),
                     x,
                     y,
                     x_desc: if metric == "cycles" {
@@ -1043,6 +1073,17 @@ pub struct ScatterSpec<'a> {
     pub limit: Option<f64>,
 }
 
+/// Where a scatter draws a value on its log axis from `lo` up: a solved run that needed none
+/// of the measure (0 cycles: solved by presolve) sits at the axis floor with the solved
+/// points; only an unsolved run goes to the `edge` ("not solved").
+fn scatter_value(v: f64, solved: bool, lo: f64, edge: f64) -> f64 {
+    match (solved, v > 0.0) {
+        (true, true) => v.max(lo),
+        (true, false) => lo,
+        (false, _) => edge,
+    }
+}
+
 /// A log-log scatter of A (x) against B (y), one point per puzzle, with the 1× diagonal and
 /// 2× and 10× lines either side of it. Points above the diagonal are puzzles where B needs
 /// more than A.
@@ -1076,13 +1117,7 @@ pub fn render_scatter(spec: &ScatterSpec, pairs: &[Pair]) -> Result<Svg, PlotErr
         lo,
         hi,
     };
-    let clamp = |v: f64, solved: bool| {
-        if solved && v > 0.0 {
-            axis.map(v)
-        } else {
-            axis.map(edge)
-        }
-    };
+    let clamp = |v: f64, solved: bool| axis.map(scatter_value(v, solved, lo, edge));
     let (mut both, mut failed) = (Vec::new(), Vec::new());
     for p in pairs {
         let pt = (clamp(p.a, p.a_solved), clamp(p.b, p.b_solved));
@@ -1365,7 +1400,12 @@ mod tests {
     fn each_group_has_its_own_style_and_a_legend_entry_below_the_plot() {
         let svgs = render_cactus(&two_groups()).expect("cactus");
         assert_eq!(svgs.len(), 1);
-        assert_eq!(svgs[0].name, "h_5-cactus.svg");
+        // "h/5" is not a safe file name: its safe characters and a hash of the whole name.
+        assert!(
+            svgs[0].name.starts_with("h5~") && svgs[0].name.ends_with("-cactus.svg"),
+            "{}",
+            svgs[0].name
+        );
         assert!(svgs[0].title.contains("h/5"));
         let svg = &svgs[0].svg;
         let y_of = |label: &str| -> i32 {
@@ -1396,7 +1436,30 @@ mod tests {
         assert!(!exponent, "no exponent labels");
         let d = render_distribution(&two_groups()).expect("distribution");
         assert_eq!(d.len(), 1);
-        assert_eq!(d[0].name, "h_5-nodes.svg");
+        assert_eq!(d[0].name, svgs[0].name.replace("-cactus", "-nodes"));
+    }
+
+    #[test]
+    fn file_names_are_one_to_one_with_dataset_names() {
+        let names = ["a<b", "a>b", "a b", "a_b", "ab", "", ".", "a/b", "a\nb"];
+        let slugs: std::collections::BTreeSet<String> = names.iter().map(|n| slug(n)).collect();
+        assert_eq!(slugs.len(), names.len(), "{slugs:?}");
+        assert_eq!(slug("hitori-5x5_v1.2"), "hitori-5x5_v1.2");
+        for s in &slugs {
+            assert!(
+                !s.is_empty() && !s.starts_with('.') && !s.contains('/'),
+                "{s}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_solved_run_with_no_effort_is_drawn_at_the_floor_not_as_unsolved() {
+        assert_eq!(scatter_value(0.0, true, 1e-3, 2.0), 1e-3);
+        assert_eq!(scatter_value(5e-4, true, 1e-3, 2.0), 1e-3);
+        assert_eq!(scatter_value(0.5, true, 1e-3, 2.0), 0.5);
+        assert_eq!(scatter_value(0.0, false, 1e-3, 2.0), 2.0);
+        assert_eq!(scatter_value(0.5, false, 1e-3, 2.0), 2.0);
     }
 
     #[test]

@@ -5,9 +5,9 @@
 use crate::hash::StableHasher;
 use crate::report::ab::Ert;
 use crate::report::describe::{BestOf, BestOfAcc, ColumnStats, ColumnsAcc, ConvergenceGroup};
+use crate::report::doc::{Doc, Inline, Table};
 use crate::report::inference::wilson;
 use crate::report::stats;
-use crate::report::table::{self, Style};
 use crate::report::{fmt_secs, labels, sig3, GroupKey};
 use crate::results::{Record, Status};
 use serde::Serialize;
@@ -565,6 +565,15 @@ impl SummaryBuilder {
     }
 }
 
+/// A table whose first two columns (dataset, strategy) are names.
+fn table(head: Vec<String>, rows: Vec<Vec<String>>) -> Table {
+    Table {
+        head,
+        rows,
+        labels: 2,
+    }
+}
+
 /// Summarise rows per (dataset, kind, strategy, rules, params). Rows without a status count
 /// The summary of a [`RunSet`](crate::report::input::RunSet)'s rows, in one streamed pass
 /// (each row also handed to `also`, so a caller such as `html` gathers its plots in the same
@@ -917,59 +926,93 @@ impl Summary {
     /// significant digits); csv and json are for programs (raw seconds, stable names).
     pub fn render(&self, format: Format) -> String {
         match format {
-            Format::Text => self.render_text(Style::Text),
-            Format::Markdown => self.render_text(Style::Markdown),
+            Format::Text => self.doc().text(),
+            Format::Markdown => self.doc().markdown(),
             Format::Csv => self.render_csv(),
             Format::Json => super::to_json_pretty(self).unwrap_or_default() + "\n",
         }
     }
 
-    fn render_text(&self, style: Style) -> String {
-        let mut out = String::new();
+    /// Keep the `n` configurations that solved most runs (ties by key), in key order, with a
+    /// note saying how many were left out: a compact table for a sweep of thousands.
+    pub fn keep_top(&mut self, n: usize) {
+        if self.groups.len() <= n {
+            return;
+        }
+        let total = self.groups.len();
+        let mut order: Vec<usize> = (0..total).collect();
+        order.sort_by(|&a, &b| {
+            let (ga, gb) = (&self.groups[a], &self.groups[b]);
+            gb.solved.cmp(&ga.solved).then(ga.key.cmp(&gb.key))
+        });
+        let mut keep = vec![false; total];
+        for &i in &order[..n] {
+            keep[i] = true;
+        }
+        let mut i = 0;
+        self.groups.retain(|_| {
+            i += 1;
+            keep[i - 1]
+        });
+        let kept: BTreeSet<(&str, &str)> = self
+            .groups
+            .iter()
+            .map(|g| (g.key.dataset.as_str(), g.label.as_str()))
+            .collect();
+        self.ratios.retain(|r| {
+            kept.contains(&(r.dataset.as_str(), r.a.as_str()))
+                && kept.contains(&(r.dataset.as_str(), r.b.as_str()))
+        });
+        self.footnotes.push(format!(
+            "{total} configurations: the table shows the {n} that solved most runs \
+             (bench-report summary lists all)."
+        ));
+    }
+
+    /// The summary as a document (text, markdown and the HTML page render it).
+    pub fn doc(&self) -> Doc {
+        let mut d = Doc::default();
         for i in &self.incomplete {
-            let line = i.describe();
-            out.push_str(&match style {
-                Style::Markdown => format!("> **{line}**\n\n"),
-                _ => format!("{line}\n\n"),
-            });
+            d.warning(i.describe());
         }
         if let Some(f) = &self.filter {
-            out.push_str(&table::footnote(
-                style,
-                &format!("Rows: only those with {f}"),
-            ));
-            out.push('\n');
+            d.note(Inline::text("Rows: only those with ").code(f.as_str()));
         }
         let (h, r) = self.main_table();
-        out.push_str(&table::render(style, &h, &r));
+        d.table(table(h, r));
         if let Some((h, r)) = self.portfolio_table() {
-            out.push_str(&table::heading(style, "Portfolio over colonies"));
-            out.push_str(&table::render(style, &h, &r));
+            d.heading(3, "Portfolio over colonies");
+            d.table(table(h, r));
         }
-        self.render_detail(style, &mut out);
+        self.detail_doc(&mut d);
         if !self.ratios.is_empty() {
-            out.push_str(&table::heading(
-                style,
+            d.heading(
+                3,
                 "Ratios on the runs both solved (same puzzle, seed and colony)",
-            ));
-            for r in &self.ratios {
-                out.push_str(&table::bullet(
-                    style,
-                    &format!("{}: {}", r.dataset, r.describe()),
-                ));
-            }
+            );
+            d.list(
+                self.ratios
+                    .iter()
+                    .map(|r| Inline::text(format!("{}: {}", r.dataset, r.describe())))
+                    .collect(),
+            );
         }
-        out.push('\n');
         for f in &self.footnotes {
-            out.push_str(&table::footnote(style, f));
+            d.note(f.as_str());
         }
-        out
+        d
     }
 
     /// The optional parts: counters, best-of-K, convergence.
-    fn render_detail(&self, style: Style, out: &mut String) {
+    fn detail_doc(&self, d: &mut Doc) {
         let names = |g: &GroupSummary| [g.key.dataset.clone(), g.label.clone()];
-        let mut rows = Vec::new();
+        let mut t = Table::new(
+            &[
+                "dataset", "strategy", "column", "runs", "zeros", "sum", "mean", "min", "p10",
+                "median", "p90", "max",
+            ],
+            3,
+        );
         for g in &self.groups {
             for (col, c) in g.counters.iter().flatten() {
                 let mut row = names(g).to_vec();
@@ -978,21 +1021,19 @@ impl Summary {
                 row.push(c.zeros.to_string());
                 let nums = [c.sum, c.mean, c.min, c.p10, c.median, c.p90, c.max];
                 row.extend(nums.iter().map(|&v| opt_num(Some(v))));
-                rows.push(row);
+                t.row(row);
             }
         }
-        if !rows.is_empty() {
-            let h = [
-                "dataset", "strategy", "column", "runs", "zeros", "sum", "mean", "min", "p10",
-                "median", "p90", "max",
-            ];
-            out.push_str(&table::heading(
-                style,
-                "Counters (over the runs reporting each)",
-            ));
-            out.push_str(&table::render(style, &h.map(String::from), &rows));
+        if !t.rows.is_empty() {
+            d.heading(3, "Counters (over the runs reporting each)");
+            d.table(t);
         }
-        rows.clear();
+        let mut t = Table::new(
+            &[
+                "dataset", "strategy", "K", "blocks", "solved", "solved %", "ERT", "ERT time",
+            ],
+            2,
+        );
         for g in &self.groups {
             for b in &g.best_of {
                 let mut row = names(g).to_vec();
@@ -1004,20 +1045,30 @@ impl Summary {
                     _ => "-".to_string(),
                 });
                 row.push(b.ert_s.map_or_else(|| "∞".to_string(), fmt_secs));
-                rows.push(row);
+                t.row(row);
             }
         }
-        if !rows.is_empty() {
-            let h = [
-                "dataset", "strategy", "K", "blocks", "solved", "solved %", "ERT", "ERT time",
-            ];
-            out.push_str(&table::heading(
-                style,
+        if !t.rows.is_empty() {
+            d.heading(
+                3,
                 "Best of K colonies (disjoint blocks of K colonies per puzzle and seed)",
-            ));
-            out.push_str(&table::render(style, &h.map(String::from), &rows));
+            );
+            d.table(t);
         }
-        rows.clear();
+        let mut t = Table::new(
+            &[
+                "dataset",
+                "strategy",
+                "cycle",
+                "runs",
+                "p10",
+                "median",
+                "p90",
+                "unsolved",
+                "unsolved median",
+            ],
+            2,
+        );
         for c in &self.convergence {
             // A few cycles on a log scale, and the final state.
             let last = c.points.last().map_or(0, |p| p.cycle);
@@ -1030,7 +1081,7 @@ impl Summary {
                 let Some(p) = c.points.iter().take_while(|p| p.cycle <= x).last() else {
                     continue;
                 };
-                rows.push(vec![
+                t.row(vec![
                     c.dataset.clone(),
                     format!("{} {{{}}}", c.strategy, c.params),
                     x.to_string(),
@@ -1043,23 +1094,9 @@ impl Summary {
                 ]);
             }
         }
-        if !rows.is_empty() {
-            let h = [
-                "dataset",
-                "strategy",
-                "cycle",
-                "runs",
-                "p10",
-                "median",
-                "p90",
-                "unsolved",
-                "unsolved median",
-            ];
-            out.push_str(&table::heading(
-                style,
-                "Convergence: best conflicts per cycle (--trace)",
-            ));
-            out.push_str(&table::render(style, &h.map(String::from), &rows));
+        if !t.rows.is_empty() {
+            d.heading(3, "Convergence: best conflicts per cycle (--trace)");
+            d.table(t);
         }
     }
 
@@ -1403,9 +1440,9 @@ pub(crate) mod tests {
         assert_eq!((two.blocks, two.solved, two.unit), (4, 3, Some("cycles")));
         assert!((two.ert_effort.expect("ert") - 2360.0 / 3.0).abs() < 1e-9);
         let text = s.render(Format::Text);
-        assert!(text.contains("best of k colonies"), "{text}");
+        assert!(text.contains("Best of K colonies"), "{text}");
         assert!(
-            text.contains("counters (over the runs reporting each)"),
+            text.contains("Counters (over the runs reporting each):"),
             "{text}"
         );
         // Without the detail, none of it.
@@ -1563,7 +1600,7 @@ pub(crate) mod tests {
         assert!(lines[0].contains("Wilson 95%") && lines[0].contains("ERT time"));
         assert!(lines[0].ends_with("PAR-2"));
         assert!(lines[1].starts_with("h        mrv basic"), "{text}");
-        assert!(text.contains("portfolio over colonies:"));
+        assert!(text.contains("Portfolio over colonies:"));
         assert!(text.contains(
             "h: row basic / mrv basic: nodes x4.0 (mean), wall x3.0 (median) on the 3 of 4 common runs both solved"
         ));

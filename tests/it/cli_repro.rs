@@ -248,7 +248,7 @@ fn summary_ratios_and_csv_compare_like_with_like() {
         .args(["summary", &s(&p)])
         .assert()
         .success()
-        .stdout(predicate::str::contains("ratios on the runs both solved"))
+        .stdout(predicate::str::contains("Ratios on the runs both solved"))
         .stdout(predicate::str::contains(
             "row basic / mrv basic: nodes x2.0 (mean), wall x1.0 (median) on the 3 of 4 common runs both solved",
         ))
@@ -420,7 +420,7 @@ fn summary_best_of_k_over_colonies() {
         .args(["summary", &s(&p), "--best-of", "2"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("best of k colonies"));
+        .stdout(predicate::str::contains("Best of K colonies"));
     bench_report()
         .args(["summary", &s(&p), "--best-of", "0"])
         .assert()

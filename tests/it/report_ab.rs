@@ -41,9 +41,11 @@ fn ab_compares_mrv_and_row_on_a_real_run() {
         .args(["--a", "strategy=mrv", "--b", "strategy=row"])
         .assert()
         .success()
-        .stdout(predicate::str::contains("hitori5: 41 pairs, dataset hash "))
+        .stdout(predicate::str::contains(
+            "hitori5:\n41 pairs, dataset hash ",
+        ))
         .stdout(predicate::str::contains("41/41 (100.0% ["))
-        .stdout(predicate::str::contains("verdict: both solve all 41; "))
+        .stdout(predicate::str::contains("Verdict: both solve all 41; "))
         .stdout(predicate::str::contains(
             "PAR-2 and PAR-10 omitted: the run had no --timeout (pass --time-limit SECS)",
         ));
@@ -85,7 +87,7 @@ fn ab_compares_mrv_and_row_on_a_real_run() {
         .assert()
         .success()
         .stdout(predicate::str::contains("### hitori5"))
-        .stdout(predicate::str::contains("**Verdict:** both solve all 41"));
+        .stdout(predicate::str::contains("Verdict: **both solve all 41"));
 }
 
 #[test]
