@@ -14,17 +14,27 @@ use super::state::{row_mask, Contradiction, State};
 ///
 /// `seeds` must be a subset of `open`. Adding the seeds to `open` carries from the lowest seed
 /// of each run to just past the run's top, so `(open + seeds) ^ open` marks each seeded run
-/// from its lowest seed upward; the same on the bit-reversed row gives the downward half.
-/// Two additions and two bit reversals replace a loop of up to 64 single-step shifts.
+/// from its lowest seed upward. Carries only go up, so the downward half is a log-step fill
+/// (Kogge-Stone): after the step of shift `k`, a bit is set when a seed lies less than `2k`
+/// above it through open bits. Six steps of three operations (and five to widen the open
+/// mask) cost less than the three bit reversals that turning the row over would take on
+/// x86-64, which has no instruction for them.
 #[inline]
 fn fill_runs(seeds: u64, open: u64) -> u64 {
-    #[inline]
-    fn up(seeds: u64, open: u64) -> u64 {
-        ((open.wrapping_add(seeds) ^ open) & open) | seeds
-    }
-    let upward = up(seeds, open);
-    let downward = up(seeds.reverse_bits(), open.reverse_bits()).reverse_bits();
-    upward | downward
+    let upward = ((open.wrapping_add(seeds) ^ open) & open) | seeds;
+    let (mut g, mut p) = (seeds, open);
+    g |= p & (g >> 1);
+    p &= p >> 1;
+    g |= p & (g >> 2);
+    p &= p >> 2;
+    g |= p & (g >> 4);
+    p &= p >> 4;
+    g |= p & (g >> 8);
+    p &= p >> 8;
+    g |= p & (g >> 16);
+    p &= p >> 16;
+    g |= p & (g >> 32);
+    upward | g
 }
 
 /// True when every white cell of `s` can reach every other through non-black cells.
@@ -615,6 +625,28 @@ mod tests {
         assert_eq!(fill_runs(0, open), 0);
         assert_eq!(fill_runs(1 << 63, u64::MAX), u64::MAX);
         assert_eq!(fill_runs(1, u64::MAX), u64::MAX);
+    }
+
+    proptest::proptest! {
+        /// [`fill_runs`] against a bit-by-bit walk out of each seed, both ways.
+        #[test]
+        fn fill_runs_equals_walking_from_each_seed(
+            open in proptest::prelude::any::<u64>(),
+            pick in proptest::prelude::any::<u64>(),
+        ) {
+            let seeds = open & pick & pick.rotate_left(17) & pick.rotate_left(41);
+            let mut want = 0u64;
+            for c in (0..64).filter(|&c| seeds >> c & 1 != 0) {
+                for step in [1i32, -1] {
+                    let mut k = c as i32;
+                    while (0..64).contains(&k) && open >> k & 1 != 0 {
+                        want |= 1 << k;
+                        k += step;
+                    }
+                }
+            }
+            proptest::prop_assert_eq!(fill_runs(seeds, open), want);
+        }
     }
 
     #[test]
