@@ -636,9 +636,9 @@ mod tests {
         ) {
             let seeds = open & pick & pick.rotate_left(17) & pick.rotate_left(41);
             let mut want = 0u64;
-            for c in (0..64).filter(|&c| seeds >> c & 1 != 0) {
+            for c in (0..64i32).filter(|&c| seeds >> c & 1 != 0) {
                 for step in [1i32, -1] {
-                    let mut k = c as i32;
+                    let mut k = c;
                     while (0..64).contains(&k) && open >> k & 1 != 0 {
                         want |= 1 << k;
                         k += step;
