@@ -23,8 +23,8 @@ solved=$(valgrind --tool=callgrind --callgrind-out-file="$tmp/cg" "$bin" "$corpu
 echo "$solved"
 n=$(echo "$solved" | awk '{print $2}')
 {
-  (cd "$tmp" && callgrind_annotate --inclusive=yes cg 2>/dev/null) | sed 's/^/I /'
-  (cd "$tmp" && callgrind_annotate --inclusive=no cg 2>/dev/null) | sed 's/^/E /'
+  (cd "$tmp" && callgrind_annotate --threshold=100 --inclusive=yes cg 2>/dev/null) | sed 's/^/I /'
+  (cd "$tmp" && callgrind_annotate --threshold=100 --inclusive=no cg 2>/dev/null) | sed 's/^/E /'
 } | python3 -c '
 import re, sys
 n = int(sys.argv[1])

@@ -24,8 +24,10 @@ use std::path::{Path, PathBuf};
 /// Rows held in memory per pass when a resumed run sorts its journal.
 const SORT_CHUNK_ROWS: u64 = 1 << 17;
 
-/// How much of the plan-ordered file is written between two starts of its writeback.
-const WRITEBACK_BYTES: u64 = 8 << 20;
+/// How much of the plan-ordered file is written between two starts of its writeback. Small,
+/// since the starts cost the workers nothing (they run on a thread of their own, see
+/// [`Writeback`]) and the final `fsync` waits for at most about this much.
+const WRITEBACK_BYTES: u64 = 1 << 20;
 
 /// Which jobs of a plan already have a row, as disjoint ranges of job numbers: memory grows
 /// with the number of gaps between finished jobs (a run's journal is nearly in job order, so a
@@ -135,6 +137,8 @@ pub(crate) struct ResultWriter {
     ordered_bytes: (u64, u64),
     /// Bytes between two starts of that writeback ([`WRITEBACK_BYTES`]).
     writeback_every: u64,
+    /// The thread that starts it; `None` when resuming, or once stopped.
+    writeback: Option<Writeback>,
     /// For the final sort of a resumed run: the plan's size and the shard.
     resume: Option<(u64, Shard)>,
     /// Rows per pass of that sort.
@@ -186,15 +190,16 @@ impl ResultWriter {
         if resume.is_none() || journal.metadata()?.len() == 0 {
             journal.write_all(&csv_line(columns.header())?)?;
         }
-        let ordered = match resume {
-            Some(_) => None,
+        let (ordered, writeback) = match resume {
+            Some(_) => (None, None),
             None => {
                 let tmp = with_suffix(path, ".tmp");
                 let f = open_target("output's temporary file", &tmp, OpenMode::Truncate)
                     .map_err(std::io::Error::other)?;
+                let writeback = Writeback::spawn(f.try_clone()?)?;
                 let mut w = BufWriter::new(f);
                 w.write_all(&csv_line(columns.header())?)?;
-                Some(w)
+                (Some(w), Some(writeback))
             }
         };
         let trace = match trace {
@@ -215,6 +220,7 @@ impl ResultWriter {
             ordered,
             ordered_bytes: (0, 0),
             writeback_every: WRITEBACK_BYTES,
+            writeback,
             resume,
             sort_chunk: SORT_CHUNK_ROWS,
             trace,
@@ -345,6 +351,7 @@ impl ResultWriter {
     /// wait, at its very end and on one thread, for a disk write of rows about to be deleted
     /// (0.1 s for the million rows of the 17-clue benchmark).
     pub fn finish(mut self) -> std::io::Result<PathBuf> {
+        self.stop_writeback();
         match (self.ordered.take(), self.resume) {
             (Some(mut w), _) => {
                 w.flush()?;
@@ -363,7 +370,8 @@ impl ResultWriter {
     }
 
     /// Abandon after an interrupt: the journal stays for `--resume`; temporary files go.
-    pub fn abandon(self) -> std::io::Result<()> {
+    pub fn abandon(mut self) -> std::io::Result<()> {
+        self.stop_writeback();
         let ResultWriter {
             path,
             journal,
@@ -384,13 +392,63 @@ impl ResultWriter {
     }
 }
 
+/// The thread that starts the plan-ordered file's writeback, so that no worker waits for it:
+/// the call queues the disk writes and can block while the device's queue is full (16-26 ms
+/// every 8 MiB on this project's host, with the other worker stuck behind the delivering
+/// one). The delivering worker only sends it an offset. It writes no rows: what a SIGKILL
+/// can lose is unchanged (docs/promises.md).
+struct Writeback {
+    /// Offsets to start the writeback from; closed to stop the thread.
+    to: std::sync::mpsc::Sender<u64>,
+    /// Returns how many writebacks it started.
+    thread: std::thread::JoinHandle<u64>,
+    /// How many were asked of it.
+    asked: u64,
+}
+
+impl Writeback {
+    /// Starts the thread for `file` (a handle of its own on the plan-ordered file).
+    fn spawn(file: File) -> std::io::Result<Writeback> {
+        let (to, from) = std::sync::mpsc::channel::<u64>();
+        let thread = std::thread::Builder::new()
+            .name("writeback".into())
+            .spawn(move || {
+                let mut started = 0;
+                for offset in from {
+                    start_writeback(&file, offset);
+                    started += 1;
+                }
+                started
+            })?;
+        Ok(Writeback {
+            to,
+            thread,
+            asked: 0,
+        })
+    }
+}
+
+impl ResultWriter {
+    /// Ends the writeback thread once it has started every writeback asked of it; returns
+    /// how many it started (0 when there is no thread).
+    fn stop_writeback(&mut self) -> u64 {
+        let Some(Writeback { to, thread, .. }) = self.writeback.take() else {
+            return 0;
+        };
+        drop(to);
+        // The thread only makes one system call, whose error it ignores: it cannot panic.
+        thread.join().unwrap_or(0)
+    }
+}
+
 /// Start writing `file`'s dirty pages from `offset` to its end to disk, without waiting for
 /// them (Linux `sync_file_range(SYNC_FILE_RANGE_WRITE)`, what RocksDB's `bytes_per_sync`
-/// does). Called every [`WRITEBACK_BYTES`] of the plan-ordered file, so the disk writes run
-/// beside the solves and the `fsync` in [`ResultWriter::finish`] waits for the last few MiB
-/// only, not for the whole file (0.1-0.2 s at the end of a million-row run, when the other
-/// threads have stopped). Only a hint: durability still rests on that `fsync`, and an error
-/// here (a filesystem without the call) changes nothing, so it is ignored.
+/// does). Asked of the [`Writeback`] thread every [`WRITEBACK_BYTES`] of the plan-ordered
+/// file, so the disk writes run beside the solves and the `fsync` in [`ResultWriter::finish`]
+/// waits for the last MiB or so only, not for the whole file (0.1-0.2 s at the end of a
+/// million-row run, when the other threads have stopped). Only a hint: durability still rests
+/// on that `fsync`, and an error here (a filesystem without the call) changes nothing, so it
+/// is ignored.
 fn start_writeback(file: &File, offset: u64) {
     #[cfg(target_os = "linux")]
     {
@@ -471,7 +529,11 @@ impl Sink for ResultWriter {
                 // The rows still in the buffer go to the kernel first. The range starts where
                 // the last one did, a header's length early (clean pages are skipped).
                 w.flush().map_err(tmp)?;
-                start_writeback(w.get_ref(), *started);
+                if let Some(wb) = self.writeback.as_mut() {
+                    // The thread ends only in `stop_writeback`, which takes it first.
+                    let _ = wb.to.send(*started);
+                    wb.asked += 1;
+                }
                 *started = *written;
             }
         }
@@ -564,7 +626,13 @@ mod tests {
             w.finished(&b).expect("journal");
             w.in_order(&b).expect("ordered");
         }
-        assert!(w.ordered_bytes.1 > 0, "the writeback was started");
+        assert!(w.ordered_bytes.1 > 0, "the writeback was asked for");
+        // The thread started every writeback asked of it (once stopped, there is none left
+        // to stop).
+        let asked = w.writeback.as_ref().map_or(0, |wb| wb.asked);
+        assert!(asked >= 20, "{asked} writebacks asked for");
+        assert_eq!(w.stop_writeback(), asked);
+        assert_eq!(w.stop_writeback(), 0);
         w.finish().expect("finish");
         let jobs: Vec<u64> = read_results(&out)
             .expect("read")

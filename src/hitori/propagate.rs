@@ -410,6 +410,8 @@ impl Propagator {
     /// of those cells with the colour it got there cannot fail either until `s` gains a fact.
     /// Such probes are skipped for the rest of the pass; a pass that fixed something is
     /// followed by a fresh one, so nothing is missed at the fixpoint. This cuts most probes.
+    // Out of line: benches/hitori-phases.sh finds it by name.
+    #[inline(never)]
     pub(crate) fn probe(&mut self, s: &mut State) -> Result<(), Contradiction> {
         if self.rules != Rules::Full {
             return Ok(());
