@@ -59,6 +59,27 @@ pub enum PlanError {
         /// What the dataset does hold.
         holds: String,
     },
+    /// A Sudoku strategy does not take an order the dataset holds (refused before anything
+    /// runs).
+    #[error("strategy {strategy} takes Sudoku {takes} only, not order {order} ({side}x{side}): dataset {dataset} holds {puzzles} puzzle(s) of order {order}, the first at {path}:{line} ({id}); nothing was run. Leave them out, or choose a strategy that takes order {order} (abc-prop and restarts take orders 2-6; an external solver declares its orders in its manifest's `orders` key)", side = order * order, path = path.display())]
+    Order {
+        /// Strategy name.
+        strategy: String,
+        /// The orders it takes, as text (`order 3 (9x9)`, `orders 3 (9x9), 4 (16x16)`).
+        takes: String,
+        /// The order refused.
+        order: usize,
+        /// Dataset name.
+        dataset: String,
+        /// Puzzles of that order in the dataset.
+        puzzles: u64,
+        /// File of the first of them.
+        path: std::path::PathBuf,
+        /// Its line.
+        line: usize,
+        /// Its id.
+        id: String,
+    },
     /// `--seeds` or `--colonies` is zero.
     #[error("{flag} must be at least 1, found 0")]
     Zero {
@@ -88,6 +109,37 @@ pub enum PlanError {
 /// The most jobs one plan may hold (2^32): job numbers, resume bookkeeping and merge checks are
 /// sized for it, and a run that big already takes days.
 pub const MAX_JOBS: u64 = 1 << 32;
+
+/// Refuse a Sudoku solver the dataset holds an order for that it does not declare
+/// ([`Solver::sudoku_orders`]), naming the first such puzzle.
+fn check_orders(dataset: &Dataset, s: &dyn Solver) -> Result<(), PlanError> {
+    let takes = s.sudoku_orders();
+    let Some(seen) = dataset
+        .sudoku_orders()
+        .iter()
+        .find(|o| !takes.contains(&o.order))
+    else {
+        return Ok(());
+    };
+    let list: Vec<String> = takes
+        .iter()
+        .map(|k| format!("{k} ({0}x{0})", k * k))
+        .collect();
+    Err(PlanError::Order {
+        strategy: s.name().to_string(),
+        takes: format!(
+            "{} {}",
+            if takes.len() == 1 { "order" } else { "orders" },
+            list.join(", ")
+        ),
+        order: seen.order,
+        dataset: dataset.name.clone(),
+        puzzles: seen.puzzles,
+        path: seen.path.clone(),
+        line: seen.line,
+        id: seen.id.clone(),
+    })
+}
 
 impl Plan {
     /// Plan every strategy over the puzzles of its kind. Colonies apply to randomised
@@ -128,6 +180,9 @@ impl Plan {
                     dataset: dataset.name.clone(),
                     holds: holds.join(", "),
                 });
+            }
+            if s.kind() == PuzzleKind::Sudoku {
+                check_orders(dataset, s.as_ref())?;
             }
             let colonies = if s.randomised() { colonies } else { 1 };
             let len = u128::from(puzzles) * u128::from(seeds) * u128::from(colonies);
