@@ -61,25 +61,8 @@ pub enum PlanError {
     },
     /// A Sudoku strategy does not take an order the dataset holds (refused before anything
     /// runs).
-    #[error("strategy {strategy} takes Sudoku {takes} only, not order {order} ({side}x{side}): dataset {dataset} holds {puzzles} puzzle(s) of order {order}, the first at {path}:{line} ({id}); nothing was run. Leave them out, or choose a strategy that takes order {order} (abc-prop and restarts take orders 2-6; an external solver declares its orders in its manifest's `orders` key)", side = order * order, path = path.display())]
-    Order {
-        /// Strategy name.
-        strategy: String,
-        /// The orders it takes, as text (`order 3 (9x9)`, `orders 3 (9x9), 4 (16x16)`).
-        takes: String,
-        /// The order refused.
-        order: usize,
-        /// Dataset name.
-        dataset: String,
-        /// Puzzles of that order in the dataset.
-        puzzles: u64,
-        /// File of the first of them.
-        path: std::path::PathBuf,
-        /// Its line.
-        line: usize,
-        /// Its id.
-        id: String,
-    },
+    #[error("{0}")]
+    Order(Box<OrderRefusal>),
     /// `--seeds` or `--colonies` is zero.
     #[error("{flag} must be at least 1, found 0")]
     Zero {
@@ -106,6 +89,29 @@ pub enum PlanError {
     },
 }
 
+/// A Sudoku strategy and an order of the dataset it does not take
+/// ([`Solver::sudoku_orders`]).
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("strategy {strategy} takes Sudoku {takes} only, not order {order} ({side}x{side}): dataset {dataset} holds {puzzles} puzzle(s) of order {order}, the first at {path}:{line} ({id}); nothing was run. Leave them out, or choose a strategy that takes order {order} (abc-prop and restarts take orders 2-6; an external solver declares its orders in its manifest's `orders` key)", side = order * order, path = path.display())]
+pub struct OrderRefusal {
+    /// Strategy name.
+    pub strategy: String,
+    /// The orders it takes, as text (`order 3 (9x9)`, `orders 3 (9x9), 4 (16x16)`).
+    pub takes: String,
+    /// The order refused.
+    pub order: usize,
+    /// Dataset name.
+    pub dataset: String,
+    /// Puzzles of that order in the dataset.
+    pub puzzles: u64,
+    /// File of the first of them.
+    pub path: std::path::PathBuf,
+    /// Its line.
+    pub line: usize,
+    /// Its id.
+    pub id: String,
+}
+
 /// The most jobs one plan may hold (2^32): job numbers, resume bookkeeping and merge checks are
 /// sized for it, and a run that big already takes days.
 pub const MAX_JOBS: u64 = 1 << 32;
@@ -125,7 +131,7 @@ fn check_orders(dataset: &Dataset, s: &dyn Solver) -> Result<(), PlanError> {
         .iter()
         .map(|k| format!("{k} ({0}x{0})", k * k))
         .collect();
-    Err(PlanError::Order {
+    Err(PlanError::Order(Box::new(OrderRefusal {
         strategy: s.name().to_string(),
         takes: format!(
             "{} {}",
@@ -138,7 +144,7 @@ fn check_orders(dataset: &Dataset, s: &dyn Solver) -> Result<(), PlanError> {
         path: seen.path.clone(),
         line: seen.line,
         id: seen.id.clone(),
-    })
+    })))
 }
 
 impl Plan {
