@@ -296,6 +296,60 @@ pub fn fingerprint(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::{SolverError, Worker};
+
+    /// A Sudoku solver taking the given orders; never started.
+    struct Takes(&'static [usize]);
+
+    impl Solver for Takes {
+        fn name(&self) -> &str {
+            "takes"
+        }
+        fn kind(&self) -> PuzzleKind {
+            PuzzleKind::Sudoku
+        }
+        fn sudoku_orders(&self) -> &[usize] {
+            self.0
+        }
+        fn start(&self) -> Result<Box<dyn Worker + '_>, SolverError> {
+            Err("not started in a plan test".into())
+        }
+    }
+
+    #[test]
+    fn a_sudoku_order_the_solver_does_not_take_refuses_the_plan_naming_the_first_puzzle() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let nine = format!("1{}\n", ".".repeat(80));
+        std::fs::write(dir.path().join("a.txt"), nine).expect("write");
+        let four = format!("# two 4x4\nsudoku4:{0}\nsudoku4:{0}\n", ["0"; 16].join(","));
+        std::fs::write(dir.path().join("b.txt"), four).expect("write");
+        let data = Dataset::open(dir.path()).expect("dataset");
+        let plan = |orders: &'static [usize]| {
+            let solvers: Vec<Box<dyn Solver>> = vec![Box::new(Takes(orders))];
+            Plan::new(&data, &solvers, 0, 1, 1)
+        };
+        assert_eq!(plan(&[2, 3]).map(|p| p.len()), Ok(3));
+        let Err(PlanError::Order(r)) = plan(&[3, 4]) else {
+            panic!("order 2 accepted by a solver of orders 3 and 4");
+        };
+        assert_eq!(
+            (r.order, r.puzzles, r.line, r.id.as_str()),
+            (2, 2, 2, "b:1")
+        );
+        assert!(r.path.ends_with("b.txt"));
+        let text = r.to_string();
+        assert!(
+            text.contains(
+                "strategy takes takes Sudoku orders 3 (9x9), 4 (16x16) only, not order 2 (4x4)"
+            ),
+            "{text}"
+        );
+        let Err(PlanError::Order(r)) = plan(&[2]) else {
+            panic!("order 3 accepted by a solver of order 2");
+        };
+        assert_eq!((r.order, r.line, r.id.as_str()), (3, 1, "a:1"));
+        assert!(r.to_string().contains("takes Sudoku order 2 (4x4) only"));
+    }
 
     #[test]
     fn shard_jobs_are_the_round_robin_slice_and_shard_len_counts_them() {
