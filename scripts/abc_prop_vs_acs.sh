@@ -35,4 +35,8 @@ run --dataset fh100.txt --strategy abc-prop,restarts --seeds 3 --timeout 1 --out
 for s in 1 2 3; do $ACS fh100.txt 1 acs_ab$s.csv; done; log ab
 "$B/bench-report" ab ab.csv --a strategy=abc-prop --b strategy=restarts > ab_fh100.txt
 "$B/bench-report" ab s25p.csv s25r.csv --a strategy=abc-prop --b strategy=restarts > ab_s25.txt
+run --dataset d25 --strategy abc-prop --seeds 3 --timeout 10 --output m25p.csv > m25p.txt; log m25p
+for s in 1 2 3; do $ACS d25 10 acs_m25_$s.csv; done; log m25acs
+run --dataset d25 --strategy restarts --seeds 3 --timeout 10 --output m25r.csv > m25r.txt; log m25r
+"$B/bench-report" ab m25p.csv m25r.csv --a strategy=abc-prop --b strategy=restarts > ab_m25.txt
 log end
