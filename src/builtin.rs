@@ -581,6 +581,12 @@ impl Solver for SolverSpec {
             }
         }
     }
+    fn sudoku_orders(&self) -> &[usize] {
+        match self {
+            SolverSpec::Prop { .. } => &[2, 3, 4, 5, 6],
+            _ => &[3],
+        }
+    }
     fn memory_estimate(&self, trace: bool) -> u64 {
         match self {
             // A traced job keeps its per-cycle scores (4 bytes) and their CSV lines (about

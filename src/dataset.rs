@@ -192,9 +192,54 @@ pub struct Dataset {
     pub files: Vec<DataFile>,
     /// Fingerprint of every puzzle's id and content, in order.
     content: u64,
+    /// The Sudoku orders present, ascending, with where each is first met.
+    orders: Vec<OrderSeen>,
+}
+
+/// A Sudoku order (3 for 9x9) a dataset holds: how many puzzles, and the first of them, for
+/// refusing a solver that does not take that order before anything runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OrderSeen {
+    /// The order K (the grid is K² x K²).
+    pub order: usize,
+    /// Puzzles of this order in the dataset.
+    pub puzzles: u64,
+    /// The file of the first of them.
+    pub path: PathBuf,
+    /// Its 1-based line.
+    pub line: usize,
+    /// Its id.
+    pub id: String,
+}
+
+impl OrderSeen {
+    /// Count one more puzzle of an order in `seen` (kept ascending by order).
+    fn note(seen: &mut Vec<OrderSeen>, p: &Puzzle, path: &Path) {
+        let Some(order) = p.sudoku_order() else {
+            return;
+        };
+        match seen.binary_search_by_key(&order, |o| o.order) {
+            Ok(i) => seen[i].puzzles += 1,
+            Err(i) => seen.insert(
+                i,
+                OrderSeen {
+                    order,
+                    puzzles: 1,
+                    path: path.to_path_buf(),
+                    line: p.line,
+                    id: p.id.clone(),
+                },
+            ),
+        }
+    }
 }
 
 impl Dataset {
+    /// The Sudoku orders present (3 for 9x9), ascending, with the first puzzle of each.
+    pub fn sudoku_orders(&self) -> &[OrderSeen] {
+        &self.orders
+    }
+
     /// Total number of puzzles.
     pub fn len(&self) -> u64 {
         self.files.iter().map(|f| f.puzzles).sum()
@@ -926,12 +971,14 @@ impl Dataset {
         let mut named: HashMap<String, (usize, usize)> = HashMap::new();
         // Per file: the numbers of its `<stem>:<n>` ids.
         let mut numbered: Vec<Numbered> = Vec::with_capacity(paths.len());
+        let mut orders: Vec<OrderSeen> = Vec::new();
         for (fi, file) in paths.iter().enumerate() {
             let before = stamp(file)?;
             let mut reader = FileReader::open(file, fi)?;
             let mut hash = StableHasher::default();
             let mut nums = Numbered::default();
             while let Some(p) = reader.next_puzzle()? {
+                OrderSeen::note(&mut orders, &p, file);
                 p.fingerprint(&mut hash);
                 p.fingerprint(&mut content);
                 let numbered_id =
@@ -1013,6 +1060,7 @@ impl Dataset {
             path: path.to_path_buf(),
             files,
             content: content.finish(),
+            orders,
         })
     }
 }

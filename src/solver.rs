@@ -260,6 +260,12 @@ pub trait Solver: Send + Sync {
         let _ = option;
         false
     }
+    /// The Sudoku orders it takes (3 = 9x9, 4 = 16x16, 5 = 25x25, ...); 9x9 only unless it
+    /// says otherwise. The harness refuses a run whose dataset holds a Sudoku of another order
+    /// before any job runs or any output is written. Not consulted for other kinds.
+    fn sudoku_orders(&self) -> &[usize] {
+        &[3]
+    }
     /// Bytes one of its workers may hold for a job at once (working state such as a colony,
     /// and with `trace` the job's trace), for the harness's estimate of a plan's memory before
     /// anything runs; 0 when small.

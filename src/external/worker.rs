@@ -100,6 +100,10 @@ impl Solver for ExternalSolver {
     fn measures(&self) -> bool {
         true
     }
+    /// The manifest's `orders` (default `[3]`).
+    fn sudoku_orders(&self) -> &[usize] {
+        &self.spec.orders
+    }
     /// The process is started before the first job, which knows the budget to pass on in
     /// `PUZZLEBENCH_TIMEOUT`: with `ready = true` in `ExternalWorker::prepare`, outside
     /// the job's clock; without it, inside the job, whose `wall_s` then holds the start-up.

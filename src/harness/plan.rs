@@ -59,6 +59,10 @@ pub enum PlanError {
         /// What the dataset does hold.
         holds: String,
     },
+    /// A Sudoku strategy does not take an order the dataset holds (refused before anything
+    /// runs).
+    #[error("{0}")]
+    Order(Box<OrderRefusal>),
     /// `--seeds` or `--colonies` is zero.
     #[error("{flag} must be at least 1, found 0")]
     Zero {
@@ -85,9 +89,63 @@ pub enum PlanError {
     },
 }
 
+/// A Sudoku strategy and an order of the dataset it does not take
+/// ([`Solver::sudoku_orders`]).
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[error("strategy {strategy} takes Sudoku {takes} only, not order {order} ({side}x{side}): dataset {dataset} holds {puzzles} puzzle(s) of order {order}, the first at {path}:{line} ({id}); nothing was run. Leave them out, or choose a strategy that takes order {order} (abc-prop and restarts take orders 2-6; an external solver declares its orders in its manifest's `orders` key)", side = order * order, path = path.display())]
+pub struct OrderRefusal {
+    /// Strategy name.
+    pub strategy: String,
+    /// The orders it takes, as text (`order 3 (9x9)`, `orders 3 (9x9), 4 (16x16)`).
+    pub takes: String,
+    /// The order refused.
+    pub order: usize,
+    /// Dataset name.
+    pub dataset: String,
+    /// Puzzles of that order in the dataset.
+    pub puzzles: u64,
+    /// File of the first of them.
+    pub path: std::path::PathBuf,
+    /// Its line.
+    pub line: usize,
+    /// Its id.
+    pub id: String,
+}
+
 /// The most jobs one plan may hold (2^32): job numbers, resume bookkeeping and merge checks are
 /// sized for it, and a run that big already takes days.
 pub const MAX_JOBS: u64 = 1 << 32;
+
+/// Refuse a Sudoku solver the dataset holds an order for that it does not declare
+/// ([`Solver::sudoku_orders`]), naming the first such puzzle.
+fn check_orders(dataset: &Dataset, s: &dyn Solver) -> Result<(), PlanError> {
+    let takes = s.sudoku_orders();
+    let Some(seen) = dataset
+        .sudoku_orders()
+        .iter()
+        .find(|o| !takes.contains(&o.order))
+    else {
+        return Ok(());
+    };
+    let list: Vec<String> = takes
+        .iter()
+        .map(|k| format!("{k} ({0}x{0})", k * k))
+        .collect();
+    Err(PlanError::Order(Box::new(OrderRefusal {
+        strategy: s.name().to_string(),
+        takes: format!(
+            "{} {}",
+            if takes.len() == 1 { "order" } else { "orders" },
+            list.join(", ")
+        ),
+        order: seen.order,
+        dataset: dataset.name.clone(),
+        puzzles: seen.puzzles,
+        path: seen.path.clone(),
+        line: seen.line,
+        id: seen.id.clone(),
+    })))
+}
 
 impl Plan {
     /// Plan every strategy over the puzzles of its kind. Colonies apply to randomised
@@ -128,6 +186,9 @@ impl Plan {
                     dataset: dataset.name.clone(),
                     holds: holds.join(", "),
                 });
+            }
+            if s.kind() == PuzzleKind::Sudoku {
+                check_orders(dataset, s.as_ref())?;
             }
             let colonies = if s.randomised() { colonies } else { 1 };
             let len = u128::from(puzzles) * u128::from(seeds) * u128::from(colonies);
@@ -235,6 +296,60 @@ pub fn fingerprint(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::solver::{SolverError, Worker};
+
+    /// A Sudoku solver taking the given orders; never started.
+    struct Takes(&'static [usize]);
+
+    impl Solver for Takes {
+        fn name(&self) -> &str {
+            "takes"
+        }
+        fn kind(&self) -> PuzzleKind {
+            PuzzleKind::Sudoku
+        }
+        fn sudoku_orders(&self) -> &[usize] {
+            self.0
+        }
+        fn start(&self) -> Result<Box<dyn Worker + '_>, SolverError> {
+            Err("not started in a plan test".into())
+        }
+    }
+
+    #[test]
+    fn a_sudoku_order_the_solver_does_not_take_refuses_the_plan_naming_the_first_puzzle() {
+        let dir = tempfile::tempdir().expect("tempdir");
+        let nine = format!("1{}\n", ".".repeat(80));
+        std::fs::write(dir.path().join("a.txt"), nine).expect("write");
+        let four = format!("# two 4x4\nsudoku4:{0}\nsudoku4:{0}\n", ["0"; 16].join(","));
+        std::fs::write(dir.path().join("b.txt"), four).expect("write");
+        let data = Dataset::open(dir.path()).expect("dataset");
+        let plan = |orders: &'static [usize]| {
+            let solvers: Vec<Box<dyn Solver>> = vec![Box::new(Takes(orders))];
+            Plan::new(&data, &solvers, 0, 1, 1)
+        };
+        assert_eq!(plan(&[2, 3]).map(|p| p.len()), Ok(3));
+        let Err(PlanError::Order(r)) = plan(&[3, 4]) else {
+            panic!("order 2 accepted by a solver of orders 3 and 4");
+        };
+        assert_eq!(
+            (r.order, r.puzzles, r.line, r.id.as_str()),
+            (2, 2, 2, "b:1")
+        );
+        assert!(r.path.ends_with("b.txt"));
+        let text = r.to_string();
+        assert!(
+            text.contains(
+                "strategy takes takes Sudoku orders 3 (9x9), 4 (16x16) only, not order 2 (4x4)"
+            ),
+            "{text}"
+        );
+        let Err(PlanError::Order(r)) = plan(&[2]) else {
+            panic!("order 3 accepted by a solver of order 2");
+        };
+        assert_eq!((r.order, r.line, r.id.as_str()), (3, 1, "a:1"));
+        assert!(r.to_string().contains("takes Sudoku order 2 (4x4) only"));
+    }
 
     #[test]
     fn shard_jobs_are_the_round_robin_slice_and_shard_len_counts_them() {

@@ -1,6 +1,7 @@
 //! Sudoku of order K (issue 29): `bench-gen sudoku --order K`, the one-line `sudokuN:` form,
 //! `sudoku_acs` instance files, `abc-prop` and `restarts` on them with every answer verified,
-//! and the 9x9-only strategies refusing other orders by name.
+//! and the 9x9-only strategies (and external solvers, by their manifest's `orders`) refused up
+//! front, exit 2, for any other order.
 
 use crate::common::{bench_run, rows, write};
 use assert_cmd::Command;
@@ -88,27 +89,168 @@ fn generated_16x16_puzzles_are_solved_and_verified_by_both_new_strategies() {
     assert_eq!(strip(rows(&again)), strip(rs));
 }
 
+/// A run refused before it started left nothing behind: no results directory, so no CSV,
+/// journal, meta or lock.
+fn assert_nothing_written(results: &std::path::Path) {
+    assert!(
+        !results.exists(),
+        "{} was created by a refused run",
+        results.display()
+    );
+}
+
 #[test]
-fn the_9x9_only_strategies_refuse_other_orders_naming_the_order() {
+fn the_9x9_only_strategies_refuse_other_orders_up_front_with_exit_2() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let file = generate(dir.path(), "g16.txt", 4, 50, 1);
-    for s in ["abc", "abc-hybrid", "backtrack"] {
-        let out = dir.path().join(format!("{s}.csv"));
-        bench_run()
-            .args(["--strategy", s, "--dataset"])
-            .arg(&file)
+    let data = dir.path().join("mixed");
+    std::fs::create_dir(&data).expect("mkdir");
+    // A 9x9 puzzle first, so a per-job refusal would have run (and written) it.
+    write(
+        &data,
+        "a9.txt",
+        &format!("{}\n", crate::common::SUDOKU_DEMO),
+    );
+    generate(&data, "g16.txt", 4, 50, 2);
+    let results = dir.path().join("res");
+    for s in ["abc", "abc-hybrid", "backtrack", "abc-prop,abc"] {
+        let a = bench_run()
+            .args(["--strategy", s, "--threads", "1", "--dataset"])
+            .arg(&data)
             .arg("--output")
-            .arg(&out)
+            .arg(results.join("r.csv"))
             .assert()
-            .code(1);
-        let rs = rows(&out);
-        assert_eq!(rs[0].status, Some(Status::Error));
-        assert!(
-            rs[0].message.contains("not order 4 (16x16)"),
-            "{}",
-            rs[0].message
-        );
+            .code(2);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        let name = s.rsplit(',').next().expect("a name");
+        for want in [
+            format!("strategy {name} takes Sudoku order 3 (9x9) only"),
+            "not order 4 (16x16)".to_string(),
+            "holds 2 puzzle(s) of order 4".to_string(),
+            "g16.txt:2 (g16:1)".to_string(),
+            "nothing was run".to_string(),
+        ] {
+            assert!(err.contains(&want), "{s}: `{want}` not in: {err}");
+        }
+        assert_nothing_written(&results);
     }
+    // abc-prop and restarts take the same dataset, 9x9 and 16x16 alike.
+    let out = dir.path().join("ok.csv");
+    bench_run()
+        .args(["--strategy", "abc-prop,restarts", "--dataset"])
+        .arg(&data)
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .success();
+    let rs = rows(&out);
+    assert_eq!(rs.len(), 6);
+    assert!(rs
+        .iter()
+        .all(|r| r.status == Some(Status::Solved) && r.verified));
+}
+
+#[test]
+fn abc_prop_and_restarts_solve_every_order_from_2_to_6() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let data = dir.path().join("orders");
+    std::fs::create_dir(&data).expect("mkdir");
+    for order in 2..=6u8 {
+        generate(&data, &format!("o{order}.txt"), order, 70, 1);
+    }
+    let out = dir.path().join("r.csv");
+    bench_run()
+        .args(["--strategy", "abc-prop,restarts", "--dataset"])
+        .arg(&data)
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .success();
+    let rs = rows(&out);
+    let sizes: Vec<&str> = rs.iter().map(|r| r.size.as_str()).collect();
+    assert_eq!(
+        sizes,
+        ["4x4", "9x9", "16x16", "25x25", "36x36"].repeat(2),
+        "one row per order and strategy"
+    );
+    for r in &rs {
+        assert_eq!(r.status, Some(Status::Solved), "{r:?}");
+        assert!(r.verified, "{r:?}");
+    }
+}
+
+/// A manifest for the fault-injecting test solver that answers `answer`, declaring `orders`,
+/// started through `sh` so that each start leaves the file `started` in `dir`.
+fn order_manifest(dir: &std::path::Path, name: &str, orders: &str, answer: &str) -> PathBuf {
+    let solver = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/solvers/fault.sh");
+    let started = dir.join("started");
+    write(
+        dir,
+        &format!("{name}.toml"),
+        &format!(
+            "[solver.{name}]\nkind = \"sudoku\"\ncommand = [\"/bin/sh\", \"-c\", \"echo >> '{}'; exec '{}'\"]\nmode = \"batch\"\norders = {orders}\nenv = {{ ANSWER = \"{answer}\" }}\n",
+            started.display(),
+            solver.display()
+        ),
+    )
+}
+
+#[test]
+fn an_external_solver_gets_only_the_orders_it_declares_and_is_refused_up_front_otherwise() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    // A 16x16 grid with every cell given: its one solution is the grid itself, which the
+    // test solver (it solves nothing) can answer.
+    let data = generate(dir.path(), "full16.txt", 4, 100, 1);
+    let line = std::fs::read_to_string(&data).expect("read");
+    let grid = line
+        .lines()
+        .find(|l| l.starts_with("sudoku16:"))
+        .expect("a grid line")
+        .to_string();
+    let started = dir.path().join("started");
+    let results = dir.path().join("res");
+
+    let nine = order_manifest(dir.path(), "nine", "[3]", &grid);
+    let a = bench_run()
+        .args(["--strategy", "nine", "--solvers"])
+        .arg(&nine)
+        .arg("--dataset")
+        .arg(&data)
+        .arg("--output")
+        .arg(results.join("r.csv"))
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    for want in [
+        "strategy nine takes Sudoku order 3 (9x9) only",
+        "not order 4 (16x16)",
+        "full16.txt:2",
+        "`orders`",
+    ] {
+        assert!(err.contains(want), "`{want}` not in: {err}");
+    }
+    assert!(
+        !started.exists(),
+        "the solver was started for a refused run"
+    );
+    assert_nothing_written(&results);
+
+    let both = order_manifest(dir.path(), "both", "[3, 4]", &grid);
+    let out = dir.path().join("ok.csv");
+    bench_run()
+        .args(["--strategy", "both", "--solvers"])
+        .arg(&both)
+        .arg("--dataset")
+        .arg(&data)
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .success();
+    assert!(started.exists(), "the solver declaring order 4 was started");
+    let rs = rows(&out);
+    assert_eq!(rs.len(), 1);
+    assert_eq!(rs[0].size, "16x16");
+    assert_eq!(rs[0].status, Some(Status::Solved), "{:?}", rs[0]);
+    assert!(rs[0].verified);
 }
 
 #[test]
