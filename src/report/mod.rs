@@ -18,6 +18,8 @@
 //! - [`plot`]: SVG cactus, effort distribution and ABC convergence plots.
 //! - [`html`]: one self-contained HTML page: metadata, summary, plots, A/B, baseline.
 //! - [`merge`]: shard files back into one run, refusing duplicates and other plans.
+//! - [`history`]: runs of one plan in start-time order, one point per run and group, marked
+//!   where the gate found a change against the run before.
 
 pub mod ab;
 pub mod compare;
@@ -25,6 +27,7 @@ pub mod describe;
 pub mod export;
 pub mod filter;
 pub mod gate;
+pub mod history;
 pub mod html;
 pub mod inference;
 pub mod input;
@@ -96,8 +99,10 @@ impl GroupKey {
 /// not tell two groups of one dataset apart.
 /// Linear in the keys (a report may hold tens of thousands of configurations).
 pub(crate) fn labels(keys: &[GroupKey]) -> Vec<String> {
-    let mut distinct: std::collections::HashMap<(&str, &str, &str), std::collections::HashSet<&GroupKey>> =
-        std::collections::HashMap::new();
+    let mut distinct: std::collections::HashMap<
+        (&str, &str, &str),
+        std::collections::HashSet<&GroupKey>,
+    > = std::collections::HashMap::new();
     for k in keys {
         distinct
             .entry((&k.dataset, &k.strategy, &k.rules))
