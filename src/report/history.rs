@@ -478,6 +478,14 @@ impl History {
                 .iter()
                 .flat_map(|c| c.groups.iter().map(|g| (&g.key, g)))
                 .collect();
+            if let Some(why) = cmp.as_ref().and_then(|c| c.wall_not_judged.as_ref()) {
+                notes.push(format!(
+                    "run #{} ({}) against the run before: wall times not judged (noisy host: \
+                     {why}); CPU times, counters and statuses still are",
+                    i + 1,
+                    run.path.display()
+                ));
+            }
             for n in cmp.iter().flat_map(|c| &c.notes) {
                 if !notes.contains(n) {
                     notes.push(n.clone());
@@ -634,8 +642,8 @@ pub fn html_section(
         "<p>{} runs of one plan, {} to {}. Each chart: the median wall time of one group per \
          run (blue), the gate's noise band (&plusmn;{}) around the run before (grey), and the \
          runs where <code>compare</code> against the run before found a change: red triangle \
-         up slower, green triangle down faster, orange diamond statuses, counters or jobs \
-         changed.</p>\n",
+         up slower, green triangle down faster, orange diamond another change (statuses, counters, jobs \
+         or CPU time).</p>\n",
         h.runs.len(),
         esc(first),
         esc(last),
@@ -711,8 +719,9 @@ fn trend_svg(g: &TrendGroup, runs: &[RunInfo], band: f64) -> Result<String, Hist
             let k = v.round();
             match runs.get(k as usize) {
                 Some(r) if (v - k).abs() < 1e-6 && k >= 0.0 => {
-                    // `2026-12-01T03:17:00Z` as `12-01 03:17`.
-                    r.started.get(5..16).unwrap_or(&r.started).replace('T', " ")
+                    // `2026-12-01T03:17:00Z` as `#1 12-01 03:17`.
+                    let t = r.started.get(5..16).unwrap_or(&r.started).replace('T', " ");
+                    format!("#{} {t}", k + 1.0)
                 }
                 _ => String::new(),
             }
@@ -936,7 +945,7 @@ mod tests {
             "{e}"
         );
         // Found in the parent directory: the newest plan's history, the other run noted.
-        let h = history_of(&[nights.clone()]).expect("history");
+        let h = history_of(std::slice::from_ref(&nights)).expect("history");
         assert_eq!(h.groups[0].points.len(), 2);
         assert!(
             h.notes.iter().any(|n| n.starts_with(&format!(
@@ -977,7 +986,7 @@ mod tests {
             &walls(1.0),
         );
         std::fs::write(nights.join("n2/s.csv.partial"), "x").expect("journal");
-        let h = history_of(&[nights.clone()]).expect("history");
+        let h = history_of(std::slice::from_ref(&nights)).expect("history");
         assert_eq!(h.runs.len(), 1);
         assert!(
             h.notes
