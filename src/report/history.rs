@@ -607,7 +607,14 @@ fn group_table(style: Style, g: &TrendGroup) -> String {
                 p.runs.to_string(),
                 p.solved.to_string(),
                 fmt_secs(p.median_wall_s),
-                p.median_effort.map_or("-".into(), sig3),
+                // Medians of counts are usually whole: `6`, not `6.00`.
+                p.median_effort.map_or("-".into(), |v| {
+                    if v.fract() == 0.0 {
+                        format!("{v:.0}")
+                    } else {
+                        sig3(v)
+                    }
+                }),
                 p.wall_ratio.map_or("-".into(), |r| {
                     format!("x{} [{}, {}]", sig3(r.value), sig3(r.lo), sig3(r.hi))
                 }),
