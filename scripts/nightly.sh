@@ -45,7 +45,9 @@ target/release/bench-report compare results/baseline "$out" "${times_flag[@]}" \
 code=$?
 set -e
 # The HTML report: a traced ABC run for the convergence plot (in a subdirectory, so that
-# compare never sees it), then one page. A failure here is reported but does not hide the
+# compare never sees it), then one page, whose history section reads every night under
+# NIGHTLY_OUT, this one included (`bench-report history` rules: a night that did not finish,
+# or of an older suite, is left out with a note). A failure here is reported but does not hide the
 # regression verdict above.
 html_ok=1
 # bench-run refuses a --trace into a directory that does not exist.
@@ -55,7 +57,7 @@ target/release/bench-run --quiet --force --dataset datasets/sudoku-demo --strate
   >/dev/null &&
 target/release/bench-report html "$out" --baseline results/baseline \
   --trace "$out/trace/sudoku-demo-trace.csv" --title "puzzlebench nightly" \
-  --out "$out/html" --force >/dev/null || html_ok=0
+  --history "$root" --out "$out/html" --force >/dev/null || html_ok=0
 {
   echo
   if [ $html_ok = 1 ]; then

@@ -14,6 +14,7 @@ use puzzlebench::report::ab::{self, AbFormat, AbOptions, Selector};
 use puzzlebench::report::describe::convergence_groups;
 use puzzlebench::report::filter::RowFilter;
 use puzzlebench::report::gate::{gate, Band};
+use puzzlebench::report::history::{self, History, HistoryFormat};
 use puzzlebench::report::html::{self, HtmlOptions};
 use puzzlebench::report::input::{InputOptions, RunSet};
 use puzzlebench::report::merge::{check_gaps, merge_stream, MergeInput};
@@ -34,6 +35,7 @@ Examples:
   bench-report html results/nightly --baseline results/baseline --out report/
   bench-report html results/run.csv --ab strategy=mrv:strategy=row --out report/
   bench-report merge shard-*.csv --output all.csv
+  bench-report history results/nightly --format json
 
 Exit codes: 0 success; 1 `compare` found a regression; 2 bad input or usage.";
 
@@ -64,15 +66,16 @@ struct Input {
 }
 
 impl Input {
+    fn options(&self, time_limit: Option<f64>) -> InputOptions {
+        InputOptions {
+            filter: self.filter.clone(),
+            allow_duplicates: self.allow_duplicates,
+            time_limit,
+        }
+    }
+
     fn open(&self, paths: &[PathBuf], time_limit: Option<f64>) -> Result<RunSet> {
-        let set = RunSet::open(
-            paths,
-            InputOptions {
-                filter: self.filter.clone(),
-                allow_duplicates: self.allow_duplicates,
-                time_limit,
-            },
-        )?;
+        let set = RunSet::open(paths, self.options(time_limit))?;
         for n in set.notes() {
             eprintln!("bench-report: note: {n}");
         }
@@ -155,6 +158,22 @@ enum Cmd {
     },
     /// One self-contained HTML page: metadata, summary, plots, A/B, convergence, baseline.
     Html(HtmlArgs),
+    /// Runs of one plan in start-time order: per group one point per run (never pooled),
+    /// marked where `compare` against the run before finds a change.
+    #[command(after_help = HISTORY_HELP)]
+    History {
+        /// Runs: each a results CSV (with its .meta.json) or a directory of them; a directory
+        /// holding no CSV but subdirectories that do (NIGHTLY_OUT) stands for those, one run each.
+        #[arg(required = true)]
+        runs: Vec<PathBuf>,
+        /// Output format: text, markdown or json.
+        #[arg(long, default_value = "text")]
+        format: HistoryFormat,
+        #[command(flatten)]
+        band: BandArgs,
+        #[command(flatten)]
+        input: Input,
+    },
     /// Merge shard CSVs into one run, refusing duplicates and mixed plans.
     Merge {
         /// Shard CSVs (each with its .meta.json).
@@ -201,10 +220,24 @@ struct HtmlArgs {
     band: BandArgs,
     #[command(flatten)]
     input: Input,
+    /// Past runs of this plan for a trend section (read as `history` reads its runs, e.g.
+    /// the nightly's NIGHTLY_OUT); repeatable.
+    #[arg(long, value_name = "DIR")]
+    history: Vec<PathBuf>,
     /// Replace an existing DIR/index.html.
     #[arg(long)]
     force: bool,
 }
+
+const HISTORY_HELP: &str = "\
+A run is one input: a results CSV with its .meta.json, or a directory of them (one night of
+scripts/nightly.sh). A directory with no CSV of its own whose subdirectories hold CSVs (the
+nightly's NIGHTLY_OUT/<UTC stamp>/ layout) stands for those subdirectories, one run each.
+Runs are ordered by their metas' start time. Every run must have the newest run's plan
+(its files' plan_hash): a run named here of another plan is refused (exit 2); one found in a
+parent directory, or one that did not finish, is left out with a note. Marks: status,
+counters, missing, slower, faster, cpu-slower, cpu-faster, added, as `compare` finds them
+between each run and the one before (same --noise-band / --calibrate).";
 
 /// The gate's noise band (`compare`, and `html`'s baseline section).
 #[derive(Args)]
@@ -342,6 +375,23 @@ fn run() -> Result<ExitCode> {
             force,
         } => plot_cmd(&input.open(&files, None)?, &out, trace.as_deref(), force),
         Cmd::Html(args) => html_cmd(args),
+        Cmd::History {
+            runs,
+            format,
+            band,
+            input,
+        } => {
+            let runs = history::open_runs(&runs, &input.options(None))?;
+            let h = History::build(&runs, &band.band()?)?;
+            if format == HistoryFormat::Json {
+                // Text and markdown carry the notes; JSON has no place for them.
+                for n in &h.notes {
+                    eprintln!("bench-report: note: {n}");
+                }
+            }
+            common::print(&h.render(format));
+            Ok(ExitCode::SUCCESS)
+        }
         Cmd::Merge {
             files,
             output,
@@ -460,6 +510,8 @@ fn html_cmd(a: HtmlArgs) -> Result<ExitCode> {
             ab: a.ab,
             trace: a.trace,
             title: a.title,
+            history: a.history,
+            history_input: a.input.options(None),
         },
         &new,
         baseline.as_ref(),

@@ -106,6 +106,8 @@ pub struct Figure {
     pub title: String,
     /// The SVG document.
     pub svg: String,
+    /// A line under it, empty for none.
+    pub caption: String,
 }
 
 /// One block of a document.
@@ -280,9 +282,17 @@ impl Doc {
                 Block::Figures(figs) => {
                     out.push_str("<div class=\"plots\">\n");
                     for f in figs {
+                        let caption = if f.caption.is_empty() {
+                            String::new()
+                        } else {
+                            format!(
+                                "<figcaption class=\"note\">{}</figcaption>",
+                                esc(&f.caption)
+                            )
+                        };
                         let _ = writeln!(
                             out,
-                            "<figure id=\"{}\" aria-label=\"{}\">{}</figure>",
+                            "<figure id=\"{}\" aria-label=\"{}\">{}{caption}</figure>",
                             esc(&f.id),
                             esc(&f.title),
                             f.svg.trim()
@@ -340,6 +350,15 @@ pub fn esc(s: &str) -> String {
 /// escapes, so a name never becomes emphasis, a link, an HTML tag, a heading or a new cell.
 /// `_` inside a word is left alone (GitHub never reads it as emphasis there).
 pub fn md_escape(s: &str) -> String {
+    md_escape_in(s, false)
+}
+
+/// [`md_escape`] for a table cell, where a leading `#` starts no heading and stays as it is.
+fn md_escape_cell(s: &str) -> String {
+    md_escape_in(s, true)
+}
+
+fn md_escape_in(s: &str, cell: bool) -> String {
     let s = visible_controls(s);
     let chars: Vec<char> = s.chars().collect();
     let mut o = String::with_capacity(s.len() + 4);
@@ -347,7 +366,8 @@ pub fn md_escape(s: &str) -> String {
         let word = |j: Option<&char>| j.is_some_and(|c| c.is_alphanumeric());
         let special = match c {
             '_' => !(i > 0 && word(chars.get(i - 1)) && word(chars.get(i + 1))),
-            '\\' | '`' | '*' | '[' | ']' | '<' | '>' | '#' | '|' | '!' | '~' => true,
+            '#' => !cell,
+            '\\' | '`' | '*' | '[' | ']' | '<' | '>' | '|' | '!' | '~' => true,
             _ => false,
         };
         if special {
@@ -434,7 +454,7 @@ fn aligned(t: &Table) -> String {
 
 fn markdown_table(t: &Table) -> String {
     let row = |cells: &[String]| {
-        let c: Vec<String> = cells.iter().map(|c| md_escape(c)).collect();
+        let c: Vec<String> = cells.iter().map(|c| md_escape_cell(c)).collect();
         format!("| {} |\n", c.join(" | "))
     };
     let mut out = row(&t.head);

@@ -30,7 +30,15 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 /// Section ids of the page, in order.
-pub const SECTION_IDS: [&str; 6] = ["meta", "summary", "plots", "ab", "convergence", "baseline"];
+pub const SECTION_IDS: [&str; 7] = [
+    "meta",
+    "summary",
+    "plots",
+    "ab",
+    "convergence",
+    "baseline",
+    "history",
+];
 
 /// A report could not be made.
 #[derive(Debug, thiserror::Error)]
@@ -76,6 +84,10 @@ pub struct HtmlOptions {
     pub trace: Option<PathBuf>,
     /// Page title.
     pub title: String,
+    /// Past runs of the plan for the history section (`--history DIR`), read with `history_input`.
+    pub history: Vec<PathBuf>,
+    /// How the history's runs are read (the page's `--where`).
+    pub history_input: crate::report::input::InputOptions,
 }
 
 /// Parse an `--ab` pair `A:B`, each side a selector as in `bench-report ab`.
@@ -162,6 +174,7 @@ fn figures(svgs: &[&Svg]) -> Block {
                 id: format!("fig-{}", s.name.trim_end_matches(".svg")),
                 title: s.title.clone(),
                 svg: s.svg.clone(),
+                caption: String::new(),
             })
             .collect(),
     )
@@ -631,7 +644,7 @@ fn plots_section(plots: &PlotData) -> Result<Doc, HtmlError> {
 
 /// The page around the sections: head with the inline CSS, header, navigation, the verdict
 /// cards, one `<section>` per [`SECTION_IDS`] entry, the inline script.
-fn page(title: &str, subtitle: &str, cards: &str, bodies: [Doc; 6]) -> String {
+fn page(title: &str, subtitle: &str, cards: &str, bodies: [Doc; 7]) -> String {
     let mut page = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n\
@@ -640,7 +653,15 @@ fn page(title: &str, subtitle: &str, cards: &str, bodies: [Doc; 6]) -> String {
         esc(subtitle),
         t = esc(title)
     );
-    let names = ["Runs", "Summary", "Plots", "A/B", "Convergence", "Baseline"];
+    let names = [
+        "Runs",
+        "Summary",
+        "Plots",
+        "A/B",
+        "Convergence",
+        "Baseline",
+        "History",
+    ];
     for (id, name) in SECTION_IDS.iter().zip(names) {
         let _ = write!(page, "<a href=\"#{id}\">{name}</a>");
     }
@@ -655,6 +676,7 @@ fn page(title: &str, subtitle: &str, cards: &str, bodies: [Doc; 6]) -> String {
         "A/B comparisons",
         "ABC convergence",
         "Baseline comparison",
+        "Run history",
     ];
     for ((id, h), body) in SECTION_IDS.iter().zip(headings).zip(bodies) {
         let _ = write!(
@@ -712,6 +734,8 @@ pub fn report(
         ab_doc,
         convergence_section(opts.trace.as_deref())?,
         baseline_doc,
+        crate::report::history::html_section(&opts.history, &opts.history_input, band)
+            .map_err(|e| HtmlError::Refused(e.to_string()))?,
     ];
     let title = if opts.title.is_empty() {
         "puzzlebench report"

@@ -369,9 +369,12 @@ fn expand(paths: &[PathBuf], notes: &mut Vec<String>) -> Result<Vec<PathBuf>, Re
                 } else if csv {
                     out.push(f);
                 } else if let Some(kind) = skipped_kind(&f) {
-                    let beside = f
-                        .to_string_lossy()
+                    // A meta, or a finished run's lock (it stays after the run), beside
+                    // its results CSV is part of that run: no note.
+                    let name = f.to_string_lossy();
+                    let beside = name
                         .strip_suffix(".meta.json")
+                        .or_else(|| name.strip_suffix(".meta.lock"))
                         .map(|s| Path::new(&format!("{s}.csv")).exists());
                     if beside != Some(true) {
                         notes.push(format!("skipped {}: {kind}", f.display()));

@@ -18,6 +18,8 @@
 //! - [`plot`]: SVG cactus, effort distribution and ABC convergence plots.
 //! - [`html`]: one self-contained HTML page: metadata, summary, plots, A/B, baseline.
 //! - [`merge`]: shard files back into one run, refusing duplicates and other plans.
+//! - [`history`]: runs of one plan in start-time order, one point per run and group, marked
+//!   where the gate found a change against the run before.
 
 pub mod ab;
 pub mod compare;
@@ -26,6 +28,7 @@ pub mod doc;
 pub mod export;
 pub mod filter;
 pub mod gate;
+pub mod history;
 pub mod html;
 pub mod inference;
 pub mod input;

@@ -21,6 +21,7 @@ mod external_python;
 mod external_qqwing;
 mod external_worker;
 mod harness_isolation;
+mod history;
 mod hitori_corpus;
 mod hitori_scratch_alloc;
 mod layering;
