@@ -587,13 +587,18 @@ fn side_rows<'r>(
     Ok(out)
 }
 
-/// Short labels: the strategy, plus rules and parameters where the sides differ.
+/// Short labels: the strategy, plus the rules where they differ; the parameters that differ
+/// only when strategy and rules do not tell the sides apart (the full configurations are
+/// listed once above the tables).
 fn side_labels(a: &Config, b: &Config) -> (String, String) {
     let label = |c: &Config, o: &Config| {
         let mut s = c.strategy.clone();
         if c.rules != o.rules && !c.rules.is_empty() {
             s.push(' ');
             s.push_str(&c.rules);
+        }
+        if c.strategy != o.strategy || c.rules != o.rules {
+            return s;
         }
         for (k, v) in c.params() {
             if o.get(k) != Some(v) {

@@ -100,7 +100,7 @@ impl Table {
 /// An SVG figure (HTML only; text and markdown leave it out).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Figure {
-    /// Unique id within the page (see [`crate::report::plot::slug`]).
+    /// Unique id within the page (derived one to one from a file or dataset name).
     pub id: String,
     /// What it shows.
     pub title: String,
@@ -346,9 +346,10 @@ pub fn esc(s: &str) -> String {
 }
 
 /// Escape text for markdown, inside or outside a table: every character that could start
-/// markup (`* _ ` [ ] < > # | \ ! ~`) is backslash-escaped, control characters are shown as
-/// escapes, so a name never becomes emphasis, a link, an HTML tag, a heading or a new cell.
-/// `_` inside a word is left alone (GitHub never reads it as emphasis there).
+/// markup where it stands is backslash-escaped (`` ` * < | ~ \`` anywhere, `_` outside a word,
+/// `# > - +` where a line starts, the `]` of `](`, `][`, `]:` and the `[` of `[^`), control
+/// characters are shown as escapes: a name never becomes emphasis, a link, an HTML tag, a
+/// heading, a list or a new cell, and ordinary text (`[0.5, 0.8]`, `#3`) stays readable.
 pub fn md_escape(s: &str) -> String {
     md_escape_in(s, false)
 }
@@ -362,12 +363,19 @@ fn md_escape_in(s: &str, cell: bool) -> String {
     let s = visible_controls(s);
     let chars: Vec<char> = s.chars().collect();
     let mut o = String::with_capacity(s.len() + 4);
+    let first = chars.iter().position(|c| !c.is_whitespace()).unwrap_or(0);
     for (i, &c) in chars.iter().enumerate() {
         let word = |j: Option<&char>| j.is_some_and(|c| c.is_alphanumeric());
+        let next = chars.get(i + 1).copied();
         let special = match c {
             '_' => !(i > 0 && word(chars.get(i - 1)) && word(chars.get(i + 1))),
-            '#' => !cell,
-            '\\' | '`' | '*' | '[' | ']' | '<' | '>' | '|' | '!' | '~' => true,
+            // Only where a line starts: a heading, a quote, a list item.
+            '#' | '>' | '-' | '+' => i == first && !cell,
+            // A link, an image or a footnote needs `](`, `][`, `]:` or `[^`: escaping those
+            // is enough, and an interval `[0.5, 0.8]` stays as it is.
+            '[' => next == Some('^'),
+            ']' => matches!(next, Some('(' | '[' | ':')),
+            '\\' | '`' | '*' | '<' | '|' | '~' => true,
             _ => false,
         };
         if special {
@@ -504,7 +512,9 @@ mod tests {
 
     #[test]
     fn user_text_cannot_break_a_markdown_table_or_heading() {
-        for name in ["a|b", "a\nb", "# x", "a<b", "`x`", "*x*", "[l](u)", "_x_"] {
+        for name in [
+            "a|b", "a\nb", "# x", "a<b", "`x`", "*x*", "[l](u)", "_x_", "> q", "- l", "![i](u)",
+        ] {
             let md = sample(name).markdown();
             let table: Vec<&str> = md.lines().filter(|l| l.starts_with('|')).collect();
             assert_eq!(table.len(), 3, "{name:?}: header, rule, one row:\n{md}");
@@ -532,6 +542,10 @@ mod tests {
         assert_eq!(md_escape("_x_"), "\\_x\\_");
         assert_eq!(md_escape("a|b"), "a\\|b");
         assert_eq!(md_escape("line\nbreak"), "line\\\\nbreak");
+        assert_eq!(md_escape("[0.5, 0.8] #3"), "[0.5, 0.8] #3");
+        assert_eq!(md_escape("# h"), "\\# h");
+        assert_eq!(md_escape("[l](u)"), "[l\\](u)");
+        assert_eq!(md_escape_cell("#1"), "#1");
         assert_eq!(md_code("a`b"), "``a`b``");
     }
 

@@ -7,7 +7,11 @@
 //! `bench-report` reads files and writes what these modules return).
 //!
 //! - [`stats`]: mean, percentiles, ECDF, bootstrap confidence intervals.
-//! - [`table`]: aligned text and markdown tables from one set of cells.
+//! - [`doc`]: the one document model (headings, paragraphs, notes, lists, tables, figures)
+//!   every report builds, rendered to text, markdown and HTML with per-target escaping.
+//! - [`input`]: the one reading of a report's inputs ([`input::RunSet`]).
+//! - [`gate`]: the regression gate and its noise band.
+//! - [`ab`]: two configurations compared on paired runs.
 //! - [`summary`]: per-strategy tables (text, markdown, csv, json) and strategy ratios.
 //! - [`describe`]: a summary's optional parts: every counter's distribution, best-of-K
 //!   portfolios of colonies, ABC convergence.
@@ -16,7 +20,8 @@
 //! - [`export`]: a comparison as markdown and as CI benchmark JSON (github-action-benchmark,
 //!   Bencher BMF).
 //! - [`plot`]: SVG cactus, effort distribution and ABC convergence plots.
-//! - [`html`]: one self-contained HTML page: metadata, summary, plots, A/B, baseline.
+//! - [`html`]: one self-contained HTML page: verdicts, metadata, summary, plots, A/B,
+//!   baseline, history.
 //! - [`merge`]: shard files back into one run, refusing duplicates and other plans.
 //! - [`history`]: runs of one plan in start-time order, one point per run and group, marked
 //!   where the gate found a change against the run before.
