@@ -1399,11 +1399,10 @@ mod tests {
         let r = ab(&mixed(), &opts).expect("ok");
         let text = r.render(AbFormat::Text);
         assert!(text.contains("A/B: old vs new"), "{text}");
+        let v = &r.overall.verdict;
         assert!(
-            r.overall.verdict.contains("the mean nodes of old")
-                || r.overall.verdict.contains("of old"),
-            "{}",
-            r.overall.verdict
+            v.contains("(new 4, old 5 of 6") && v.contains("the mean of old"),
+            "{v}"
         );
         opts.labels = (Some("x".into()), Some("x".into()));
         assert!(matches!(ab(&mixed(), &opts), Err(AbError::SameLabel(_))));

@@ -469,9 +469,7 @@ impl Pass {
             r.rules.clone(),
             r.params.as_str().to_string(),
         );
-        if !set.contains(&cfg) {
-            set.insert(cfg);
-        }
+        set.insert(cfg);
     }
 }
 
