@@ -528,6 +528,21 @@ fn exhaustive_end(
     (end, cut)
 }
 
+/// The effort counter of a built-in strategy, by its name (the one table: [`Solver::effort`]
+/// answers from it, and reports use it for files whose meta predates the `efforts` record):
+/// search nodes for the Hitori searches and the backtracking baseline, cycles for the
+/// article's colony (`abc`, `abc-hybrid`), fitness evaluations (decodes) for the
+/// propagation-aware colony and its restarts control, whose cycles differ in cost.
+pub fn builtin_effort(strategy: &str) -> Option<&'static str> {
+    match strategy {
+        "abc" | "abc-hybrid" => Some("cycles"),
+        "abc-prop" | "restarts" => Some("evaluations"),
+        "backtrack" => Some("nodes"),
+        s if s.parse::<Strategy>().is_ok() => Some("nodes"),
+        _ => None,
+    }
+}
+
 /// ABC options as `bench-run` gives them, parsed (kept here so the CLI stays thin).
 pub fn abc_params(
     colony_size: usize,
@@ -580,6 +595,9 @@ impl Solver for SolverSpec {
                 matches!(option, RunOption::Trace | RunOption::AbcParams)
             }
         }
+    }
+    fn effort(&self) -> Option<&str> {
+        builtin_effort(SolverSpec::name(self))
     }
     fn sudoku_orders(&self) -> &[usize] {
         match self {

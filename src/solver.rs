@@ -266,6 +266,13 @@ pub trait Solver: Send + Sync {
     fn sudoku_orders(&self) -> &[usize] {
         &[3]
     }
+    /// The counter its effort is measured in, recorded per strategy in the run's meta
+    /// (`efforts`): reports compare two strategies on effort only when they declare the same
+    /// unit. A counter name (`nodes`, `cycles`, `evaluations`, …) or, for an external solver,
+    /// a key of its `stats`; `None` when it declares none.
+    fn effort(&self) -> Option<&str> {
+        None
+    }
     /// Bytes one of its workers may hold for a job at once (working state such as a colony,
     /// and with `trace` the job's trace), for the harness's estimate of a plan's memory before
     /// anything runs; 0 when small.

@@ -20,6 +20,7 @@ use puzzlebench::report::input::{InputOptions, RunSet};
 use puzzlebench::report::merge::{check_gaps, merge_stream, MergeInput};
 use puzzlebench::report::summary::{summarize_set, Detail, Format};
 use puzzlebench::report::{export, plot};
+use puzzlebench::results::counters::metric_name;
 use puzzlebench::results::meta::meta_path;
 use puzzlebench::results::read::read_trace;
 use puzzlebench::results::write::OutputGuard;
@@ -136,6 +137,10 @@ enum Cmd {
         /// Per-job time limit in seconds for PAR-2/PAR-10 (default: as `summary`).
         #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = common::non_negative)]
         time_limit: Option<f64>,
+        /// Also compare these on the pairs both solved: counters, timing columns or keys of
+        /// an external solver's stats (e.g. --metric guesses,evaluations).
+        #[arg(long, value_name = "NAME,...", value_delimiter = ',')]
+        metric: Vec<String>,
         #[command(flatten)]
         input: Input,
     },
@@ -150,6 +155,10 @@ enum Cmd {
         /// ABC trace CSV (bench-run --trace) for the convergence plot.
         #[arg(long, value_name = "FILE")]
         trace: Option<PathBuf>,
+        /// Draw the run-length distribution of this counter, timing column or stats key
+        /// instead of each strategy's effort.
+        #[arg(long, value_name = "NAME")]
+        metric: Option<String>,
         #[command(flatten)]
         input: Input,
         /// Replace SVGs that already exist in the directory.
@@ -356,14 +365,16 @@ fn run() -> Result<ExitCode> {
             b_label,
             format,
             time_limit,
+            metric,
             input,
         } => {
             let set = input.open(&files, time_limit)?;
             let opts = AbOptions {
                 labels: (a_label, b_label),
+                metrics: metric.iter().map(|m| metric_name(m)).collect(),
                 ..AbOptions::new(a, b)
             };
-            let report = ab::ab(&ab::load_rows(&set)?, &opts)?;
+            let report = ab::ab(&ab::AbInput::read(&set)?, &opts)?;
             common::print(&report.render(format));
             Ok(ExitCode::SUCCESS)
         }
@@ -371,9 +382,15 @@ fn run() -> Result<ExitCode> {
             files,
             out,
             trace,
+            metric,
             input,
             force,
-        } => plot_cmd(&input.open(&files, None)?, &out, trace.as_deref(), force),
+        } => plot_cmd(
+            &input.open(&files, None)?,
+            &out,
+            (trace.as_deref(), metric.as_deref()),
+            force,
+        ),
         Cmd::Html(args) => html_cmd(args),
         Cmd::History {
             runs,
@@ -461,14 +478,25 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
     })
 }
 
-fn plot_cmd(set: &RunSet, out: &Path, trace: Option<&Path>, force: bool) -> Result<ExitCode> {
+fn plot_cmd(
+    set: &RunSet,
+    out: &Path,
+    (trace, metric): (Option<&Path>, Option<&str>),
+    force: bool,
+) -> Result<ExitCode> {
     // Read and render everything before writing anything: a bad input leaves no partial output.
     // Rows are streamed: the plots keep only the values they draw.
-    let mut data = plot::PlotData::default();
+    let mut data = plot::PlotData::with_efforts(set.efforts().clone());
+    if let Some(m) = metric {
+        data.metric(m);
+    }
     set.for_each(|r, _| {
         data.add(r);
         Ok(())
     })?;
+    if let Some(m) = metric.filter(|_| !data.has_metric()) {
+        bail!("--metric {m}: no row has it (expected a counter, a timing column or a stats key)");
+    }
     data.set_budget(set.budget());
     let trace_rows = trace.map(read_trace).transpose()?;
     let mut svgs = data.cactus()?;

@@ -64,6 +64,9 @@ pub struct ExternalSpec {
     /// Sudoku orders it takes (`orders = [3, 4, 5]`; default `[3]`, 9x9 only): a job of
     /// another order is never sent to it.
     pub orders: Vec<usize>,
+    /// The counter or `stats` key its effort is measured in (`effort = "nodes"`), recorded
+    /// in the run's meta so that reports compare it on effort with strategies of that unit.
+    pub effort: Option<String>,
 }
 
 /// How long a `ready` start-up may take when the manifest does not say.
@@ -128,6 +131,23 @@ fn parse_orders(raw: Option<Vec<i64>>, kind: PuzzleKind) -> Result<Vec<usize>, S
     }
 }
 
+/// The `effort` key: a counter or `stats` key, as the protocol's stats pairs spell keys.
+fn parse_effort(raw: Option<String>) -> Result<Option<String>, String> {
+    match raw {
+        Some(k)
+            if k.is_empty()
+                || !k
+                    .chars()
+                    .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.')) =>
+        {
+            Err(format!(
+                "{k:?}: expected a counter or stats key of letters, digits, `_`, `-` and `.`, e.g. \"nodes\""
+            ))
+        }
+        k => Ok(k),
+    }
+}
+
 /// The file's shape; `deny_unknown_fields` makes a misspelt key an error, not a silent default.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -152,6 +172,7 @@ struct RawSolver {
     ready: bool,
     startup_limit: Option<f64>,
     orders: Option<Vec<i64>>,
+    effort: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -341,7 +362,9 @@ pub fn parse(
         let startup_limit =
             startup_limit(s.ready, s.startup_limit).map_err(|m| invalid("startup_limit", m))?;
         let orders = parse_orders(s.orders, kind).map_err(|m| invalid("orders", m))?;
+        let effort = parse_effort(s.effort).map_err(|m| invalid("effort", m))?;
         out.push(ExternalSpec {
+            effort,
             orders,
             name,
             kind,
@@ -593,6 +616,22 @@ mod tests {
         );
         let e = err(&format!("{OK}orders = []\n"));
         assert!(e.contains("orders"), "{e}");
+    }
+
+    #[test]
+    fn effort_names_a_counter_or_stats_key() {
+        let (_d, m) = dir_with_exe();
+        let specs = parse(&m, OK, &["backtrack"]).expect("valid");
+        assert_eq!(specs[0].effort, None);
+        let specs = parse(&m, &format!("{OK}effort = \"decodes\"\n"), &["backtrack"]).expect("ok");
+        assert_eq!(specs[0].effort.as_deref(), Some("decodes"));
+        for bad in ["", "a b", "x=1", "n;m"] {
+            let e = err(&format!("{OK}effort = {bad:?}\n"));
+            assert!(
+                e.contains("[solver.mine] effort") && e.contains("expected a counter"),
+                "{e}"
+            );
+        }
     }
 
     #[test]

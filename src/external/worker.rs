@@ -100,6 +100,10 @@ impl Solver for ExternalSolver {
     fn measures(&self) -> bool {
         true
     }
+    /// The manifest's `effort`.
+    fn effort(&self) -> Option<&str> {
+        self.spec.effort.as_deref()
+    }
     /// The manifest's `orders` (default `[3]`).
     fn sudoku_orders(&self) -> &[usize] {
         &self.spec.orders
@@ -542,6 +546,7 @@ mod tests {
             ready: false,
             startup_limit: super::super::manifest::DEFAULT_STARTUP_LIMIT,
             orders: vec![3],
+            effort: None,
         })
     }
 

@@ -506,6 +506,11 @@ fn run_meta(cfg: &BenchConfig, dataset: &Dataset, plan: &Plan, columns: Columns)
             .iter()
             .map(|s| format!("{} [{}] {}", s.name(), s.rules(), s.params()))
             .collect(),
+        efforts: cfg
+            .solvers
+            .iter()
+            .filter_map(|s| Some((s.name().to_string(), s.effort()?.to_string())))
+            .collect(),
         solvers_manifest_hash: cfg.manifest_hash.clone(),
         columns: Some(columns),
         seed: Some(cfg.seed),

@@ -9,18 +9,20 @@
 //! with paired-bootstrap intervals, Wilcoxon signed-rank test, A12); ERT and PAR-k; and a
 //! one-line verdict.
 //!
-//! Rows come in through one function, [`load_rows`], which reduces result records to the
-//! [`Row`]s used here; nothing else in this module knows the record type or the file format.
+//! Rows come in as the [`Record`]s of a [`RunSet`] ([`AbInput::read`]), the row type every
+//! report shares; a row's effort is its strategy's unit ([`Efforts`]), and `--metric` adds
+//! any counter, timing column or numeric `stats` key ([`Record::metric`]).
 //! The statistics themselves live in [`stats`] and [`inference`].
 
 use crate::report::doc::{Doc, Inline, Table};
 use crate::report::inference::{self, WilcoxonMethod};
+use crate::report::input::{Efforts, RunFile, RunSet, TimeLimit};
 use crate::report::stats::{self, Interval};
 use crate::report::{fmt_secs, sig3};
+use crate::results::{Record, Status};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::fmt::{self, Write as _};
-use std::path::PathBuf;
 use std::str::FromStr;
 
 /// Significance level behind the verdict's wording ("clear" differences).
@@ -93,23 +95,6 @@ pub enum AbError {
         /// Colony.
         colony: u32,
     },
-    /// The files were run on different contents of one dataset.
-    #[error(
-        "dataset {dataset}: {first} was run on dataset contents {first_hash} but {second} on \
-         {second_hash}; the two sides did not solve the same puzzles"
-    )]
-    DatasetMismatch {
-        /// Dataset name.
-        dataset: String,
-        /// One file.
-        first: PathBuf,
-        /// Its meta's dataset hash.
-        first_hash: String,
-        /// Another file.
-        second: PathBuf,
-        /// Its meta's dataset hash.
-        second_hash: String,
-    },
     /// No run of A shares a pair key with a run of B.
     #[error(
         "no run of {a} shares (dataset, puzzle, seed, colony) with a run of {b} \
@@ -125,6 +110,14 @@ pub enum AbError {
         /// Rows of B.
         b_rows: usize,
     },
+    /// A `--metric` that no row of either side has.
+    #[error("--metric {metric}: no run of either side has it; they have: {known}")]
+    UnknownMetric {
+        /// The metric as given.
+        metric: String,
+        /// The counters, timing columns and stats keys the sides' rows have.
+        known: String,
+    },
     /// `--a-label` and `--b-label` name the sides alike.
     #[error("both sides are labelled {0:?}; give --a-label and --b-label different names")]
     SameLabel(String),
@@ -133,99 +126,44 @@ pub enum AbError {
     BadTimeLimit(f64),
 }
 
-/// One result row, reduced to what A/B needs.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Row {
-    /// Dataset name.
-    pub dataset: String,
-    /// Puzzle id.
-    pub puzzle_id: String,
-    /// Strategy name.
-    pub strategy: String,
-    /// Hitori rule set, empty for Sudoku.
-    pub rules: String,
-    /// Canonical `k=v;k=v` parameters.
-    pub params: String,
-    /// Seed value.
-    pub seed: u64,
-    /// Colony index.
-    pub colony: u32,
-    /// Status `solved` (verified); every other status is a failure here.
-    pub solved: bool,
-    /// Search nodes, where the solver counts them.
-    pub nodes: Option<u64>,
-    /// ABC cycles, where the solver counts them.
-    pub cycles: Option<u64>,
-    /// Backtracking guesses, where the solver counts them.
-    pub guesses: Option<u64>,
-    /// Wall time in seconds.
-    pub wall_s: f64,
-    /// Whether presolve left no blank (`empties_after_presolve` 0): no search was needed.
-    pub presolved: bool,
-    /// Index into [`Rows::files`] of the file the row came from.
-    pub file: usize,
-}
-
-/// A results file as A/B sees it: where it is and what its meta says.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct SourceFile {
-    /// The CSV.
-    pub path: PathBuf,
-    /// Whether a `.meta.json` was found beside it.
-    pub has_meta: bool,
-    /// The meta's dataset hash.
-    pub dataset_hash: Option<String>,
-}
-
-/// Rows of every input file, and the files.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Rows {
-    /// Input files in order.
-    pub files: Vec<SourceFile>,
+/// The rows A/B compares: the [`Record`]s of a [`RunSet`] (filtered, duplicates checked,
+/// dataset fingerprints agreed), with the file each came from and the set's agreed time limit
+/// and effort units.
+#[derive(Clone, Debug, Default)]
+pub struct AbInput {
     /// Rows of all files, in file order.
-    pub rows: Vec<Row>,
-    /// The time limit the input agreed ([`crate::report::input::TimeLimit`]).
-    pub time_limit: crate::report::input::TimeLimit,
+    pub rows: Vec<Record>,
+    /// Index into `files` of each row's file.
+    pub file_of: Vec<usize>,
+    /// The input files, with their metas.
+    pub files: Vec<RunFile>,
+    /// The time limit the input agreed.
+    pub time_limit: TimeLimit,
+    /// Each strategy's effort unit.
+    pub efforts: Efforts,
 }
 
-/// The rows of a [`RunSet`](crate::report::input::RunSet) (filtered, duplicates checked)
-/// reduced to what A/B needs, with its files and agreed time limit.
-pub fn load_rows(set: &crate::report::input::RunSet) -> Result<Rows, AbError> {
-    use crate::results::Status;
-    let mut out = Rows {
-        time_limit: set.time_limit().clone(),
-        ..Rows::default()
-    };
-    let rows = &mut out.rows;
-    set.for_each(|r, file| {
-        rows.push(Row {
-            solved: r.status == Some(Status::Solved),
-            dataset: r.dataset.clone(),
-            puzzle_id: r.puzzle_id.clone(),
-            strategy: r.strategy.clone(),
-            rules: r.rules.clone(),
-            params: r.params.as_str().to_string(),
-            seed: r.seed,
-            colony: r.colony,
-            nodes: r.counters.nodes,
-            cycles: r.counters.cycles,
-            guesses: r.counters.guesses,
-            wall_s: r.wall_s,
-            presolved: r.counters.empties_after_presolve == Some(0),
-            file,
-        });
-        Ok(())
-    })?;
-    out.files = set
-        .files()
-        .iter()
-        .map(|f| SourceFile {
-            path: f.path.clone(),
-            has_meta: f.meta.is_some(),
-            dataset_hash: f.meta.as_ref().and_then(|m| m.dataset_hash.clone()),
-        })
-        .collect();
-    Ok(out)
+impl AbInput {
+    /// Every row of `set` that passes its filter, with the set's facts.
+    pub fn read(set: &RunSet) -> Result<AbInput, AbError> {
+        let mut out = AbInput {
+            files: set.files().to_vec(),
+            time_limit: set.time_limit().clone(),
+            efforts: set.efforts().clone(),
+            ..AbInput::default()
+        };
+        set.for_each(|r, file| {
+            out.rows.push(r.clone());
+            out.file_of.push(file);
+            Ok(())
+        })?;
+        Ok(out)
+    }
+}
+
+/// Whether a row counts as solved here (verified `solved`; every other status is a failure).
+fn solved(r: &Record) -> bool {
+    r.status == Some(Status::Solved)
 }
 
 /// Comma-separated `key=value` terms choosing one configuration: keys are `strategy`, `rules`
@@ -277,11 +215,11 @@ pub struct Config {
 }
 
 impl Config {
-    fn of(r: &Row) -> Config {
+    fn of(r: &Record) -> Config {
         Config {
             strategy: r.strategy.clone(),
             rules: r.rules.clone(),
-            params: r.params.clone(),
+            params: r.params.as_str().to_string(),
         }
     }
 
@@ -370,6 +308,9 @@ pub struct AbOptions {
     /// Names for the sides in tables and verdicts (`--a-label`, `--b-label`); by default the
     /// strategy, plus the rules and parameters that tell the sides apart.
     pub labels: (Option<String>, Option<String>),
+    /// More metrics to compare (`--metric`): counters, timing columns or `stats` keys, after
+    /// the sides' shared effort unit.
+    pub metrics: Vec<&'static str>,
 }
 
 impl AbOptions {
@@ -382,6 +323,7 @@ impl AbOptions {
             resamples: stats::BOOTSTRAP_RESAMPLES,
             seed: stats::BOOTSTRAP_SEED,
             labels: (None, None),
+            metrics: Vec::new(),
         }
     }
 }
@@ -439,7 +381,7 @@ pub struct Success {
 /// One measure compared on the pairs both sides solved. Ratios are B over A.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Comparison {
-    /// `nodes`, `cycles`, `guesses` or `wall_s`.
+    /// The effort unit, a `--metric`, or `wall_s`.
     pub metric: &'static str,
     /// Pairs compared.
     pub pairs: usize,
@@ -466,7 +408,7 @@ pub struct Comparison {
 /// Expected running time of one side: total spent over all its runs per success.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Ert {
-    /// Effort unit (`nodes` or `cycles`); `None` when the side counts neither.
+    /// Effort unit (the strategy's, [`Efforts`]); `None` when the side has none.
     pub unit: Option<&'static str>,
     /// Total effort of all runs / successes; `None` with no success or no unit.
     pub effort: Option<f64>,
@@ -498,7 +440,7 @@ pub struct Section {
     pub unpaired_b: usize,
     /// Success on the pairs.
     pub success: Success,
-    /// Effort counter of A (`cycles` for ABC, else `nodes`).
+    /// Effort unit of A (its strategy's, [`Efforts`]).
     pub effort_unit_a: Option<&'static str>,
     /// Effort counter of B.
     pub effort_unit_b: Option<&'static str>,
@@ -565,15 +507,24 @@ impl FromStr for AbFormat {
 
 type PairKey<'r> = (&'r str, &'r str, u64, u32);
 
+/// A side's rows by pair key, with the index of each row's file.
+type SideRows<'r> = HashMap<PairKey<'r>, (&'r Record, usize)>;
+
 fn side_rows<'r>(
     side: &'static str,
     config: &Config,
-    rows: &'r [Row],
-) -> Result<HashMap<PairKey<'r>, &'r Row>, AbError> {
+    input: &'r AbInput,
+) -> Result<SideRows<'r>, AbError> {
     let mut out = HashMap::new();
-    for r in rows.iter().filter(|r| Config::of(r) == *config) {
+    for (r, &file) in input.rows.iter().zip(&input.file_of) {
+        if r.strategy != config.strategy
+            || r.rules != config.rules
+            || r.params.as_str() != config.params
+        {
+            continue;
+        }
         let key = (r.dataset.as_str(), r.puzzle_id.as_str(), r.seed, r.colony);
-        if out.insert(key, r).is_some() {
+        if out.insert(key, (r, file)).is_some() {
             return Err(AbError::Duplicate {
                 side,
                 config: config.to_string(),
@@ -616,50 +567,40 @@ fn side_labels(a: &Config, b: &Config) -> (String, String) {
     }
 }
 
-/// The dataset hash behind each dataset, from the files' metadata: two files of one dataset
-/// with different hashes hold different puzzles under one name, so their runs cannot pair.
-/// A file without a hash is noted, not refused.
+/// The dataset hash behind each dataset, from the files' metas (the input layer has already
+/// refused two files naming one dataset with different hashes). A file without a hash is
+/// noted: its dataset's contents were not checked.
 fn dataset_hashes<'r>(
-    input: &Rows,
+    input: &AbInput,
     files_of: &BTreeMap<&'r str, BTreeSet<usize>>,
     notes: &mut Vec<String>,
-) -> Result<BTreeMap<&'r str, Option<String>>, AbError> {
+) -> BTreeMap<&'r str, Option<String>> {
     let mut hash_of: BTreeMap<&'r str, Option<String>> = BTreeMap::new();
     for (&dataset, files) in files_of {
-        let mut known: Option<&SourceFile> = None;
+        let mut hash = None;
         for f in files.iter().map(|&i| &input.files[i]) {
-            match (&f.dataset_hash, known) {
-                (None, _) => notes.push(format!(
+            match f.meta.as_ref().map(|m| &m.dataset_hash) {
+                Some(Some(h)) => hash = hash.or_else(|| Some(h.clone())),
+                has_meta => notes.push(format!(
                     "{}: {}; dataset contents not checked",
                     f.path.display(),
-                    if f.has_meta {
+                    if has_meta.is_some() {
                         "its .meta.json has no dataset_hash"
                     } else {
                         "no .meta.json beside it"
                     }
                 )),
-                (Some(h), Some(k)) if k.dataset_hash.as_ref() != Some(h) => {
-                    return Err(AbError::DatasetMismatch {
-                        dataset: dataset.to_string(),
-                        first: k.path.clone(),
-                        first_hash: k.dataset_hash.clone().unwrap_or_default(),
-                        second: f.path.clone(),
-                        second_hash: h.clone(),
-                    })
-                }
-                (Some(_), None) => known = Some(f),
-                _ => {}
             }
         }
-        hash_of.insert(dataset, known.and_then(|f| f.dataset_hash.clone()));
+        hash_of.insert(dataset, hash);
     }
-    Ok(hash_of)
+    hash_of
 }
 
 /// Runs of A and of B with no partner on the other side, per dataset.
 fn unpaired_runs<'r>(
-    a_rows: &HashMap<PairKey<'r>, &'r Row>,
-    b_rows: &HashMap<PairKey<'r>, &'r Row>,
+    a_rows: &SideRows<'r>,
+    b_rows: &SideRows<'r>,
 ) -> BTreeMap<&'r str, (usize, usize)> {
     let mut unpaired: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for k in a_rows.keys().filter(|k| !b_rows.contains_key(*k)) {
@@ -682,8 +623,22 @@ fn labels_for(opts: &AbOptions, a: &Config, b: &Config) -> Result<(String, Strin
     Ok((la, lb))
 }
 
+/// The time limit for PAR-k: `--time-limit`, else the input's agreed one, else a note why not.
+fn time_limit(input: &AbInput, opts: &AbOptions, notes: &mut Vec<String>) -> Option<f64> {
+    let t = opts.time_limit_s.or(input.time_limit.secs);
+    if t.is_none() {
+        let why = input
+            .time_limit
+            .note
+            .as_deref()
+            .unwrap_or("no time limit known");
+        notes.push(format!("PAR-2 and PAR-10 omitted: {why}"));
+    }
+    t
+}
+
 /// Compare the configurations the options select, over every pair of runs.
-pub fn ab(input: &Rows, opts: &AbOptions) -> Result<AbReport, AbError> {
+pub fn ab(input: &AbInput, opts: &AbOptions) -> Result<AbReport, AbError> {
     if let Some(t) = opts.time_limit_s {
         if !(t.is_finite() && t > 0.0) {
             return Err(AbError::BadTimeLimit(t));
@@ -697,26 +652,22 @@ pub fn ab(input: &Rows, opts: &AbOptions) -> Result<AbReport, AbError> {
             config: ca.to_string(),
         });
     }
-    let a_rows = side_rows("--a", &ca, &input.rows)?;
-    let b_rows = side_rows("--b", &cb, &input.rows)?;
+    let a_rows = side_rows("--a", &ca, input)?;
+    let b_rows = side_rows("--b", &cb, input)?;
+    check_metrics(
+        &opts.metrics,
+        a_rows.values().chain(b_rows.values()).map(|r| r.0),
+    )?;
     let mut notes = Vec::new();
 
     // Files behind each dataset, for the contents check.
     let mut files_of: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
-    for r in a_rows.values().chain(b_rows.values()) {
-        files_of.entry(&r.dataset).or_default().insert(r.file);
+    for (r, file) in a_rows.values().chain(b_rows.values()) {
+        files_of.entry(&r.dataset).or_default().insert(*file);
     }
-    let hash_of = dataset_hashes(input, &files_of, &mut notes)?;
+    let hash_of = dataset_hashes(input, &files_of, &mut notes);
     notes.dedup();
-    let time_limit_s = opts.time_limit_s.or(input.time_limit.secs);
-    if time_limit_s.is_none() {
-        let why = input
-            .time_limit
-            .note
-            .as_deref()
-            .unwrap_or("no time limit known");
-        notes.push(format!("PAR-2 and PAR-10 omitted: {why}"));
-    }
+    let time_limit_s = time_limit(input, opts, &mut notes);
 
     // Pairs, sorted by key so the bootstrap does not depend on the order of the files.
     let mut keys: Vec<&PairKey> = a_rows.keys().filter(|k| b_rows.contains_key(*k)).collect();
@@ -730,12 +681,12 @@ pub fn ab(input: &Rows, opts: &AbOptions) -> Result<AbReport, AbError> {
         });
     }
     let unpaired = unpaired_runs(&a_rows, &b_rows);
-    let mut by_dataset: BTreeMap<&str, Vec<(&Row, &Row)>> = BTreeMap::new();
+    let mut by_dataset: BTreeMap<&str, Vec<RowPair>> = BTreeMap::new();
     for k in &keys {
         by_dataset
             .entry(k.0)
             .or_default()
-            .push((a_rows[*k], b_rows[*k]));
+            .push((a_rows[*k].0, b_rows[*k].0));
     }
     for (d, (ua, ub)) in &unpaired {
         if !by_dataset.contains_key(d) {
@@ -751,6 +702,7 @@ pub fn ab(input: &Rows, opts: &AbOptions) -> Result<AbReport, AbError> {
         lb: &lb,
         time_limit_s,
         opts,
+        efforts: &input.efforts,
     };
     let datasets: Vec<Section> = by_dataset
         .iter()
@@ -764,7 +716,7 @@ pub fn ab(input: &Rows, opts: &AbOptions) -> Result<AbReport, AbError> {
             )
         })
         .collect();
-    let all: Vec<(&Row, &Row)> = by_dataset.values().flatten().copied().collect();
+    let all: Vec<RowPair> = by_dataset.values().flatten().copied().collect();
     let (ua, ub) = unpaired
         .values()
         .fold((0, 0), |(x, y), (a, b)| (x + a, y + b));
@@ -788,33 +740,42 @@ pub fn ab(input: &Rows, opts: &AbOptions) -> Result<AbReport, AbError> {
     })
 }
 
-/// The effort counter of a set of rows: `cycles` when any row counts cycles (ABC), else
-/// `nodes` when any counts nodes.
-fn effort_unit<'r>(rows: impl Iterator<Item = &'r Row> + Clone) -> Option<&'static str> {
-    if rows.clone().any(|r| r.cycles.is_some()) {
-        Some("cycles")
-    } else if rows.clone().any(|r| r.nodes.is_some()) {
-        Some("nodes")
-    } else {
-        None
+/// Refuse a `--metric` that no row has (a misspelt name would otherwise only leave a note).
+fn check_metrics<'r>(
+    metrics: &[&'static str],
+    rows: impl Iterator<Item = &'r Record> + Clone,
+) -> Result<(), AbError> {
+    for m in metrics {
+        if rows.clone().all(|r| r.metric(m).is_none()) {
+            let mut known: BTreeSet<&str> = ["wall_s"].into_iter().collect();
+            for r in rows.clone() {
+                known.extend(
+                    crate::results::COUNTERS
+                        .iter()
+                        .map(|c| c.name)
+                        .chain(["cpu_s", "max_rss_kib", "startup_s"])
+                        .chain(r.stat_keys())
+                        .filter(|k| r.metric(k).is_some()),
+                );
+            }
+            return Err(AbError::UnknownMetric {
+                metric: m.to_string(),
+                known: known.into_iter().collect::<Vec<_>>().join(", "),
+            });
+        }
     }
+    Ok(())
 }
 
-/// A row's value of a counter (or `wall_s`).
-fn metric(r: &Row, name: &str) -> Option<f64> {
-    match name {
-        "nodes" => r.nodes.map(|v| v as f64),
-        "cycles" => r.cycles.map(|v| v as f64),
-        "guesses" => r.guesses.map(|v| v as f64),
-        _ => Some(r.wall_s),
-    }
-}
+/// The runs of A and B on one (dataset, puzzle, seed, colony).
+type RowPair<'r> = (&'r Record, &'r Record);
 
 struct Ctx<'a> {
     la: &'a str,
     lb: &'a str,
     time_limit_s: Option<f64>,
     opts: &'a AbOptions,
+    efforts: &'a Efforts,
 }
 
 impl Ctx<'_> {
@@ -822,15 +783,14 @@ impl Ctx<'_> {
         &self,
         dataset: Option<String>,
         dataset_hash: Option<String>,
-        pairs: &[(&Row, &Row)],
+        pairs: &[RowPair],
         (unpaired_a, unpaired_b): (usize, usize),
     ) -> Section {
         let n = pairs.len() as u64;
-        let count =
-            |f: &dyn Fn(&(&Row, &Row)) -> bool| pairs.iter().filter(|p| f(p)).count() as u64;
-        let both = count(&|(a, b)| a.solved && b.solved);
-        let a_only = count(&|(a, b)| a.solved && !b.solved);
-        let b_only = count(&|(a, b)| !a.solved && b.solved);
+        let count = |f: &dyn Fn(&RowPair) -> bool| pairs.iter().filter(|p| f(p)).count() as u64;
+        let both = count(&|(a, b)| solved(a) && solved(b));
+        let a_only = count(&|(a, b)| solved(a) && !solved(b));
+        let b_only = count(&|(a, b)| !solved(a) && solved(b));
         let prop = |k: u64| {
             let (lo, hi) = inference::wilson(k, n).unwrap_or((f64::NAN, f64::NAN));
             Proportion {
@@ -851,43 +811,24 @@ impl Ctx<'_> {
             mcnemar_p: inference::mcnemar_exact(a_only, b_only),
         };
 
-        let unit_a = effort_unit(pairs.iter().map(|p| p.0));
-        let unit_b = effort_unit(pairs.iter().map(|p| p.1));
-        let solved: Vec<&(&Row, &Row)> =
-            pairs.iter().filter(|(a, b)| a.solved && b.solved).collect();
+        // A side's unit is its strategy's: the first of its rows that has one says it.
+        let unit_a = pairs.iter().find_map(|p| self.efforts.unit(p.0));
+        let unit_b = pairs.iter().find_map(|p| self.efforts.unit(p.1));
+        let both_solved: Vec<&RowPair> = pairs
+            .iter()
+            .filter(|(a, b)| solved(a) && solved(b))
+            .collect();
         let mut notes = Vec::new();
-        let mut comparisons = Vec::new();
-        if solved.is_empty() {
-            notes.push("no pair was solved by both sides: effort and time not compared".into());
-        } else {
-            for m in ["nodes", "cycles", "guesses"] {
-                if solved
-                    .iter()
-                    .all(|(a, b)| metric(a, m).is_some() && metric(b, m).is_some())
-                {
-                    comparisons.push(self.compare(m, &solved));
-                }
-            }
-            if comparisons.is_empty() {
-                let show = |u: Option<&str>| u.unwrap_or("no counter").to_string();
-                notes.push(format!(
-                    "different effort units (A counts {}, B counts {}): effort not compared",
-                    show(unit_a),
-                    show(unit_b)
-                ));
-            }
-            comparisons.push(self.compare("wall_s", &solved));
-        }
-
+        let comparisons = self.comparisons(&both_solved, (unit_a, unit_b), &mut notes);
         let ert = |unit: Option<&'static str>, side_a: bool| {
             let runs = pairs.iter().map(|p| if side_a { p.0 } else { p.1 });
-            let successes = runs.clone().filter(|r| r.solved).count();
+            let successes = runs.clone().filter(|r| solved(r)).count();
             let per = |total: f64| (successes > 0).then(|| total / successes as f64);
             Ert {
                 unit,
                 effort: unit.and_then(|u| {
                     // A run without the counter (an error row) adds nothing.
-                    per(runs.clone().filter_map(|r| metric(r, u)).sum())
+                    per(runs.clone().filter_map(|r| r.metric(u)).sum())
                 }),
                 seconds: per(runs.clone().map(|r| r.wall_s).sum()),
             }
@@ -897,8 +838,8 @@ impl Ctx<'_> {
         let par = |k: f64| {
             let t = self.time_limit_s?;
             Some(PerSide {
-                a: stats::par_k(pairs.iter().map(|p| (p.0.solved, p.0.wall_s)), k, t)?,
-                b: stats::par_k(pairs.iter().map(|p| (p.1.solved, p.1.wall_s)), k, t)?,
+                a: stats::par_k(pairs.iter().map(|p| (solved(p.0), p.0.wall_s)), k, t)?,
+                b: stats::par_k(pairs.iter().map(|p| (solved(p.1), p.1.wall_s)), k, t)?,
             })
         };
         let mut s = Section {
@@ -920,17 +861,69 @@ impl Ctx<'_> {
         };
         // A side whose every solved pair had nothing left after presolve needed no search.
         let presolved = |side_a: bool| {
-            solved
-                .iter()
-                .all(|(a, b)| if side_a { a.presolved } else { b.presolved })
+            both_solved.iter().all(|(a, b)| {
+                let r = if side_a { a } else { b };
+                r.counters.empties_after_presolve == Some(0)
+            })
         };
         s.verdict = self.verdict(&s, (presolved(true), presolved(false)));
         s
     }
 
-    fn compare(&self, m: &'static str, pairs: &[&(&Row, &Row)]) -> Comparison {
-        let a: Vec<f64> = pairs.iter().filter_map(|p| metric(p.0, m)).collect();
-        let b: Vec<f64> = pairs.iter().filter_map(|p| metric(p.1, m)).collect();
+    /// The measures compared on the pairs both sides solved: the shared effort unit first
+    /// (the verdict's), then each `--metric`, then wall time; what was not compared is noted.
+    fn comparisons(
+        &self,
+        both_solved: &[&RowPair],
+        (unit_a, unit_b): (Option<&'static str>, Option<&'static str>),
+        notes: &mut Vec<String>,
+    ) -> Vec<Comparison> {
+        let mut comparisons = Vec::new();
+        if both_solved.is_empty() {
+            notes.push("no pair was solved by both sides: effort and time not compared".into());
+            return comparisons;
+        }
+        let shared = unit_a.filter(|_| unit_a == unit_b);
+        let mut metrics: Vec<&'static str> = shared.into_iter().collect();
+        for m in &self.opts.metrics {
+            if !metrics.contains(m) && *m != "wall_s" {
+                metrics.push(m);
+            }
+        }
+        for m in metrics {
+            let missing = both_solved
+                .iter()
+                .filter(|(a, b)| a.metric(m).is_none() || b.metric(m).is_none())
+                .count();
+            if missing == 0 {
+                comparisons.push(self.compare(m, both_solved));
+            } else {
+                notes.push(format!(
+                    "{m}: missing on {missing} of the {} pairs both solved; not compared",
+                    both_solved.len()
+                ));
+            }
+        }
+        if shared.is_none() {
+            let show = |u: Option<&str>| u.unwrap_or("no counter").to_string();
+            notes.push(format!(
+                "different effort units (A counts {}, B counts {}): effort not compared{}",
+                show(unit_a),
+                show(unit_b),
+                if comparisons.is_empty() {
+                    " (compare a counter both report with --metric NAME)"
+                } else {
+                    ""
+                }
+            ));
+        }
+        comparisons.push(self.compare("wall_s", both_solved));
+        comparisons
+    }
+
+    fn compare(&self, m: &'static str, pairs: &[&RowPair]) -> Comparison {
+        let a: Vec<f64> = pairs.iter().filter_map(|p| p.0.metric(m)).collect();
+        let b: Vec<f64> = pairs.iter().filter_map(|p| p.1.metric(m)).collect();
         let ratios = stats::bootstrap_paired_ratios(&a, &b, self.opts.resamples, self.opts.seed);
         let w = inference::wilcoxon(&a, &b);
         Comparison {
@@ -984,7 +977,7 @@ impl Ctx<'_> {
         } else if s.comparisons.len() == 1 {
             parts.push("different effort units, effort not compared".into());
         }
-        // The first counter (nodes or cycles; guesses only add detail) and time.
+        // The effort (else the first `--metric`) and time.
         let first_effort = s.comparisons.iter().find(|c| c.metric != "wall_s");
         let time = s.comparisons.iter().find(|c| c.metric == "wall_s");
         for c in first_effort.into_iter().chain(time) {
@@ -1289,50 +1282,59 @@ impl AbReport {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::results::Params;
 
     fn sel(s: &str) -> Selector {
         s.parse().expect("valid selector")
     }
 
-    /// A Hitori-like row: nodes counted, solved or not.
-    fn row(strategy: &str, puzzle: u32, solved: bool, nodes: u64, wall_s: f64) -> Row {
-        Row {
-            dataset: "d".into(),
-            puzzle_id: format!("p{puzzle}"),
-            strategy: strategy.into(),
-            rules: "basic".into(),
-            params: "max_solutions=1".into(),
-            solved,
-            nodes: Some(nodes),
-            wall_s,
-            ..Row::default()
-        }
+    /// A row of `strategy` on dataset `d`, solved or not, with `wall_s`.
+    fn rec(dataset: &str, strategy: &str, puzzle: u32, solved: bool, wall_s: f64) -> Record {
+        let status = if solved {
+            Status::Solved
+        } else {
+            Status::Unsolved
+        };
+        Record::sample(dataset, strategy, &format!("p{puzzle}"), status, wall_s)
     }
 
-    fn one_file(rows: Vec<Row>, hash: Option<&str>, timeout_s: Option<f64>) -> Rows {
-        Rows {
-            files: vec![SourceFile {
+    /// A Hitori-like row: nodes counted, solved or not.
+    fn row(strategy: &str, puzzle: u32, solved: bool, nodes: u64, wall_s: f64) -> Record {
+        let mut r = rec("d", strategy, puzzle, solved, wall_s);
+        r.params = Params::from_cell("max_solutions=1");
+        r.counters.nodes = Some(nodes);
+        r
+    }
+
+    fn one_file(rows: Vec<Record>, hash: Option<&str>, timeout_s: Option<f64>) -> AbInput {
+        AbInput {
+            file_of: vec![0; rows.len()],
+            files: vec![RunFile {
                 path: "r.csv".into(),
-                has_meta: true,
-                dataset_hash: hash.map(String::from),
+                meta: Some(crate::results::RunMeta {
+                    dataset_hash: hash.map(String::from),
+                    ..Default::default()
+                }),
+                incomplete: None,
             }],
             rows,
-            time_limit: crate::report::input::TimeLimit {
+            time_limit: TimeLimit {
                 secs: timeout_s,
                 note: timeout_s
                     .is_none()
                     .then(|| "the run had no --timeout".to_string()),
             },
+            efforts: Efforts::default(),
         }
     }
 
-    fn run(input: &Rows, a: &str, b: &str) -> Result<AbReport, AbError> {
+    fn run(input: &AbInput, a: &str, b: &str) -> Result<AbReport, AbError> {
         ab(input, &AbOptions::new(sel(a), sel(b)))
     }
 
     /// Six pairs: mrv solves 1-5, row solves 1-3 and 6; row needs more nodes. One extra row
     /// of row (puzzle 7) has no mrv partner.
-    fn mixed() -> Rows {
+    fn mixed() -> AbInput {
         let mut rows = Vec::new();
         for i in 1..=6u32 {
             let n = u64::from(i) * 10;
@@ -1347,25 +1349,13 @@ mod tests {
     fn a_side_that_needed_no_cycles_is_said_in_words_and_b_is_always_measured_against_a() {
         let mut rows = Vec::new();
         for i in 1..=8u32 {
-            let cycles = |c: u64| Row {
-                dataset: "s".into(),
-                puzzle_id: format!("p{i}"),
-                solved: true,
-                cycles: Some(c),
-                nodes: None,
-                wall_s: 0.001 * f64::from(i),
-                ..Row::default()
-            };
-            rows.push(Row {
-                strategy: "abc".into(),
-                ..cycles(100 * u64::from(i))
-            });
-            rows.push(Row {
-                strategy: "abc-hybrid".into(),
-                presolved: true,
-                wall_s: 0.0001,
-                ..cycles(0)
-            });
+            let mut a = rec("s", "abc", i, true, 0.001 * f64::from(i));
+            a.counters.cycles = Some(100 * u64::from(i));
+            rows.push(a);
+            let mut b = rec("s", "abc-hybrid", i, true, 0.0001);
+            b.counters.cycles = Some(0);
+            b.counters.empties_after_presolve = Some(0);
+            rows.push(b);
         }
         let r = run(
             &one_file(rows, None, None),
@@ -1423,20 +1413,16 @@ mod tests {
             .is_err_and(|e| e.contains("twice")));
     }
 
-    fn abc(limit: &str, neighbourhood: &str, puzzle: u32) -> Row {
-        Row {
-            dataset: "s".into(),
-            puzzle_id: format!("p{puzzle}"),
-            strategy: "abc".into(),
-            params: format!("colony_size=100;limit={limit};neighbourhood={neighbourhood}"),
-            solved: true,
-            cycles: Some(100 + u64::from(puzzle)),
-            wall_s: 0.01,
-            ..Row::default()
-        }
+    fn abc(limit: &str, neighbourhood: &str, puzzle: u32) -> Record {
+        let mut r = rec("s", "abc", puzzle, true, 0.01);
+        r.params = Params::from_cell(&format!(
+            "colony_size=100;limit={limit};neighbourhood={neighbourhood}"
+        ));
+        r.counters.cycles = Some(100 + u64::from(puzzle));
+        r
     }
 
-    fn abc_rows() -> Rows {
+    fn abc_rows() -> AbInput {
         let mut rows = Vec::new();
         for p in 1..=3 {
             rows.push(abc("50", "box", p));
@@ -1506,30 +1492,25 @@ mod tests {
     }
 
     #[test]
-    fn different_dataset_contents_are_refused() {
-        // Same dataset name, A's file and B's file made from different puzzles.
+    fn dataset_hashes_are_reported_and_a_file_without_one_is_noted() {
+        // (Two files naming one dataset with different hashes are refused by the input
+        // layer: report::input::tests.)
         let mut input = mixed();
-        input.files.push(SourceFile {
+        input.files.push(RunFile {
             path: "other.csv".into(),
-            has_meta: true,
-            dataset_hash: Some("h2".into()),
+            meta: None,
+            incomplete: None,
         });
-        for r in input.rows.iter_mut().filter(|r| r.strategy == "row") {
-            r.file = 1;
-        }
-        let e = run(&input, "strategy=mrv", "strategy=row").expect_err("mismatch");
-        assert!(
-            matches!(&e, AbError::DatasetMismatch { first_hash, second_hash, .. }
-                if first_hash == "h1" && second_hash == "h2"),
-            "{e}"
-        );
-        // The same hash is accepted and reported.
-        input.files[1].dataset_hash = Some("h1".into());
-        let r = run(&input, "strategy=mrv", "strategy=row").expect("same contents");
+        let r = run(&input, "strategy=mrv", "strategy=row").expect("one file");
         assert_eq!(r.datasets[0].dataset_hash.as_deref(), Some("h1"));
-        // No hash at all: compared, with a note that the contents were not checked.
-        input.files[1].dataset_hash = None;
-        input.files[1].has_meta = false;
+        assert!(r.notes.is_empty(), "{:?}", r.notes);
+        // B's rows from the file without a meta: compared, with a note that the contents
+        // were not checked.
+        for (r, f) in input.rows.iter().zip(input.file_of.iter_mut()) {
+            if r.strategy == "row" {
+                *f = 1;
+            }
+        }
         let r = run(&input, "strategy=mrv", "strategy=row").expect("unchecked");
         assert!(
             r.notes
@@ -1538,14 +1519,13 @@ mod tests {
             "{:?}",
             r.notes
         );
-        // (The time limit of a file without a meta is the input layer's rule:
-        // report::input::tests.)
     }
 
     #[test]
     fn duplicate_runs_on_one_side_are_refused() {
         let mut input = mixed();
         input.rows.push(row("mrv", 2, true, 1, 0.1));
+        input.file_of.push(0);
         let e = run(&input, "strategy=mrv", "strategy=row").expect_err("duplicate");
         assert!(e.to_string().contains("puzzle p2, seed 0, colony 0"), "{e}");
     }
@@ -1637,7 +1617,7 @@ mod tests {
         assert!(back.is_ok());
     }
 
-    fn r_rows_swapped() -> Vec<Row> {
+    fn r_rows_swapped() -> Vec<Record> {
         vec![row("mrv", 1, true, 1, 0.1), row("row", 1, true, 2, 0.1)]
     }
 
@@ -1675,18 +1655,18 @@ mod tests {
     fn different_effort_units_are_not_compared() {
         let mut rows = Vec::new();
         for p in 1..=3 {
-            rows.push(abc("50", "box", p));
-            rows.push(Row {
-                strategy: "backtrack".into(),
-                params: "max_solutions=1".into(),
-                cycles: None,
-                nodes: Some(4),
-                guesses: Some(1),
-                ..abc("50", "box", p)
-            });
+            let mut a = abc("50", "box", p);
+            a.counters.evaluations = Some(20 * u64::from(p));
+            rows.push(a);
+            let mut b = rec("s", "backtrack", p, true, 0.01);
+            b.counters.nodes = Some(4);
+            b.counters.guesses = Some(1);
+            b.counters.evaluations = Some(10 * u64::from(p));
+            b.stats = Some(format!("difficulty={p};tag=x"));
+            rows.push(b);
         }
         let r = run(
-            &one_file(rows, None, None),
+            &one_file(rows.clone(), None, None),
             "strategy=abc",
             "strategy=backtrack",
         )
@@ -1707,19 +1687,86 @@ mod tests {
             (s.ert_a.unit, s.ert_b.unit),
             (Some("cycles"), Some("nodes"))
         );
+        // A counter both report is compared when asked for, and leads the verdict.
+        let input = one_file(rows.clone(), None, None);
+        let mut opts = AbOptions::new(sel("strategy=abc"), sel("strategy=backtrack"));
+        opts.metrics = vec!["evaluations"];
+        let r = ab(&input, &opts).expect("ok");
+        let metrics: Vec<&str> = r.overall.comparisons.iter().map(|c| c.metric).collect();
+        assert_eq!(metrics, ["evaluations", "wall_s"]);
+        let e = &r.overall.comparisons[0];
+        assert_eq!((e.mean_a, e.mean_b), (40.0, 20.0));
+        assert!(
+            r.overall.verdict.starts_with(
+                "both solve all 3; no clear difference in evaluations (backtrack ×0.500"
+            ),
+            "{}",
+            r.overall.verdict
+        );
+        // A stats key only one side has is named as missing; a name no row has is refused,
+        // listing what the rows have.
+        opts.metrics = vec!["difficulty"];
+        let r = ab(&input, &opts).expect("ok");
+        assert!(
+            r.overall
+                .notes
+                .iter()
+                .any(|n| n == "difficulty: missing on 3 of the 3 pairs both solved; not compared"),
+            "{:?}",
+            r.overall.notes
+        );
+        opts.metrics = vec!["evalutions"];
+        let e = ab(&input, &opts).expect_err("misspelt");
+        assert!(
+            e.to_string()
+                .contains("--metric evalutions: no run of either side has it")
+                && e.to_string()
+                    .contains("difficulty, evaluations, guesses, nodes"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn effort_is_each_strategys_declared_unit() {
+        // abc-prop counts cycles and evaluations; its unit is evaluations, so against abc
+        // (cycles) effort is not compared unless asked for, and against an external solver
+        // declaring evaluations it is.
+        let mut rows = Vec::new();
+        for p in 1..=4 {
+            let mut a = rec("s", "abc-prop", p, true, 0.01);
+            a.counters.cycles = Some(2);
+            a.counters.evaluations = Some(100 * u64::from(p));
+            rows.push(a);
+            let mut b = rec("s", "peer", p, true, 0.02);
+            b.stats = Some(format!("evaluations={}", 300 * p));
+            rows.push(b);
+        }
+        let mut input = one_file(rows, None, None);
+        let r = run(&input, "strategy=abc-prop", "strategy=peer").expect("ok");
+        assert_eq!(r.overall.effort_unit_a, Some("evaluations"));
+        assert_eq!(r.overall.effort_unit_b, None, "peer declared nothing");
+        input.efforts = Efforts::declared([("peer", "evaluations")]);
+        let r = run(&input, "strategy=abc-prop", "strategy=peer").expect("ok");
+        assert_eq!(r.overall.effort_unit_b, Some("evaluations"));
+        let c = &r.overall.comparisons[0];
+        assert_eq!(
+            (c.metric, c.mean_a, c.mean_b),
+            ("evaluations", 250.0, 750.0)
+        );
     }
 
     #[test]
     fn datasets_get_sections_and_pool_into_overall() {
         let mut input = mixed();
-        let more: Vec<Row> = input
+        let more: Vec<Record> = input
             .rows
             .iter()
-            .map(|r| Row {
+            .map(|r| Record {
                 dataset: "e".into(),
                 ..r.clone()
             })
             .collect();
+        input.file_of.extend(vec![0; more.len()]);
         input.rows.extend(more);
         let r = run(&input, "strategy=mrv", "strategy=row").expect("ok");
         let names: Vec<Option<&str>> = r.datasets.iter().map(|s| s.dataset.as_deref()).collect();
@@ -1748,7 +1795,7 @@ mod tests {
             Some(1.0)
         );
         let mut input = mixed();
-        input.time_limit = crate::report::input::TimeLimit {
+        input.time_limit = TimeLimit {
             secs: None,
             note: Some("the files' time limits differ (a: 1 s, b: 2 s)".into()),
         };

@@ -6,6 +6,7 @@
 //! outside `1 ± noise_band` is called a slowdown or speedup.
 
 use crate::report::gate::BAND_FLOOR;
+use crate::report::input::Efforts;
 use crate::report::stats::{self, Interval};
 use crate::report::{labels, GroupKey};
 use crate::results::counters::Better;
@@ -45,6 +46,8 @@ pub struct CompareOptions {
     /// different machines (e.g. a CI runner against a baseline made elsewhere): slowdowns are
     /// then still reported, but only deterministic counters and statuses decide the verdict.
     pub time_regressions: bool,
+    /// The new run's effort units (its [`crate::report::input::RunSet::efforts`]).
+    pub efforts: Efforts,
 }
 
 impl Default for CompareOptions {
@@ -60,6 +63,7 @@ impl Default for CompareOptions {
             baseline_label: "baseline".to_string(),
             new_label: "new".to_string(),
             time_regressions: true,
+            efforts: Efforts::default(),
         }
     }
 }
@@ -310,36 +314,25 @@ impl<T> Reservoir<T> {
     }
 }
 
-/// Nodes mean over rows that report nodes, or cycles mean over solved rows of an ABC group
-/// (as the summary's effort), as exact integer sums.
+/// The mean effort of a group's solved rows (as the summary's effort), as an exact sum.
 #[derive(Default)]
 struct EffortSum {
-    abc: bool,
-    nodes: (u128, u64),
-    solved_cycles: (u128, u64),
+    unit: Option<&'static str>,
+    sum: f64,
+    n: u64,
 }
 
 impl EffortSum {
-    fn add(&mut self, r: &Record) {
-        if let Some(c) = r.counters.cycles {
-            self.abc = true;
-            if r.status == Some(Status::Solved) {
-                self.solved_cycles.0 += u128::from(c);
-                self.solved_cycles.1 += 1;
-            }
-        } else if let Some(n) = r.counters.nodes {
-            self.nodes.0 += u128::from(n);
-            self.nodes.1 += 1;
+    fn add(&mut self, effort: Option<(&'static str, f64)>, solved: bool) {
+        let Some((unit, v)) = effort else { return };
+        if *self.unit.get_or_insert(unit) == unit && solved {
+            self.sum += v;
+            self.n += 1;
         }
     }
 
     fn mean(&self) -> Option<(&'static str, f64)> {
-        let (metric, (sum, n)) = if self.abc {
-            ("cycles", self.solved_cycles)
-        } else {
-            ("nodes", self.nodes)
-        };
-        (n > 0).then(|| (metric, sum as f64 / n as f64))
+        Some((self.unit?, self.sum / self.n as f64)).filter(|_| self.n > 0)
     }
 }
 
@@ -402,11 +395,11 @@ impl Acc {
         }
     }
 
-    /// A row of the new run (paired or not).
-    fn new_row(&mut self, n: &Record) {
+    /// A row of the new run (paired or not), with its effort.
+    fn new_row(&mut self, n: &Record, effort: Option<(&'static str, f64)>) {
         self.new_runs += 1;
         self.new_walls.push(n.wall_s);
-        self.effort.add(n);
+        self.effort.add(effort, n.status == Some(Status::Solved));
     }
 }
 
@@ -592,13 +585,13 @@ where
             (std::cmp::Ordering::Greater, _, Some(y)) => {
                 let g = groups.of(y);
                 g.only_new.push(job_of(y));
-                g.new_row(y);
+                g.new_row(y, opts.efforts.of(y));
                 n = ns.next()?;
             }
             (_, Some(x), Some(y)) => {
                 let g = groups.of(y);
                 g.pair(x, y);
-                g.new_row(y);
+                g.new_row(y, opts.efforts.of(y));
                 (b, n) = (bs.next()?, ns.next()?);
             }
             _ => break,

@@ -6,7 +6,7 @@
 
 use crate::report::filter::off_path;
 use crate::report::stats;
-use crate::results::counters::COUNTERS;
+use crate::results::counters::{CounterInfo, COUNTERS};
 use crate::results::{Record, Status, TraceRun};
 use serde::Serialize;
 use std::collections::{BTreeMap, HashMap};
@@ -54,44 +54,68 @@ impl ColumnStats {
 }
 
 /// Names of the columns [`ColumnsAcc`] describes, in order: every counter, then `off_path`
-/// (nodes off the deepest search path, see [`off_path`]) and `wall_s`.
+/// (nodes off the deepest search path, see [`off_path`]) and the timing columns.
 fn column_names() -> impl Iterator<Item = &'static str> {
-    COUNTERS
-        .iter()
-        .map(|c| c.name)
-        .chain(["off_path", "wall_s"])
+    COUNTERS.iter().map(|c| c.name).chain([
+        "off_path",
+        "wall_s",
+        "cpu_s",
+        "max_rss_kib",
+        "startup_s",
+    ])
 }
 
-/// Every column's values for a group, a row at a time (8 bytes a reported value).
+/// Every column's values for a group, a row at a time (8 bytes a reported value), and those
+/// of each numeric key of an external solver's `stats`.
 #[derive(Clone, Debug, Default)]
 pub struct ColumnsAcc {
     values: Vec<Vec<f64>>,
+    stats: BTreeMap<String, Vec<f64>>,
 }
 
 impl ColumnsAcc {
     /// Account for one row.
     pub fn add(&mut self, r: &Record) {
+        let n = COUNTERS.len();
         if self.values.is_empty() {
-            self.values = vec![Vec::new(); COUNTERS.len() + 2];
+            self.values = vec![Vec::new(); n + 5];
         }
-        let vals = r.counters.values();
-        for (i, v) in vals.iter().enumerate() {
-            if let Some(v) = v {
-                self.values[i].push(*v);
+        let fixed = r.counters.values().into_iter().chain([
+            off_path(r),
+            Some(r.wall_s),
+            r.cpu_s,
+            r.max_rss_kib.map(|v| v as f64),
+            r.startup_s,
+        ]);
+        for (col, v) in self.values.iter_mut().zip(fixed) {
+            col.extend(v);
+        }
+        for k in r.stat_keys() {
+            // A counter key (`solutions`) is its column already.
+            if CounterInfo::named(k).is_none() {
+                if let Some(v) = r.metric(k) {
+                    match self.stats.get_mut(k) {
+                        Some(col) => col.push(v),
+                        None => {
+                            self.stats.insert(k.to_string(), vec![v]);
+                        }
+                    }
+                }
             }
         }
-        if let Some(v) = off_path(r) {
-            self.values[COUNTERS.len()].push(v);
-        }
-        self.values[COUNTERS.len() + 1].push(r.wall_s);
     }
 
-    /// Statistics of each column some row reported, by name.
-    pub fn finish(self) -> BTreeMap<&'static str, ColumnStats> {
-        column_names()
+    /// Statistics of each column and `stats` key some row reported, by name.
+    pub fn finish(self) -> BTreeMap<String, ColumnStats> {
+        let fixed = column_names()
             .zip(self.values)
-            .filter_map(|(name, v)| Some((name, ColumnStats::of(v)?)))
-            .collect()
+            .filter_map(|(name, v)| Some((name.to_string(), ColumnStats::of(v)?)));
+        let stats = self
+            .stats
+            .into_iter()
+            .filter(|(k, _)| column_names().all(|c| c != k))
+            .filter_map(|(k, v)| Some((k, ColumnStats::of(v)?)));
+        fixed.chain(stats).collect()
     }
 }
 
@@ -111,7 +135,8 @@ pub struct BestOf {
     pub solved: usize,
     /// `100 * solved / blocks`.
     pub solved_pct: f64,
-    /// `cycles` (ABC) or `nodes`; `None` when the rows report neither.
+    /// The group's effort unit ([`crate::report::input::Efforts`]); `None` when its rows
+    /// have none.
     pub unit: Option<&'static str>,
     /// ERT of a block in the unit: the blocks' costs summed, over the blocks solved; `None`
     /// when none was solved or a row lacks the counter.
@@ -150,7 +175,7 @@ impl Default for Block {
 #[derive(Clone, Debug)]
 pub struct BestOfAcc {
     k: usize,
-    abc: bool,
+    unit: Option<&'static str>,
     blocks: HashMap<(u64, u64, u32), Block>,
 }
 
@@ -159,21 +184,23 @@ impl BestOfAcc {
     pub fn new(k: usize) -> BestOfAcc {
         BestOfAcc {
             k: k.max(1),
-            abc: false,
+            unit: None,
             blocks: HashMap::new(),
         }
     }
 
-    /// Account for row `r` of puzzle `puzzle` (a hash of its id).
-    pub fn add(&mut self, puzzle: u64, r: &Record) {
+    /// Account for row `r` of puzzle `puzzle` (a hash of its id), whose effort is `effort`.
+    pub fn add(&mut self, puzzle: u64, r: &Record, effort: Option<(&'static str, f64)>) {
         let k = u32::try_from(self.k).unwrap_or(u32::MAX);
         let b = self
             .blocks
             .entry((puzzle, r.seed, r.colony / k))
             .or_default();
         b.colonies += 1;
-        self.abc |= r.counters.cycles.is_some();
-        let effort = r.counters.cycles.or(r.counters.nodes).map(|v| v as f64);
+        if let Some((u, _)) = effort {
+            self.unit.get_or_insert(u);
+        }
+        let effort = effort.filter(|e| Some(e.0) == self.unit).map(|e| e.1);
         b.effort_missing |= effort.is_none();
         let e = effort.unwrap_or(f64::NAN);
         b.worst_effort = b.worst_effort.max(e);
@@ -203,11 +230,7 @@ impl BestOfAcc {
             .map(|b| cost(b, b.best_wall, b.worst_wall))
             .sum();
         let missing = full.iter().any(|b| b.effort_missing);
-        let unit = if self.abc {
-            Some("cycles")
-        } else {
-            (!missing && !full.is_empty()).then_some("nodes")
-        };
+        let unit = self.unit.filter(|_| !full.is_empty());
         let per = |total: f64| (solved > 0).then(|| total / solved as f64);
         BestOf {
             k: self.k,
@@ -328,6 +351,7 @@ pub fn convergence_groups(trace: &[TraceRun]) -> Vec<ConvergenceGroup> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::report::input::Efforts;
     use crate::results::counters::Counters;
 
     #[test]
@@ -400,7 +424,8 @@ mod tests {
         ]);
         let run = |k| {
             let mut acc = BestOfAcc::new(k);
-            rows.iter().for_each(|r| acc.add(1, r));
+            rows.iter()
+                .for_each(|r| acc.add(1, r, Efforts::default().of(r)));
             acc.finish()
         };
         // K = 1: 9 runs, 3 solved; (40 + 10 + 30 + 6 * 100) / 3 = 226.67.
@@ -423,7 +448,7 @@ mod tests {
         let mut none = BestOfAcc::new(3);
         colonies(&[None, None, None])
             .iter()
-            .for_each(|r| none.add(1, r));
+            .for_each(|r| none.add(1, r, Efforts::default().of(r)));
         let n = none.finish();
         assert_eq!(
             (n.blocks, n.solved, n.ert_effort, n.ert_s),

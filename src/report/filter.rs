@@ -4,15 +4,17 @@
 //! A filter is comma-separated terms, all of which a row must meet:
 //!
 //! * `key=value` on a text column (`dataset`, `puzzle_id`, `size`, `strategy`, `rules`,
-//!   `status`, `kind`) or a parameter of `params`; `*` in the value matches any run of
-//!   characters (`puzzle_id=generated:*`);
+//!   `status`, `kind`), a parameter of `params` or a key of an external solver's `stats`;
+//!   `*` in the value matches any run of characters (`puzzle_id=generated:*`);
 //! * `key=N`, `key<N`, `key<=N`, `key>N`, `key>=N` on a number: `seed`, `colony`, `wall_s`,
-//!   any counter, or `off_path` (see [`off_path`]). A row without the counter does not match.
+//!   `cpu_s`, `max_rss_kib`, `startup_s`, any counter, `off_path` (see [`off_path`]), or a
+//!   numeric parameter or `stats` key (`difficulty>=3`). A row without the value does not
+//!   match.
 //!
 //! Keys and values are checked when the filter is parsed (an unknown status, a comparison on
-//! a text column, a number that is not one), except parameter keys, which depend on the data:
-//! [`RowFilter::unknown_params`] names those that no row had, so a misspelt key is an error
-//! rather than an empty summary.
+//! a text column, a number that is not one), except parameter and `stats` keys, which depend
+//! on the data: [`RowFilter::unknown_params`] names those that no row had, so a misspelt key
+//! is an error rather than an empty summary.
 
 use crate::results::counters::CounterInfo;
 use crate::results::{Record, Status};
@@ -48,9 +50,11 @@ enum Key {
     Status,
     Seed,
     Colony,
-    WallS,
+    /// `wall_s`, `cpu_s`, `max_rss_kib`, `startup_s`: [`Record::metric`].
+    Timing(&'static str),
     OffPath,
     Counter(&'static str),
+    /// A parameter, else a key of the `stats` column.
     Param(String),
 }
 
@@ -66,7 +70,10 @@ impl Key {
             "status" => Key::Status,
             "seed" => Key::Seed,
             "colony" => Key::Colony,
-            "wall_s" => Key::WallS,
+            "wall_s" => Key::Timing("wall_s"),
+            "cpu_s" => Key::Timing("cpu_s"),
+            "max_rss_kib" => Key::Timing("max_rss_kib"),
+            "startup_s" => Key::Timing("startup_s"),
             "off_path" => Key::OffPath,
             _ => match CounterInfo::named(name) {
                 Some(c) => Key::Counter(c.name),
@@ -78,7 +85,7 @@ impl Key {
     fn numeric(&self) -> bool {
         matches!(
             self,
-            Key::Seed | Key::Colony | Key::WallS | Key::OffPath | Key::Counter(_)
+            Key::Seed | Key::Colony | Key::Timing(_) | Key::OffPath | Key::Counter(_)
         )
     }
 }
@@ -110,7 +117,7 @@ pub struct RowFilter {
 }
 
 /// Keys that are not parameters, for error messages.
-const FIXED_KEYS: &str = "dataset, puzzle_id, size, strategy, rules, kind, status, seed, colony, wall_s, off_path or a counter";
+const FIXED_KEYS: &str = "dataset, puzzle_id, size, strategy, rules, kind, status, seed, colony, wall_s, cpu_s, max_rss_kib, startup_s, off_path or a counter";
 
 impl std::str::FromStr for RowFilter {
     type Err = String;
@@ -157,14 +164,16 @@ fn parse_term(t: &str) -> Result<Term, String> {
         return Err(format!("{t:?}: no key before the operator"));
     }
     let key = Key::of(name);
-    let value = if key.numeric() {
+    // A parameter or `stats` key compares as a number when the operator says so.
+    let numeric = key.numeric() || (matches!(key, Key::Param(_)) && op != Op::Eq);
+    let value = if numeric {
         match value.parse::<f64>() {
             Ok(v) if v.is_finite() => Value::Number(v),
             _ => return Err(format!("{t:?}: {name} is a number, got {value:?}")),
         }
     } else if op != Op::Eq {
         return Err(format!(
-            "{t:?}: {name} is text; only = applies (numbers: seed, colony, wall_s, off_path, counters)"
+            "{t:?}: {name} is text; only = applies (numbers: seed, colony, timings, off_path, counters, numeric parameters and stats)"
         ));
     } else if key == Key::Status && value.parse::<Status>().is_err() {
         return Err(format!(
@@ -213,15 +222,26 @@ impl RowFilter {
                 self.params_known.insert(k.to_string());
             }
         }
+        for k in r.stat_keys() {
+            if !self.params_known.contains(k) {
+                self.params_known.insert(k.to_string());
+            }
+        }
         let mut all = true;
         for t in &self.terms {
             let ok = match (&t.key, &t.value) {
-                (Key::Param(p), Value::Text(v)) => match r.params.get(p) {
+                (Key::Param(p), v) => match r.params.get(p).or_else(|| r.stat(p)) {
                     Some(have) => {
                         if !self.params_seen.contains(p) {
                             self.params_seen.insert(p.clone());
                         }
-                        glob(v, have)
+                        match v {
+                            Value::Text(v) => glob(v, have),
+                            Value::Number(v) => have
+                                .trim()
+                                .parse::<f64>()
+                                .is_ok_and(|x| compare(x, t.op, *v)),
+                        }
                     }
                     None => false,
                 },
@@ -250,7 +270,7 @@ impl RowFilter {
         }
         let known: Vec<&str> = self.params_known.iter().map(String::as_str).collect();
         Some(format!(
-            "--where: no row has a column or parameter {}; keys are {FIXED_KEYS}, or a parameter of the rows ({})",
+            "--where: no row has a column, parameter or stats key {}; keys are {FIXED_KEYS}, or a parameter or stats key of the rows ({})",
             missing.join(", "),
             if known.is_empty() { "none".to_string() } else { known.join(", ") }
         ))
@@ -274,7 +294,7 @@ fn number_of(key: &Key, r: &Record) -> Option<f64> {
     match key {
         Key::Seed => Some(r.seed as f64),
         Key::Colony => Some(f64::from(r.colony)),
-        Key::WallS => Some(r.wall_s),
+        Key::Timing(t) => r.metric(t),
         Key::OffPath => off_path(r),
         Key::Counter(c) => r.counters.get(c),
         _ => None,
@@ -347,6 +367,38 @@ mod tests {
         assert!(!f.matches(&row("a", Status::Solved, 1, 0)));
         let msg = f.unknown_params().unwrap();
         assert!(msg.contains("limt") && msg.contains("(limit)"), "{msg}");
+    }
+
+    #[test]
+    fn stats_keys_and_numeric_parameters_filter_like_counters() {
+        let with = |stats: &str| {
+            let mut r = row("a", Status::Solved, 1, 0);
+            r.stats = Some(stats.into());
+            r
+        };
+        let mut f: RowFilter = "decodes>=10,level=hard*,limit<60".parse().unwrap();
+        assert!(f.matches(&with("decodes=12;level=hardest")));
+        assert!(!f.matches(&with("decodes=9;level=hardest")));
+        assert!(!f.matches(&with("decodes=x;level=hardest")), "not a number");
+        assert!(!f.matches(&with("level=hardest")), "no decodes");
+        assert_eq!(f.unknown_params(), None);
+        let mut c: RowFilter = "cpu_s<1".parse().unwrap();
+        let mut r = row("a", Status::Solved, 1, 0);
+        assert!(!c.matches(&r), "no cpu_s");
+        r.cpu_s = Some(0.5);
+        assert!(c.matches(&r));
+        // A key no row has, among parameters and stats, is named with those the rows had.
+        let mut m: RowFilter = "decdoes>1".parse().unwrap();
+        assert!(!m.matches(&with("decodes=12")));
+        let msg = m.unknown_params().unwrap();
+        assert!(
+            msg.contains("stats key decdoes") && msg.contains("(decodes, limit)"),
+            "{msg}"
+        );
+        assert!("decodes>=many"
+            .parse::<RowFilter>()
+            .unwrap_err()
+            .contains("decodes is a number"));
     }
 
     #[test]

@@ -206,6 +206,7 @@ pub fn gate(
         wall_not_judged: host.noisy,
         baseline_label: labels.0.to_string(),
         new_label: labels.1.to_string(),
+        efforts: new.efforts().clone(),
         ..CompareOptions::default()
     };
     let datasets = check_datasets(base.files(), new.files());

@@ -322,17 +322,12 @@ fn default_pairs(
 
 /// Per puzzle of one dataset, the median over its paired runs of each side's value (a run
 /// that did not solve counts as infinitely long, so a puzzle most runs failed is unsolved).
-fn puzzle_pairs(
-    rows: &ab::Rows,
-    rep: &AbReport,
-    dataset: &str,
-    value: impl Fn(&ab::Row) -> Option<f64>,
-) -> Vec<Pair> {
-    let is = |r: &ab::Row, s: &ab::Side| {
+fn puzzle_pairs(rows: &ab::AbInput, rep: &AbReport, dataset: &str, metric: &str) -> Vec<Pair> {
+    let is = |r: &crate::results::Record, s: &ab::Side| {
         r.dataset == dataset
             && r.strategy == s.strategy
             && r.rules == s.rules
-            && r.params == s.params
+            && r.params.as_str() == s.params
     };
     type Key<'a> = (&'a str, u64, u32);
     let side = |s: &ab::Side| -> BTreeMap<Key, f64> {
@@ -340,7 +335,8 @@ fn puzzle_pairs(
             .iter()
             .filter(|r| is(r, s))
             .map(|r| {
-                let v = if r.solved { value(r) } else { None };
+                let solved = r.status == Some(crate::results::Status::Solved);
+                let v = if solved { r.metric(metric) } else { None };
                 (
                     (r.puzzle_id.as_str(), r.seed, r.colony),
                     v.unwrap_or(f64::INFINITY),
@@ -394,7 +390,7 @@ fn side_names(rep: &AbReport) -> (String, String) {
 /// count the same unit), then the report's own document.
 fn ab_block(
     d: &mut Doc,
-    rows: &ab::Rows,
+    rows: &ab::AbInput,
     rep: &AbReport,
     limit: Option<f64>,
     n: usize,
@@ -412,11 +408,7 @@ fn ab_block(
             }
         }
         for (metric, unit, measure) in measures {
-            let pairs = puzzle_pairs(rows, rep, ds, |r| match metric {
-                "nodes" => r.nodes.map(|v| v as f64),
-                "cycles" => r.cycles.map(|v| v as f64),
-                _ => Some(r.wall_s),
-            });
+            let pairs = puzzle_pairs(rows, rep, ds, metric);
             if pairs.is_empty() {
                 continue;
             }
@@ -563,7 +555,7 @@ fn ab_section(
         );
         return Ok((Vec::new(), d));
     }
-    let rows = ab::load_rows(set).map_err(|e| HtmlError::Refused(e.to_string()))?;
+    let rows = ab::AbInput::read(set).map_err(|e| HtmlError::Refused(e.to_string()))?;
     let mut cards = Vec::new();
     let mut failed = Vec::new();
     let mut blocks = Doc::default();
@@ -701,7 +693,10 @@ pub fn report(
         .map(|f| (f.path.clone(), f.meta.clone()))
         .collect();
     // One streamed pass for the summary, the plots and the configurations per dataset.
-    let mut pass = Pass::default();
+    let mut pass = Pass {
+        plots: PlotData::with_efforts(set.efforts().clone()),
+        ..Pass::default()
+    };
     let (mut summary, _) = summarize_set(set, Detail::default(), Vec::new(), |r| pass.add(r))?;
     summary.keep_top(MAX_PAGE_GROUPS);
     pass.plots.set_budget(set.budget());

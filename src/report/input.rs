@@ -10,7 +10,9 @@
 //!   (a `.partial` journal, a meta whose status is not `complete`);
 //! * the dataset fingerprints are checked once: two files naming one dataset with different
 //!   `dataset_hash`es hold different puzzles under one name, and are refused;
-//! * the time limit for PAR-k is agreed by one rule ([`TimeLimit`]).
+//! * the time limit for PAR-k is agreed by one rule ([`TimeLimit`]);
+//! * each strategy's effort counter is agreed once ([`Efforts`]), so every report measures a
+//!   strategy's effort in the same unit.
 //!
 //! Rows are then streamed ([`RunSet::for_each`], in file order, or [`RunSet::sorted`], in job
 //! key order), through the `--where` filter, with the duplicate check: the same job in two
@@ -19,6 +21,7 @@
 
 use crate::report::filter::RowFilter;
 use crate::report::plot::Budget;
+use crate::results::counters::metric_name;
 use crate::results::meta::{RunMeta, RunStatus};
 use crate::results::read::{self as io, KeySorted, ReadError, SORT_BUFFER_ROWS};
 use crate::results::{Columns, Record};
@@ -67,12 +70,91 @@ pub struct TimeLimit {
     pub note: Option<String>,
 }
 
+/// The counter each strategy's effort is measured in: the one rule every report uses.
+///
+/// 1. The unit the strategy declared ([`crate::solver::Solver::effort`]), which `bench-run`
+///    records in the meta's `efforts`; two files declaring different units for one strategy
+///    are refused.
+/// 2. Else, for a file without that record (an older run, a CSV without its meta), the
+///    built-in strategy's unit by name ([`crate::builtin::builtin_effort`]).
+/// 3. Else `cycles` when the row has them, else `nodes` (an external solver that declared
+///    nothing).
+///
+/// The value is [`Record::metric`] of that unit: a counter, or a numeric `stats` key.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Efforts {
+    declared: HashMap<String, &'static str>,
+}
+
+impl Efforts {
+    /// The effort unit of `r`'s strategy (see the rule above); `None` when it has none.
+    pub fn unit(&self, r: &Record) -> Option<&'static str> {
+        if let Some(u) = self.declared.get(&r.strategy) {
+            return Some(u);
+        }
+        crate::builtin::builtin_effort(&r.strategy).or(if r.counters.cycles.is_some() {
+            Some("cycles")
+        } else if r.counters.nodes.is_some() {
+            Some("nodes")
+        } else {
+            None
+        })
+    }
+
+    /// `r`'s effort: its unit and value; `None` when it has no unit or no value in it (an
+    /// `error` row).
+    pub fn of(&self, r: &Record) -> Option<(&'static str, f64)> {
+        let u = self.unit(r)?;
+        Some((u, r.metric(u)?))
+    }
+
+    /// Units declared by hand, as a meta's `efforts` would (for tests and library callers).
+    pub fn declared<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Efforts {
+        Efforts {
+            declared: pairs
+                .into_iter()
+                .map(|(s, u)| (s.to_string(), metric_name(u)))
+                .collect(),
+        }
+    }
+
+    /// The units declared in `files`' metas, refusing a strategy declared two ways.
+    fn agree(files: &[RunFile]) -> Result<Efforts, ReadError> {
+        let mut first: HashMap<&str, (&str, &Path)> = HashMap::new();
+        let mut declared = HashMap::new();
+        for f in files {
+            let Some(m) = &f.meta else { continue };
+            for (strategy, unit) in &m.efforts {
+                match first.get(strategy.as_str()) {
+                    Some((u, p)) if u != unit => {
+                        return Err(refused(
+                            &f.path,
+                            format!(
+                                "strategy {strategy} declares its effort in {unit} here but in \
+                                 {u} in {}: report them separately",
+                                p.display()
+                            ),
+                        ))
+                    }
+                    Some(_) => {}
+                    None => {
+                        first.insert(strategy, (unit, &f.path));
+                        declared.insert(strategy.clone(), metric_name(unit));
+                    }
+                }
+            }
+        }
+        Ok(Efforts { declared })
+    }
+}
+
 /// The result files of one input of a report, with their metas and agreed facts.
 #[derive(Clone, Debug)]
 pub struct RunSet {
     files: Vec<RunFile>,
     notes: Vec<String>,
     time_limit: TimeLimit,
+    efforts: Efforts,
     opts: InputOptions,
 }
 
@@ -117,10 +199,12 @@ impl RunSet {
         }
         check_fingerprints(&files)?;
         let time_limit = agree_time_limit(&files, opts.time_limit);
+        let efforts = Efforts::agree(&files)?;
         Ok(RunSet {
             files,
             notes,
             time_limit,
+            efforts,
             opts,
         })
     }
@@ -138,6 +222,11 @@ impl RunSet {
     /// The agreed time limit.
     pub fn time_limit(&self) -> &TimeLimit {
         &self.time_limit
+    }
+
+    /// Each strategy's effort unit.
+    pub fn efforts(&self) -> &Efforts {
+        &self.efforts
     }
 
     /// The plot budget: the agreed time limit, and a node limit agreed by the same rule.
@@ -611,6 +700,58 @@ mod tests {
         let m = e.to_string();
         assert!(
             m.starts_with("b: dataset d has dataset_hash 2 here but 1 in a"),
+            "{m}"
+        );
+    }
+
+    #[test]
+    fn one_effort_rule_declared_then_built_in_then_counters() {
+        let with = |path: &str, efforts: &[(&str, &str)]| RunFile {
+            path: path.into(),
+            meta: Some(RunMeta {
+                efforts: efforts
+                    .iter()
+                    .map(|(s, u)| (s.to_string(), u.to_string()))
+                    .collect(),
+                ..RunMeta::default()
+            }),
+            incomplete: None,
+        };
+        let e = Efforts::agree(&[
+            with("a", &[("peer", "decodes")]),
+            with("b", &[("peer", "decodes"), ("abc", "cycles")]),
+        ])
+        .expect("agree");
+        let mut r = Record::sample("s", "peer", "p", Status::Solved, 0.1);
+        r.counters.nodes = Some(4);
+        r.stats = Some("decodes=12;x=y".into());
+        // 1. Declared: the stats key, not the nodes the row also has.
+        assert_eq!(e.of(&r), Some(("decodes", 12.0)));
+        // 3. Undeclared and not built in: cycles, else nodes.
+        let plain = Efforts::default();
+        assert_eq!(plain.of(&r), Some(("nodes", 4.0)));
+        r.counters.cycles = Some(7);
+        assert_eq!(plain.of(&r), Some(("cycles", 7.0)));
+        // 2. A built-in strategy without a record: its own unit, whatever else the row has.
+        let mut p = Record::sample("s", "abc-prop", "p", Status::Solved, 0.1);
+        p.counters.cycles = Some(3);
+        p.counters.evaluations = Some(300);
+        assert_eq!(plain.of(&p), Some(("evaluations", 300.0)));
+        let mut h = Record::sample("h", "mrv", "p", Status::Solved, 0.1);
+        h.counters.nodes = Some(9);
+        assert_eq!(plain.of(&h), Some(("nodes", 9.0)));
+        // A row without a value in its unit (an error row) has no effort.
+        h.counters.nodes = None;
+        assert_eq!(plain.of(&h), None);
+        // Two files declaring one strategy two ways are refused, naming both.
+        let m = Efforts::agree(&[
+            with("a", &[("peer", "decodes")]),
+            with("b", &[("peer", "nodes")]),
+        ])
+        .expect_err("two units")
+        .to_string();
+        assert!(
+            m.starts_with("b: strategy peer declares its effort in nodes here but in decodes in a"),
             "{m}"
         );
     }

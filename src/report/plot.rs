@@ -23,6 +23,7 @@
 //! axes share one code path: values are mapped (log10 or identity) onto a linear axis with
 //! explicit tick positions, and tick labels map back.
 
+use crate::report::input::Efforts;
 use crate::report::{describe, stats};
 use crate::report::{labels, GroupKey};
 use crate::results::TraceRun;
@@ -31,7 +32,7 @@ use plotters::coord::ranged1d::{DefaultFormatting, KeyPointHint, Ranged};
 use plotters::coord::types::RangedCoordf64;
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 /// A plot could not be made or written.
@@ -756,10 +757,9 @@ impl Budget {
 struct GroupVals {
     runs: u64,
     wall: Values,
-    nodes: Values,
-    cycles: Values,
-    counts_nodes: bool,
-    counts_cycles: bool,
+    /// The group's effort unit (or the `--metric` asked for) and its solved runs' values.
+    unit: Option<&'static str>,
+    effort: Values,
 }
 
 /// Most lines one plot draws: more could not be told apart (a sweep of thousands of
@@ -790,9 +790,26 @@ pub struct PlotData {
     /// Index of the group the last row went to: rows come in runs of one group.
     last: usize,
     budget: Budget,
+    efforts: Efforts,
+    metric: Option<&'static str>,
 }
 
 impl PlotData {
+    /// Plot each group's effort in its strategy's unit ([`Efforts`]; by default the built-in
+    /// strategies' units).
+    pub fn with_efforts(efforts: Efforts) -> PlotData {
+        PlotData {
+            efforts,
+            ..PlotData::default()
+        }
+    }
+
+    /// Draw the run-length distributions of `metric` (a counter, a timing column or a `stats`
+    /// key; [`Record::metric`]) for every group instead of its effort.
+    pub fn metric(&mut self, metric: &str) {
+        self.metric = Some(crate::results::counters::metric_name(metric));
+    }
+
     /// Take one row.
     pub fn add(&mut self, r: &Record) {
         let i = match self.groups.get(self.last) {
@@ -810,17 +827,25 @@ impl PlotData {
         self.last = i;
         let g = &mut self.groups[i].1;
         g.runs += 1;
-        g.counts_nodes |= r.counters.nodes.is_some();
-        g.counts_cycles |= r.counters.cycles.is_some();
+        let value = match self.metric {
+            Some(m) => r.metric(m).map(|v| (m, v)),
+            None => self.efforts.of(r),
+        };
+        if let Some((u, _)) = value {
+            g.unit.get_or_insert(u);
+        }
         if r.status == Some(Status::Solved) {
             g.wall.push(r.wall_s);
-            if let Some(n) = r.counters.nodes {
-                g.nodes.push(n as f64);
-            }
-            if let Some(c) = r.counters.cycles {
-                g.cycles.push(c as f64);
+            if let Some((_, v)) = value.filter(|(u, _)| Some(*u) == g.unit) {
+                g.effort.push(v);
             }
         }
+    }
+
+    /// Whether some row had a value of the metric plotted (its effort, or the
+    /// [`PlotData::metric`] asked for).
+    pub fn has_metric(&self) -> bool {
+        self.groups.iter().any(|(_, g)| g.unit.is_some())
     }
 
     /// Set the budget known from the metas (drawn as limits, and the ECDF axes end there).
@@ -903,105 +928,106 @@ impl PlotData {
         Ok(out)
     }
 
-    /// Run-length distributions, per dataset and metric: `<dataset>-nodes.svg` for groups
-    /// that count nodes, `<dataset>-cycles.svg` for ABC groups (a Sudoku dataset run with both
-    /// gets both).
+    /// Run-length distributions, per dataset and effort unit: `<dataset>-nodes.svg` for the
+    /// groups measured in nodes, `<dataset>-cycles.svg` for those in cycles, and so on (a
+    /// Sudoku dataset run with `abc` and `abc-prop` gets a cycles and an evaluations plot);
+    /// with [`PlotData::metric`], one per dataset of that metric.
     pub fn distributions(&self) -> Result<Vec<Svg>, PlotError> {
         let mut out = Vec::new();
         for (dataset, (gs, omitted)) in self.by_dataset() {
             let keys: Vec<GroupKey> = gs.iter().map(|g| g.0.clone()).collect();
             let names = labels(&keys);
-            for metric in ["nodes", "cycles"] {
-                // ABC rows carry no nodes, Hitori rows no cycles; a group counts cycles if any
-                // of its rows does.
+            let units: BTreeSet<&'static str> = gs.iter().filter_map(|g| g.1.unit).collect();
+            for metric in units {
                 let chosen: Vec<usize> = (0..gs.len())
-                    .filter(|&i| {
-                        let g = gs[i].1;
-                        if metric == "cycles" {
-                            g.counts_cycles
-                        } else {
-                            g.counts_nodes && !g.counts_cycles
-                        }
-                    })
+                    .filter(|&i| gs[i].1.unit == Some(metric))
                     .collect();
-                if chosen.is_empty() {
-                    continue;
-                }
-                let vals = |i: usize| {
-                    if metric == "cycles" {
-                        &gs[i].1.cycles
-                    } else {
-                        &gs[i].1.nodes
-                    }
-                };
-                // The budget: the node limit, or the largest max_cycles of the groups.
-                let budget = if metric == "cycles" {
-                    chosen
-                        .iter()
-                        .filter_map(|&i| gs[i].0.params.get("max_cycles"))
-                        .filter_map(|v| v.parse::<f64>().ok())
-                        .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v))))
-                } else {
-                    self.budget.node_limit.map(|n| n as f64)
-                };
-                let mut all: Vec<f64> = chosen.iter().filter_map(|&i| vals(i).max()).collect();
-                all.extend(
-                    chosen
-                        .iter()
-                        .filter_map(|&i| vals(i).ranked().first().map(|p| p.1)),
-                );
-                all.extend(budget);
-                let x = Axis::fit(Unit::Count, &all, true, true, budget);
-                let y = Axis {
-                    unit: Unit::Fraction,
-                    log: false,
-                    lo: 0.0,
-                    hi: 1.04,
-                };
-                let series = chosen
-                    .iter()
-                    .enumerate()
-                    .map(|(si, &gi)| {
-                        let v = vals(gi);
-                        let label = format!("{} ({}/{} solved)", names[gi], v.len(), gs[gi].1.runs);
-                        ecdf_series(&x, v, gs[gi].1.runs, label, si)
-                    })
-                    .collect();
-                let what = if metric == "cycles" {
-                    "max_cycles"
-                } else {
-                    "node limit"
-                };
-                let guides = budget
-                    .map(|b| Guide {
-                        label: format!("{what} {}", fmt_count(b)),
-                        points: vec![(x.map(b), 0.0), (x.map(b), 1.0)],
-                        dashed: true,
-                        label_at: (x.map(b), 1.0),
-                        anchor: (HPos::Right, VPos::Top),
-                    })
-                    .into_iter()
-                    .collect();
-                out.push(draw(Chart {
-                    name: format!("{}-{metric}.svg", slug(dataset)),
-                    title: format!(
-                        "{dataset}: {metric} to solve (run-length distribution){}",
-                        omitted_note(omitted, gs.len())
-                    ),
-                    x,
-                    y,
-                    x_desc: if metric == "cycles" {
-                        "ABC cycles"
-                    } else {
-                        "search nodes"
-                    },
-                    y_desc: "runs solved within x",
-                    series,
-                    guides,
-                })?);
+                out.push(self.distribution(dataset, metric, &gs, &names, &chosen, omitted)?);
             }
         }
         Ok(out)
+    }
+
+    /// One run-length distribution: the `chosen` groups of `dataset` measured in `metric`.
+    fn distribution(
+        &self,
+        dataset: &str,
+        metric: &'static str,
+        gs: &[(&GroupKey, &GroupVals)],
+        names: &[String],
+        chosen: &[usize],
+        omitted: usize,
+    ) -> Result<Svg, PlotError> {
+        // The budget: the node limit, or the largest max_cycles of the groups.
+        let (budget, what, desc) = match metric {
+            "cycles" => (
+                chosen
+                    .iter()
+                    .filter_map(|&i| gs[i].0.params.get("max_cycles"))
+                    .filter_map(|v| v.parse::<f64>().ok())
+                    .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v)))),
+                "max_cycles",
+                "ABC cycles",
+            ),
+            "nodes" => (
+                self.budget.node_limit.map(|n| n as f64),
+                "node limit",
+                "search nodes",
+            ),
+            m => (None, "", m),
+        };
+        let vals = |i: usize| &gs[i].1.effort;
+        let mut all: Vec<f64> = chosen.iter().filter_map(|&i| vals(i).max()).collect();
+        all.extend(
+            chosen
+                .iter()
+                .filter_map(|&i| vals(i).ranked().first().map(|p| p.1)),
+        );
+        all.extend(budget);
+        let unit = if metric.ends_with("_s") {
+            Unit::Seconds
+        } else {
+            Unit::Count
+        };
+        let x = Axis::fit(unit, &all, true, true, budget);
+        let y = Axis {
+            unit: Unit::Fraction,
+            log: false,
+            lo: 0.0,
+            hi: 1.04,
+        };
+        let series = chosen
+            .iter()
+            .enumerate()
+            .map(|(si, &gi)| {
+                let v = vals(gi);
+                let label = format!("{} ({}/{} solved)", names[gi], v.len(), gs[gi].1.runs);
+                ecdf_series(&x, v, gs[gi].1.runs, label, si)
+            })
+            .collect();
+        let guides = budget
+            .map(|b| Guide {
+                label: format!("{what} {}", fmt_count(b)),
+                points: vec![(x.map(b), 0.0), (x.map(b), 1.0)],
+                dashed: true,
+                label_at: (x.map(b), 1.0),
+                anchor: (HPos::Right, VPos::Top),
+            })
+            .into_iter()
+            .collect();
+        draw(Chart {
+            name: format!("{}-{}.svg", slug(dataset), slug(metric)),
+            title: format!(
+                "{dataset}: {metric} to solve (run-length distribution){}",
+                omitted_note(omitted, gs.len())
+            ),
+            x,
+            y,
+            x_desc: desc,
+            y_desc: "runs solved within x",
+            series,
+            guides,
+        })
     }
 }
 

@@ -7,6 +7,7 @@ use crate::report::ab::Ert;
 use crate::report::describe::{BestOf, BestOfAcc, ColumnStats, ColumnsAcc, ConvergenceGroup};
 use crate::report::doc::{Doc, Inline, Table};
 use crate::report::inference::wilson;
+use crate::report::input::Efforts;
 use crate::report::stats;
 use crate::report::{fmt_secs, labels, sig3, GroupKey};
 use crate::results::{Record, Status};
@@ -61,13 +62,15 @@ impl std::str::FromStr for Format {
     }
 }
 
-/// Statistics of an effort counter (nodes or cycles) over a group's runs.
+/// Statistics of a group's effort over its solved runs: an unsolved run's effort is only
+/// where its budget stopped it (ERT counts those).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Effort {
-    /// `nodes` (Hitori, Sudoku backtrack: over every run that reports nodes) or `cycles`
-    /// (ABC: over solved runs only, since an unsolved run's cycles are just the budget).
+    /// The strategy's effort unit ([`Efforts`]): `nodes` for the Hitori searches and
+    /// `backtrack`, `cycles` for `abc`, `evaluations` for `abc-prop`, or what an external
+    /// solver declared.
     pub metric: &'static str,
-    /// Runs the statistics are over.
+    /// Solved runs the statistics are over.
     pub runs: usize,
     /// Mean.
     pub mean: f64,
@@ -144,7 +147,7 @@ pub struct GroupSummary {
     pub puzzles_solved: usize,
     /// Per column (every counter reported, `off_path`, `wall_s`): its distribution over the
     /// group's runs that report it. `None` unless asked for ([`Detail::counters`]).
-    pub counters: Option<BTreeMap<&'static str, ColumnStats>>,
+    pub counters: Option<BTreeMap<String, ColumnStats>>,
     /// Best-of-K portfolios, one per K asked for ([`Detail::best_of`]), in the order asked.
     pub best_of: Vec<BestOf>,
 }
@@ -258,61 +261,40 @@ impl Incomplete {
     }
 }
 
-/// The values behind an [`Effort`], gathered a row at a time.
+/// The values behind an [`Effort`], gathered a row at a time: the group's effort unit (its
+/// strategy's, [`Efforts`]), the effort of each solved run, and the total over every run for
+/// ERT.
 #[derive(Clone, Debug, Default)]
 struct EffortAcc {
-    /// Whether any row reported cycles (an ABC group).
-    abc: bool,
-    /// Nodes of every row that reports them.
-    nodes: Vec<f64>,
-    /// Cycles of solved rows.
-    solved_cycles: Vec<f64>,
-    /// Sum of the group's counter (cycles for ABC, else nodes) over every row, for ERT.
+    unit: Option<&'static str>,
+    solved: Vec<f64>,
     total: f64,
 }
 
 impl EffortAcc {
-    fn add(&mut self, r: &Record) {
-        if let Some(c) = r.counters.cycles {
-            self.abc = true;
-            self.total += c as f64;
-            if r.status == Some(Status::Solved) {
-                self.solved_cycles.push(c as f64);
-            }
-        } else if let Some(n) = r.counters.nodes {
-            self.total += n as f64;
-            self.nodes.push(n as f64);
+    fn add(&mut self, effort: Option<(&'static str, f64)>, solved: bool) {
+        let Some((unit, v)) = effort else { return };
+        // One unit a group: a row in another (an undeclared strategy whose rows differ in
+        // counters) is left out rather than mixed in.
+        if *self.unit.get_or_insert(unit) != unit {
+            return;
+        }
+        self.total += v;
+        if solved {
+            self.solved.push(v);
         }
     }
 
-    /// The metric a row contributes to a ratio: cycles for ABC rows, else nodes.
-    fn value(r: &Record) -> Option<f64> {
-        r.counters.cycles.or(r.counters.nodes).map(|v| v as f64)
-    }
-
-    fn metric(&self) -> Option<&'static str> {
-        if self.abc {
-            Some("cycles")
-        } else {
-            (!self.nodes.is_empty()).then_some("nodes")
-        }
-    }
-
-    fn finish(self) -> Option<Effort> {
-        let (metric, mut vals) = if self.abc {
-            ("cycles", self.solved_cycles)
-        } else if self.nodes.is_empty() {
-            return None;
-        } else {
-            ("nodes", self.nodes)
-        };
-        vals.sort_by(f64::total_cmp);
+    fn finish(mut self) -> Option<Effort> {
+        let metric = self.unit?;
+        self.solved.sort_by(f64::total_cmp);
+        let vals = &self.solved;
         Some(Effort {
             metric,
             runs: vals.len(),
-            mean: stats::mean(&vals).unwrap_or(f64::NAN),
-            median: stats::percentile_sorted(&vals, 0.5).unwrap_or(f64::NAN),
-            p90: stats::percentile_sorted(&vals, 0.9).unwrap_or(f64::NAN),
+            mean: stats::mean(vals).unwrap_or(f64::NAN),
+            median: stats::percentile_sorted(vals, 0.5).unwrap_or(f64::NAN),
+            p90: stats::percentile_sorted(vals, 0.9).unwrap_or(f64::NAN),
             max: vals.last().copied().unwrap_or(f64::NAN),
         })
     }
@@ -366,7 +348,7 @@ impl GroupAcc {
         }
     }
 
-    fn add(&mut self, r: &Record) {
+    fn add(&mut self, r: &Record, effort: Option<(&'static str, f64)>) {
         self.runs += 1;
         if let Some(s) = r.status {
             self.by_status[status_slot(s)] += 1;
@@ -377,7 +359,7 @@ impl GroupAcc {
         if solved {
             self.solved_wall_sum += r.wall_s;
         }
-        self.effort.add(r);
+        self.effort.add(effort, solved);
         let puzzle = id_hash(&r.puzzle_id);
         let job = {
             let mut h = StableHasher::default();
@@ -385,14 +367,14 @@ impl GroupAcc {
             h.finish()
         };
         self.jobs
-            .insert(job, JobMark::new(solved, EffortAcc::value(r), r.wall_s));
+            .insert(job, JobMark::new(solved, effort.map(|e| e.1), r.wall_s));
         self.colonies.insert(r.colony);
         *self.puzzles.entry(puzzle).or_insert(false) |= solved;
         if let Some(c) = &mut self.columns {
             c.add(r);
         }
         for b in &mut self.best_of {
-            b.add(puzzle, r);
+            b.add(puzzle, r, effort);
         }
         if r.counters.cycles.is_some() {
             let e = self.instances.entry((puzzle, r.seed)).or_insert(None);
@@ -440,6 +422,7 @@ pub struct SummaryBuilder {
     detail: Detail,
     filter: Option<String>,
     convergence: Vec<ConvergenceGroup>,
+    efforts: Efforts,
 }
 
 impl SummaryBuilder {
@@ -451,8 +434,14 @@ impl SummaryBuilder {
         }
     }
 
+    /// Measure effort by `efforts` (by default, the built-in strategies' units).
+    pub fn efforts(&mut self, efforts: Efforts) {
+        self.efforts = efforts;
+    }
+
     /// Account for one row.
     pub fn add(&mut self, r: &Record) {
+        let effort = self.efforts.of(r);
         // Rows of one group mostly come together: try the last group before building a key
         // (a lookup by key keeps the cost logarithmic when every row is its own group).
         if let Some(g) = self
@@ -461,7 +450,7 @@ impl SummaryBuilder {
             .filter(|k| k.matches(r))
             .and_then(|k| self.groups.get_mut(k))
         {
-            g.add(r);
+            g.add(r, effort);
             return;
         }
         let key = GroupKey::of(r);
@@ -469,7 +458,7 @@ impl SummaryBuilder {
         self.groups
             .entry(key.clone())
             .or_insert_with(|| GroupAcc::new(detail))
-            .add(r);
+            .add(r, effort);
         self.last = Some(key);
     }
 
@@ -512,7 +501,7 @@ impl SummaryBuilder {
             // Groups hold at least one row, so the interval always exists.
             let (lo, hi) = wilson(solved as u64, acc.runs as u64).unwrap_or((0.0, 1.0));
             let per_success = |total: f64| (solved > 0).then(|| total / solved as f64);
-            let unit = acc.effort.metric();
+            let unit = acc.effort.unit;
             let ert = Ert {
                 unit,
                 effort: unit.and_then(|_| per_success(acc.effort.total)),
@@ -586,6 +575,7 @@ pub fn summarize_set(
     mut also: impl FnMut(&Record),
 ) -> Result<(Summary, crate::report::input::Streamed), crate::results::ReadError> {
     let mut b = SummaryBuilder::new(detail);
+    b.efforts(set.efforts().clone());
     let st = set.for_each(|r, _| {
         b.add(r);
         also(r);
@@ -774,12 +764,15 @@ fn footnotes(groups: &[GroupSummary], limit: Option<f64>, opts: &SummaryOptions)
     let mut footnotes = vec![
         "p90: 90th percentile, linear interpolation between order statistics (type 7, as R and NumPy).".to_string(),
     ];
-    if groups
-        .iter()
-        .any(|g| g.effort.as_ref().is_some_and(|e| e.metric == "cycles"))
-    {
+    if groups.iter().any(|g| g.effort.is_some()) {
         footnotes.push(
-            "cycles: over solved runs only; portfolio = solved if any colony solved, cost = fewest cycles among solving colonies.".to_string(),
+            "effort: each strategy's own unit (nodes, cycles, evaluations, or what an external solver declares), over solved runs only; ERT counts every run.".to_string(),
+        );
+    }
+    if groups.iter().any(|g| g.portfolio.is_some()) {
+        footnotes.push(
+            "portfolio = solved if any colony solved, cost = fewest cycles among solving colonies."
+                .to_string(),
         );
     }
     match limit {
@@ -1262,9 +1255,11 @@ pub(crate) mod tests {
         let row = &s.groups[1];
         assert_eq!((row.solved, row.timeout), (3, 1));
         assert_eq!(row.solved_pct, 75.0);
+        // Effort over the solved runs only (20, 40, 60): the timeout's 100 nodes are only
+        // where its budget stopped it; ERT below counts them.
         let e = row.effort.as_ref().expect("nodes");
-        assert_eq!((e.mean, e.median), (55.0, 50.0));
-        assert!((e.p90 - 88.0).abs() < 1e-9);
+        assert_eq!((e.runs, e.mean, e.median), (3, 40.0, 40.0));
+        assert!((e.p90 - 56.0).abs() < 1e-9);
         // 0.5 + 0.6 + 0.7 + 2 x 1.0 for the timeout, over 4 runs.
         assert!((row.par2_s.expect("par2") - 0.95).abs() < 1e-12);
         // Wilson 95% of 3/4 and 4/4 (scipy.stats.binomtest(k, 4).proportion_ci(method="wilson")).

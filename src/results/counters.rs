@@ -219,6 +219,36 @@ counters! {
     solutions: u64, Neither, true, "Solutions found, counting up to `--count-solutions K`.";
 }
 
+/// A metric's name as a `&'static str`, for the reports' `Copy` types: a counter's or a
+/// timing column's own name, else (a `stats` key, which only files and flags name) one copy
+/// kept for the life of the process. The distinct names a process meets are few (the effort
+/// units its inputs declare and the `--metric`s it is given), so the copies are too.
+pub fn metric_name(name: &str) -> &'static str {
+    use std::collections::BTreeSet;
+    use std::sync::{Mutex, OnceLock};
+    if let Some(c) = CounterInfo::named(name) {
+        return c.name;
+    }
+    if let Some(t) = ["wall_s", "cpu_s", "max_rss_kib", "startup_s"]
+        .into_iter()
+        .find(|t| *t == name)
+    {
+        return t;
+    }
+    static NAMES: OnceLock<Mutex<BTreeSet<&'static str>>> = OnceLock::new();
+    // A poisoned lock still holds a valid set: a panic elsewhere cannot corrupt it.
+    let mut names = NAMES
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(n) = names.get(name) {
+        return n;
+    }
+    let n: &'static str = Box::leak(name.to_owned().into_boxed_str());
+    names.insert(n);
+    n
+}
+
 impl CounterInfo {
     /// The counter named `name`.
     pub fn named(name: &str) -> Option<CounterInfo> {
@@ -254,6 +284,16 @@ mod tests {
         );
         assert_eq!(c.get("nodes"), Some(8.0));
         assert_eq!(c.get("cycles"), None);
+    }
+
+    #[test]
+    fn metric_names_are_kept_once() {
+        assert_eq!(metric_name("nodes"), "nodes");
+        assert!(std::ptr::eq(metric_name("nodes"), COUNTERS[0].name));
+        let a = metric_name(&String::from("decodes"));
+        let b = metric_name(&String::from("decodes"));
+        assert_eq!(a, "decodes");
+        assert!(std::ptr::eq(a, b), "one copy per name");
     }
 
     #[test]

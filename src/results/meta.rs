@@ -9,6 +9,7 @@
 use super::record::Columns;
 use super::shard::Shard;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 
@@ -77,6 +78,11 @@ pub struct RunMeta {
     pub strategies: Vec<String>,
     /// Each strategy as `name [rules] params`, the form `--resume` compares.
     pub solvers: Vec<String>,
+    /// Each strategy's declared effort counter (`Solver::effort`), by strategy name: what
+    /// reports measure effort in. Absent in metas written before it was added, and for
+    /// strategies that declare none.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub efforts: BTreeMap<String, String>,
     /// Content hash of the `--solvers` manifest, when the run had one.
     pub solvers_manifest_hash: Option<String>,
     /// Optional columns present in the results.
@@ -110,7 +116,7 @@ pub struct RunMeta {
     /// Jobs with a row so far.
     pub jobs_done: Option<u64>,
     /// Rows per status once the run ended.
-    pub status_counts: std::collections::BTreeMap<String, u64>,
+    pub status_counts: BTreeMap<String, u64>,
     /// Machine description (free-form object).
     pub machine: serde_json::Value,
     /// How busy the host was during the run (absent in metas written before it was added).

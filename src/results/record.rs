@@ -382,6 +382,46 @@ fn write_text_cell(text: &str, out: &mut Vec<u8>) {
 }
 
 impl Record {
+    /// The text of an external solver's statistic `key` (the `stats` column's `key=value`
+    /// pairs), as the solver wrote it.
+    pub fn stat(&self, key: &str) -> Option<&str> {
+        self.stats
+            .as_deref()?
+            .split(';')
+            .filter_map(|p| p.split_once('='))
+            .find_map(|(k, v)| (k == key).then_some(v))
+    }
+
+    /// The keys of the `stats` column, in their order.
+    pub fn stat_keys(&self) -> impl Iterator<Item = &str> {
+        self.stats
+            .as_deref()
+            .unwrap_or_default()
+            .split(';')
+            .filter_map(|p| p.split_once('=').map(|(k, _)| k))
+            .filter(|k| !k.is_empty())
+    }
+
+    /// A number of the row by name, the one lookup every report's `--metric`, `--where` and
+    /// effort use: a counter, a timing column (`wall_s`, `cpu_s`, `max_rss_kib`,
+    /// `startup_s`), or a statistic of the `stats` column whose value is a finite number.
+    /// `None` where the row has no such number.
+    pub fn metric(&self, name: &str) -> Option<f64> {
+        match name {
+            "wall_s" => Some(self.wall_s),
+            "cpu_s" => self.cpu_s,
+            "max_rss_kib" => self.max_rss_kib.map(|v| v as f64),
+            "startup_s" => self.startup_s,
+            _ => self.counters.get(name).or_else(|| {
+                self.stat(name)?
+                    .trim()
+                    .parse::<f64>()
+                    .ok()
+                    .filter(|v| v.is_finite())
+            }),
+        }
+    }
+
     /// The key that identifies a job across runs, shards and baselines.
     pub fn key(&self) -> JobKey {
         JobKey {
@@ -610,6 +650,31 @@ impl Record {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn metric_reads_counters_timings_and_numeric_stats() {
+        let mut r = Record::sample("d", "ext", "p", Status::Solved, 0.25);
+        r.counters.nodes = Some(5);
+        r.cpu_s = Some(0.5);
+        r.stats = Some("decodes=12;tag=t1;bad=nan;big=1e3;empty=".into());
+        assert_eq!(r.metric("nodes"), Some(5.0));
+        assert_eq!(r.metric("wall_s"), Some(0.25));
+        assert_eq!(r.metric("cpu_s"), Some(0.5));
+        assert_eq!(r.metric("startup_s"), None);
+        assert_eq!(r.metric("decodes"), Some(12.0));
+        assert_eq!(r.metric("big"), Some(1000.0));
+        for none in ["tag", "bad", "empty", "cycles", "nosuch"] {
+            assert_eq!(r.metric(none), None, "{none}");
+        }
+        assert_eq!(r.stat("tag"), Some("t1"));
+        assert_eq!(r.stat("empty"), Some(""));
+        assert_eq!(
+            r.stat_keys().collect::<Vec<_>>(),
+            ["decodes", "tag", "bad", "big", "empty"]
+        );
+        r.stats = None;
+        assert_eq!((r.stat("tag"), r.stat_keys().count()), (None, 0));
+    }
 
     #[test]
     fn header_has_optional_columns_only_when_asked() {

@@ -502,7 +502,10 @@ fn summary_bad_where_exits_2_saying_what_was_expected() {
         ("status=done", "status is solved, unsolved"),
         ("nodes", "expected key=value"),
         ("strategy=mrv,", "empty term"),
-        ("limt=50", "no row has a column or parameter limt"),
+        (
+            "limt=50",
+            "no row has a column, parameter or stats key limt",
+        ),
     ] {
         bench_report()
             .args(["summary", &s(&p), "--where", filter])

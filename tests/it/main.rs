@@ -28,6 +28,7 @@ mod layering;
 mod parse_props;
 mod report_ab;
 mod report_cli;
+mod report_effort;
 mod report_html;
 mod report_inputs;
 mod report_stream;

@@ -6,8 +6,9 @@
 #   FAULT_JOB  if set, misbehave only on this job number and answer `ok` on the others
 #   ANSWER     the answer field for `ok`
 #   PIDFILE    where `hang` modes write their pid (so a test can check it was killed)
+#   MULT       with `stats`: decodes = job * MULT + 3 (default 10), level = job % 2, tag = t<job>
 #
-# FAULT: ok | env | wrong | unsolved | unknown | error | hang | hang-exec | hang-ignore-term | crash |
+# FAULT: ok | stats | env | wrong | unsolved | unknown | error | hang | hang-exec | hang-ignore-term | crash |
 #        exit-early | exit-nonzero | garbage | other-job | long | stderr-exit |
 #        extra-output
 # Works in both modes: it answers every request line until end of input.
@@ -19,6 +20,8 @@ while IFS="$tab" read -r job seed puzzle; do
     fi
     case $fault in
     ok) printf '%s\tsolved\t%s\tnodes=7;guesses=2;seed=%s;pid=%s\n' "$job" "$ANSWER" "$seed" "$$" ;;
+    stats) printf '%s\tsolved\t%s\tdecodes=%s;level=%s;tag=t%s\n' "$job" "$ANSWER" \
+        "$((job * ${MULT:-10} + 3))" "$((job % 2))" "$job" ;;
     env) printf '%s\tunknown\t\tkind=%s;mode=%s;timeout=%s;extra=%s\n' "$job" \
         "$PUZZLEBENCH_KIND" "$PUZZLEBENCH_MODE" "${PUZZLEBENCH_TIMEOUT:-none}" "$EXTRA" ;;
     wrong) printf '%s\tsolved\t%s\t\n' "$job" "$(echo "$ANSWER" | tr '2-9' '1')" ;;
