@@ -191,7 +191,7 @@ pub struct GroupComparison {
     pub new_runs: usize,
 }
 
-/// The result of [`compare`].
+/// The result of [`compare_sorted`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Comparison {
     /// Per group, sorted by key.
@@ -637,22 +637,6 @@ where
     })
 }
 
-/// Compare a baseline run with a new run held in memory, rows in any order (sorted here by
-/// key, stably, so the first of duplicate keys in file order is the one compared).
-pub fn compare(baseline: &[Record], new: &[Record], opts: &CompareOptions) -> Comparison {
-    fn sorted(rows: &[Record]) -> Vec<&Record> {
-        let mut v: Vec<&Record> = rows.iter().collect();
-        v.sort_by(|a, b| key_cmp(a, b));
-        v
-    }
-    let (b, n) = (sorted(baseline), sorted(new));
-    let ok = Ok::<&Record, std::convert::Infallible>;
-    match compare_sorted(b.into_iter().map(ok), n.into_iter().map(ok), opts) {
-        Ok(c) => c,
-        Err(never) => match never {},
-    }
-}
-
 /// Counts behind the verdict.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Tally {
@@ -925,6 +909,22 @@ pub fn check_datasets(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Compare a baseline run with a new run held in memory, rows in any order (sorted here by
+    /// key, stably, so the first of duplicate keys in file order is the one compared).
+    fn compare(baseline: &[Record], new: &[Record], opts: &CompareOptions) -> Comparison {
+        fn sorted(rows: &[Record]) -> Vec<&Record> {
+            let mut v: Vec<&Record> = rows.iter().collect();
+            v.sort_by(|a, b| key_cmp(a, b));
+            v
+        }
+        let (b, n) = (sorted(baseline), sorted(new));
+        let ok = Ok::<&Record, std::convert::Infallible>;
+        match compare_sorted(b.into_iter().map(ok), n.into_iter().map(ok), opts) {
+            Ok(c) => c,
+            Err(never) => match never {},
+        }
+    }
 
     fn run(times: &[f64]) -> Vec<Record> {
         times

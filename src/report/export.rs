@@ -23,6 +23,43 @@ pub fn markdown_full(c: &Comparison) -> String {
     doc(c, usize::MAX).markdown()
 }
 
+/// Where `bench-report compare` writes a comparison besides the terminal (each optional).
+#[derive(Clone, Debug, Default)]
+pub struct Outputs {
+    /// `--markdown-out`: [`markdown_full`].
+    pub markdown: Option<std::path::PathBuf>,
+    /// `--github-benchmark-out`: [`github_action_benchmark`].
+    pub github_benchmark: Option<std::path::PathBuf>,
+    /// `--bmf-out`: [`bencher_bmf`].
+    pub bmf: Option<std::path::PathBuf>,
+}
+
+impl Outputs {
+    /// The paths asked for.
+    pub fn paths(&self) -> impl Iterator<Item = &std::path::Path> {
+        [&self.markdown, &self.github_benchmark, &self.bmf]
+            .into_iter()
+            .flatten()
+            .map(|p| p.as_path())
+    }
+
+    /// Each path asked for with its contents.
+    pub fn render(&self, c: &Comparison) -> serde_json::Result<Vec<(std::path::PathBuf, String)>> {
+        let json = |v: Value| crate::report::to_json_pretty(&v);
+        let mut out = Vec::new();
+        if let Some(p) = &self.markdown {
+            out.push((p.clone(), markdown_full(c)));
+        }
+        if let Some(p) = &self.github_benchmark {
+            out.push((p.clone(), json(github_action_benchmark(c))?));
+        }
+        if let Some(p) = &self.bmf {
+            out.push((p.clone(), json(bencher_bmf(c))?));
+        }
+        Ok(out)
+    }
+}
+
 /// The comparison as a document, each list of changes capped at `cap` rows.
 pub fn doc(c: &Comparison, cap: usize) -> Doc {
     let t = c.tally();

@@ -12,8 +12,9 @@
 use crate::report::compare::{
     check_datasets, column_mismatch, compare_sorted, CompareOptions, Comparison,
 };
-use crate::report::input::RunSet;
+use crate::report::input::{InputOptions, RunSet};
 use crate::results::{ReadError, RunMeta};
+use std::path::PathBuf;
 
 /// The smallest band the gate uses unless told otherwise: the run-to-run variation of wall
 /// times on a shared host is this large (issue 27: ×1.165 between two quiet runs 2 s apart).
@@ -54,6 +55,27 @@ impl Band {
             value,
             source: "--noise-band".to_string(),
         }
+    }
+
+    /// The band a command line asks for: `--noise-band` as given (in `[0, 1)`), else measured
+    /// from the `--calibrate` runs (each a CSV or directory), else [`Band::floor`].
+    pub fn from_options(noise_band: Option<f64>, calibrate: &[PathBuf]) -> Result<Band, GateError> {
+        if let Some(b) = noise_band {
+            if !(b.is_finite() && (0.0..1.0).contains(&b)) {
+                return Err(GateError::Refused(format!(
+                    "--noise-band must be in [0, 1), got {b}"
+                )));
+            }
+            return Ok(Band::given(b));
+        }
+        if calibrate.is_empty() {
+            return Ok(Band::floor());
+        }
+        let runs = calibrate
+            .iter()
+            .map(|r| RunSet::open(std::slice::from_ref(r), InputOptions::default()))
+            .collect::<Result<Vec<_>, _>>()?;
+        Band::calibrated(&runs)
     }
 
     /// The band measured from runs of one plan on one host (an A/A pair, or a history of

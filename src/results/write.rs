@@ -38,6 +38,14 @@ pub enum WriteError {
         /// The destination.
         path: PathBuf,
     },
+    /// The directory the outputs go in could not be created.
+    #[error("{path}: cannot create directory: {source}")]
+    Dir {
+        /// The directory.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
     /// An OS error while writing.
     #[error("{path}: cannot write: {source}")]
     Io {
@@ -293,6 +301,31 @@ impl OutputGuard {
             Ok(_) if !self.force => err(|path| WriteError::Exists { path }),
             _ => Ok(()),
         }
+    }
+
+    /// Refuse now any of `paths` that could not be written later (before a long report runs).
+    pub fn check_all<'a>(
+        &self,
+        paths: impl IntoIterator<Item = &'a Path>,
+    ) -> Result<(), WriteError> {
+        paths.into_iter().try_for_each(|p| self.check(p))
+    }
+
+    /// Write several files: every path is checked before any is written, then `dir` (when
+    /// given) is created, then each file is written atomically.
+    pub fn write_all(
+        &self,
+        dir: Option<&Path>,
+        files: &[(PathBuf, &[u8])],
+    ) -> Result<(), WriteError> {
+        self.check_all(files.iter().map(|(p, _)| p.as_path()))?;
+        if let Some(d) = dir {
+            fs::create_dir_all(d).map_err(|source| WriteError::Dir {
+                path: d.to_path_buf(),
+                source,
+            })?;
+        }
+        files.iter().try_for_each(|(p, b)| self.write(p, b))
     }
 
     /// Check `path`, then write `bytes` to it atomically.
