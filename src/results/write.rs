@@ -453,4 +453,31 @@ mod tests {
         ));
         assert_eq!(fs::read(&out).expect("read"), b"2");
     }
+
+    #[test]
+    fn write_all_checks_every_output_before_writing_any() {
+        let d = tmpdir("write_all");
+        let dir = d.join("plots");
+        let g = OutputGuard::new(&[], false);
+        let (a, b) = (dir.join("a.svg"), dir.join("b.svg"));
+        let files = [(a.clone(), &b"A"[..]), (b.clone(), &b"B"[..])];
+        g.write_all(Some(&dir), &files).expect("new directory");
+        assert_eq!(fs::read(&b).expect("b"), b"B");
+        fs::remove_file(&a).expect("rm a");
+        let again = [(a.clone(), &b"A2"[..]), (b.clone(), &b"B2"[..])];
+        let e = g.write_all(Some(&dir), &again).expect_err("b exists");
+        assert!(matches!(e, WriteError::Exists { path } if path == b));
+        assert!(!a.exists(), "nothing written when one output is refused");
+        let blocked = d.join("file");
+        fs::write(&blocked, "x").expect("file");
+        let inside = [(blocked.join("c.svg"), &b"C"[..])];
+        let e = OutputGuard::new(&[], true).write_all(Some(&blocked), &inside);
+        assert!(
+            matches!(
+                e,
+                Err(WriteError::Dir { .. }) | Err(WriteError::Refused { .. })
+            ),
+            "{e:?}"
+        );
+    }
 }
