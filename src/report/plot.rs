@@ -359,20 +359,6 @@ pub fn render_set(
     Ok(svgs)
 }
 
-/// Cactus plots of rows held in memory (see [`PlotData::cactus`]).
-pub fn render_cactus(rows: &[Record]) -> Result<Vec<Svg>, PlotError> {
-    let mut d = PlotData::default();
-    rows.iter().for_each(|r| d.add(r));
-    d.cactus()
-}
-
-/// Run-length distributions of rows held in memory (see [`PlotData::distributions`]).
-pub fn render_distribution(rows: &[Record]) -> Result<Vec<Svg>, PlotError> {
-    let mut d = PlotData::default();
-    rows.iter().for_each(|r| d.add(r));
-    d.distributions()
-}
-
 /// One puzzle in an A-against-B scatter: each side's value, and whether it solved (a side
 /// that did not is drawn at the plot's edge with a cross).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -662,6 +648,13 @@ mod tests {
         assert_eq!(s[3].2, 2.0); // median of 0 (carried) and 4
     }
 
+    /// Every row of `rows` in one [`PlotData`].
+    fn data(rows: &[Record]) -> PlotData {
+        let mut d = PlotData::default();
+        rows.iter().for_each(|r| d.add(r));
+        d
+    }
+
     fn two_groups() -> Vec<Record> {
         let mut rows = Vec::new();
         for (s, f) in [("mrv", 1.0), ("row", 3.0)] {
@@ -682,7 +675,7 @@ mod tests {
 
     #[test]
     fn each_group_has_its_own_style_and_a_legend_entry_below_the_plot() {
-        let svgs = render_cactus(&two_groups()).expect("cactus");
+        let svgs = data(&two_groups()).cactus().expect("cactus");
         assert_eq!(svgs.len(), 1);
         // "h/5" is not a safe file name: its safe characters and a hash of the whole name.
         assert!(
@@ -718,7 +711,7 @@ mod tests {
             .windows(3)
             .any(|w| w[0].is_ascii_digit() && w[1] == b'e' && (w[2] == b'-' || w[2] == b'+'));
         assert!(!exponent, "no exponent labels");
-        let d = render_distribution(&two_groups()).expect("distribution");
+        let d = data(&two_groups()).distributions().expect("distribution");
         assert_eq!(d.len(), 1);
         assert_eq!(d[0].name, svgs[0].name.replace("-cactus", "-nodes"));
     }
