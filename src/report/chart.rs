@@ -54,7 +54,7 @@ pub(crate) const MAX_DRAWN: usize = 1500;
 pub(crate) const MARKERS: usize = 10;
 /// Values kept exactly per series; beyond this a log-binned histogram takes over, so memory
 /// stays bounded however many rows are plotted.
-pub const EXACT_CAP: usize = 50_000;
+pub(crate) const EXACT_CAP: usize = 50_000;
 /// Histogram resolution once binned: 2.3% per bin, below what a plot can show.
 pub(crate) const BINS_PER_DECADE: f64 = 100.0;
 
@@ -125,7 +125,7 @@ pub(crate) fn short(v: f64) -> String {
 
 /// What an axis measures: decides tick positions and labels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Unit {
+pub(crate) enum Unit {
     /// Seconds, labelled `10 µs`, `1 ms`, `2 s`.
     Seconds,
     /// A count (nodes, cycles, runs, conflicts): integer ticks, `10k`, `1M`.
@@ -624,7 +624,7 @@ pub(crate) fn draw(c: Chart) -> Result<Svg, PlotError> {
 /// The values of one series, kept for drawing: exact up to [`EXACT_CAP`], then counted in
 /// log bins (values ≤ 0 in a bin of their own).
 #[derive(Clone, Debug, Default)]
-pub struct Values {
+pub(crate) struct Values {
     exact: Vec<f64>,
     bins: Option<BTreeMap<i64, u64>>,
     n: u64,
@@ -671,11 +671,6 @@ impl Values {
     /// How many values were added.
     pub fn len(&self) -> u64 {
         self.n
-    }
-
-    /// Whether no value was added.
-    pub fn is_empty(&self) -> bool {
-        self.n == 0
     }
 
     /// `(k, v)`: the k-th smallest value is v (k from 1), at most `MAX_DRAWN` of them

@@ -19,18 +19,18 @@ pub fn markdown(c: &Comparison) -> String {
 
 /// Markdown with every change listed (`--markdown-out`): the file is the complete record, only
 /// the terminal is shortened.
-pub fn markdown_full(c: &Comparison) -> String {
+pub(crate) fn markdown_full(c: &Comparison) -> String {
     doc(c, usize::MAX).markdown()
 }
 
 /// Where `bench-report compare` writes a comparison besides the terminal (each optional).
 #[derive(Clone, Debug, Default)]
 pub struct Outputs {
-    /// `--markdown-out`: [`markdown_full`].
+    /// `--markdown-out`: `markdown_full`.
     pub markdown: Option<std::path::PathBuf>,
-    /// `--github-benchmark-out`: [`github_action_benchmark`].
+    /// `--github-benchmark-out`: `github_action_benchmark`.
     pub github_benchmark: Option<std::path::PathBuf>,
-    /// `--bmf-out`: [`bencher_bmf`].
+    /// `--bmf-out`: `bencher_bmf`.
     pub bmf: Option<std::path::PathBuf>,
 }
 
@@ -61,7 +61,7 @@ impl Outputs {
 }
 
 /// The comparison as a document, each list of changes capped at `cap` rows.
-pub fn doc(c: &Comparison, cap: usize) -> Doc {
+pub(crate) fn doc(c: &Comparison, cap: usize) -> Doc {
     let t = c.tally();
     let mut d = Doc::default();
     d.heading(2, c.headline());
@@ -287,7 +287,7 @@ fn bench_name(g: &GroupComparison) -> String {
 /// cycles (unit = the counter name).
 ///
 /// [github-action-benchmark]: https://github.com/benchmark-action/github-action-benchmark
-pub fn github_action_benchmark(c: &Comparison) -> Value {
+pub(crate) fn github_action_benchmark(c: &Comparison) -> Value {
     let mut out = Vec::new();
     for g in &c.groups {
         let name = bench_name(g);
@@ -330,7 +330,7 @@ pub fn github_action_benchmark(c: &Comparison) -> Value {
 /// value, and `nodes` or `cycles` (custom measures, created on first upload) = the mean.
 ///
 /// [Bencher Metric Format]: https://bencher.dev/docs/reference/bencher-metric-format/
-pub fn bencher_bmf(c: &Comparison) -> Value {
+pub(crate) fn bencher_bmf(c: &Comparison) -> Value {
     let mut out = serde_json::Map::new();
     for g in &c.groups {
         let mut measures = serde_json::Map::new();

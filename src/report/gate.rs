@@ -6,7 +6,7 @@
 //!   columns; measurement columns
 //!   ([`MEASUREMENT_COLUMNS`](crate::report::compare::MEASUREMENT_COLUMNS)) on one side only never refuse;
 //! * the noise band is one number, computed here ([`Band`]) and rendered by every report;
-//! * wall times are judged only on a quiet host ([`HostCheck`]); CPU times, counters and
+//! * wall times are judged only on a quiet host (`HostCheck`); CPU times, counters and
 //!   statuses are always judged.
 
 use crate::report::compare::{
@@ -123,7 +123,7 @@ impl Band {
 
 /// Whether the host was quiet enough for wall times to be judged.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct HostCheck {
+pub(crate) struct HostCheck {
     /// Why wall times cannot be judged, when they cannot.
     pub noisy: Option<String>,
     /// What could not be checked (metas without host state or CPU model).
@@ -212,7 +212,7 @@ impl HostCheck {
 
 /// Compare `new` with `base` under `band`: refuse different puzzles (unless
 /// `force_datasets`, then a note) and different result columns, check the host
-/// ([`HostCheck`]: wall times of a noisy host are shown, not judged), then join the two
+/// (`HostCheck`: wall times of a noisy host are shown, not judged), then join the two
 /// key-sorted streams. What could not be checked is in [`Comparison::notes`].
 pub fn gate(
     base: &RunSet,

@@ -636,7 +636,7 @@ fn group_table(g: &TrendGroup) -> Table {
 /// The `history` section of `bench-report html --history DIR`: one small trend chart per
 /// group (median wall per run, the noise band around the run before, the gate's marks).
 /// `paths` are read as `bench-report history` reads them; none gives a sentence saying how.
-pub fn html_section(
+pub(crate) fn html_section(
     paths: &[PathBuf],
     opts: &InputOptions,
     band: &Band,

@@ -1,13 +1,13 @@
 //! Merge shard files (`bench-run --shard K/N`) back into one run.
 //!
 //! Shard files are sorted by job, so the merge is a k-way merge that holds one row per input
-//! and writes each row as it goes ([`merge_stream`]); memory does not grow with the number of
+//! and writes each row as it goes (`merge_stream`); memory does not grow with the number of
 //! rows. An input out of job order is refused with its `file:line`.
 //!
 //! Refuses what would make the merged file lie: two rows for one job index or one job key,
 //! files from different plans, and rows in a file whose meta says they belong to another
 //! shard. Plans are compared by the metas' plan hash; when an input has no meta, the rows' own
-//! columns must fit one plan ([`PlanShape`]). Jobs missing from the plan are reported, not
+//! columns must fit one plan (`PlanShape`). Jobs missing from the plan are reported, not
 //! refused: the caller decides (the CLI exits non-zero unless `--allow-missing`).
 
 use crate::hash::StableHasher;
@@ -154,7 +154,7 @@ pub enum MergeError {
 }
 
 /// One input of a merge: a shard file read as it is merged, or rows already in memory.
-pub struct MergeInput {
+pub(crate) struct MergeInput {
     /// The file (named in every message).
     pub path: PathBuf,
     /// Its meta sidecar, when it has one.
@@ -167,7 +167,7 @@ pub struct MergeInput {
 /// Missing jobs, kept as a count and the first ranges: a merge with a whole shard absent
 /// misses every N-th job, and listing millions of them helps nobody.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Gaps {
+pub(crate) struct Gaps {
     /// Jobs missing.
     pub count: u64,
     /// The first [`Gaps::KEPT`] ranges, inclusive, ascending.
@@ -214,7 +214,7 @@ impl Gaps {
 
 /// What a streamed merge found (the rows went to the sink).
 #[derive(Clone, Debug, PartialEq)]
-pub struct MergeOutcome {
+pub(crate) struct MergeOutcome {
     /// Optional columns of the merged file: every column any input's header has (for inputs
     /// in memory, any column with a value).
     pub columns: Columns,
@@ -454,7 +454,7 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
 /// seed runs are `colonies` consecutive jobs each, so `job - colony` is equal within a run and
 /// grows by `colonies` per seed step; that is checked between neighbouring rows.
 #[derive(Default)]
-pub struct PlanShape {
+pub(crate) struct PlanShape {
     dataset: Option<(usize, String, String)>,
     blocks: Vec<Block>,
 }
@@ -800,7 +800,7 @@ fn merged_columns(inputs: &[MergeInput]) -> Result<Columns, MergeError> {
 /// Merge shard files, handing each row to `sink` in job order as soon as it is checked. See
 /// the module doc for what is refused. On an error the sink has seen only part of the rows:
 /// write to a temporary file and keep it only when this returns `Ok`.
-pub fn merge_stream(
+pub(crate) fn merge_stream(
     inputs: &[MergeInput],
     mut sink: impl FnMut(&Record, Columns) -> std::io::Result<()>,
 ) -> Result<MergeOutcome, MergeError> {
@@ -1030,7 +1030,7 @@ fn merged_meta(
 
 /// The completeness policy of `merge`: refuse a merge with jobs missing (or of unknown plan
 /// size) unless `allow_missing`; when allowed, the warning to print.
-pub fn check_gaps(
+pub(crate) fn check_gaps(
     jobs_total: Option<u64>,
     missing: &Gaps,
     allow_missing: bool,
@@ -1068,7 +1068,7 @@ pub struct MergeReport {
 /// `--where` and no duplicates allowed: a merge is a run, not a selection of one) merged into
 /// `output` and its meta, written through one [`OutputGuard`](crate::results::write::OutputGuard) (nothing over an input; nothing over an existing
 /// file unless `force`). Rows go straight from the inputs to a temporary file beside the
-/// output, published only when every check (and [`check_gaps`]) has passed: memory does not
+/// output, published only when every check (and `check_gaps`) has passed: memory does not
 /// grow with the rows.
 pub fn merge_files(
     set: &crate::report::input::RunSet,

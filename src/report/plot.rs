@@ -14,8 +14,8 @@
 //! each series has its own colour, dash pattern and marker shape, so overlapping curves stay
 //! apart in grey print too; titles name the dataset.
 //!
-//! Plots keep only what they draw: [`PlotData`] takes rows one at a time and keeps, per
-//! series, the solved runs' values (one number each, up to [`EXACT_CAP`], then a log-binned
+//! Plots keep only what they draw: `PlotData` takes rows one at a time and keeps, per
+//! series, the solved runs' values (one number each, up to `EXACT_CAP`, then a log-binned
 //! histogram), never the rows.
 //!
 //! The drawing itself (axes, ticks, legend, markers, SVG) is the `chart`
@@ -30,7 +30,8 @@ use std::collections::BTreeMap;
 
 pub(crate) use crate::report::chart::slug;
 use crate::report::chart::*;
-pub use crate::report::chart::{PlotError, Svg, Unit, Values, EXACT_CAP};
+pub use crate::report::chart::{PlotError, Svg};
+pub(crate) use crate::report::chart::{Unit, Values};
 
 /// What is known of a run's budget (from the metas).
 #[derive(Clone, Copy, Debug, Default, PartialEq)]
@@ -39,27 +40,6 @@ pub struct Budget {
     pub timeout_s: Option<f64>,
     /// Per-job node limit.
     pub node_limit: Option<u64>,
-}
-
-impl Budget {
-    /// The limits all `metas` agree on: a limit one run lacked or set differently is unknown.
-    pub fn agreed(metas: &[&crate::results::RunMeta]) -> Budget {
-        fn one<T: PartialEq + Copy>(vals: impl Iterator<Item = Option<T>>) -> Option<T> {
-            let mut first = None;
-            for (i, v) in vals.enumerate() {
-                if i == 0 {
-                    first = v;
-                } else if v != first {
-                    return None;
-                }
-            }
-            first
-        }
-        Budget {
-            timeout_s: one(metas.iter().map(|m| m.timeout_s)),
-            node_limit: one(metas.iter().map(|m| m.node_limit)),
-        }
-    }
 }
 
 /// One strategy configuration's plotted values.
@@ -75,7 +55,7 @@ struct GroupVals {
 
 /// Most lines one plot draws: more could not be told apart (a sweep of thousands of
 /// configurations draws the ones that solved most, and says so in the title).
-pub const MAX_SERIES: usize = 12;
+pub(crate) const MAX_SERIES: usize = 12;
 
 /// The groups of one dataset a plot draws, and how many it leaves out.
 type Drawn<'a> = (Vec<(&'a GroupKey, &'a GroupVals)>, usize);
@@ -94,7 +74,7 @@ fn omitted_note(omitted: usize, drawn: usize) -> String {
 
 /// Everything the cactus and distribution plots draw, built one row at a time.
 #[derive(Clone, Debug, Default)]
-pub struct PlotData {
+pub(crate) struct PlotData {
     groups: Vec<(GroupKey, GroupVals)>,
     /// Position of each group in `groups`.
     index: std::collections::HashMap<GroupKey, usize>,
@@ -362,7 +342,7 @@ pub fn render_set(
 /// One puzzle in an A-against-B scatter: each side's value, and whether it solved (a side
 /// that did not is drawn at the plot's edge with a cross).
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Pair {
+pub(crate) struct Pair {
     /// A's value.
     pub a: f64,
     /// B's value.
@@ -375,7 +355,7 @@ pub struct Pair {
 
 /// What a scatter shows.
 #[derive(Clone, Debug)]
-pub struct ScatterSpec<'a> {
+pub(crate) struct ScatterSpec<'a> {
     /// File name.
     pub name: String,
     /// Title (names the dataset).
@@ -406,7 +386,7 @@ fn scatter_value(v: f64, solved: bool, lo: f64, edge: f64) -> f64 {
 /// A log-log scatter of A (x) against B (y), one point per puzzle, with the 1× diagonal and
 /// 2× and 10× lines either side of it. Points above the diagonal are puzzles where B needs
 /// more than A.
-pub fn render_scatter(spec: &ScatterSpec, pairs: &[Pair]) -> Result<Svg, PlotError> {
+pub(crate) fn render_scatter(spec: &ScatterSpec, pairs: &[Pair]) -> Result<Svg, PlotError> {
     let solved_vals: Vec<f64> = pairs
         .iter()
         .flat_map(|p| [(p.a, p.a_solved), (p.b, p.b_solved)])
@@ -561,7 +541,7 @@ fn steps(pts: impl Iterator<Item = (f64, f64)>) -> Vec<(f64, f64)> {
 
 /// ABC convergence from trace runs: `convergence.svg`, one median line with a p10–p90 band
 /// per (dataset, strategy, params). `None` when there are no runs.
-pub fn render_convergence(trace: &[TraceRun]) -> Result<Option<Svg>, PlotError> {
+pub(crate) fn render_convergence(trace: &[TraceRun]) -> Result<Option<Svg>, PlotError> {
     let mut by_group: BTreeMap<GroupKey, Vec<&[(u64, u64)]>> = BTreeMap::new();
     for t in trace {
         let key = GroupKey {
