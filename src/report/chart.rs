@@ -45,21 +45,21 @@ pub struct Svg {
 
 /// Width and height of the plot area's canvas; the legend strip is added below it.
 pub(crate) const SIZE: (u32, u32) = (960, 560);
-pub(crate) const FONT: &str = "sans-serif";
+const FONT: &str = "sans-serif";
 /// Legend rows are this many pixels apart.
-pub(crate) const LEGEND_ROW: u32 = 24;
+const LEGEND_ROW: u32 = 24;
 /// Points drawn per series at most: more would only thicken the line and the file.
-pub(crate) const MAX_DRAWN: usize = 1500;
+const MAX_DRAWN: usize = 1500;
 /// Markers per series on a long line (every point gets one when there are fewer).
-pub(crate) const MARKERS: usize = 10;
+const MARKERS: usize = 10;
 /// Values kept exactly per series; beyond this a log-binned histogram takes over, so memory
 /// stays bounded however many rows are plotted.
 pub(crate) const EXACT_CAP: usize = 50_000;
 /// Histogram resolution once binned: 2.3% per bin, below what a plot can show.
-pub(crate) const BINS_PER_DECADE: f64 = 100.0;
+const BINS_PER_DECADE: f64 = 100.0;
 
 /// Tableau 10: distinct, colour-blind-friendlier than plotters' primaries.
-pub(crate) const PALETTE: [RGBColor; 10] = [
+const PALETTE: [RGBColor; 10] = [
     RGBColor(31, 119, 180),
     RGBColor(255, 127, 14),
     RGBColor(44, 160, 44),
@@ -72,18 +72,17 @@ pub(crate) const PALETTE: [RGBColor; 10] = [
     RGBColor(23, 190, 207),
 ];
 
-pub(crate) fn color(i: usize) -> RGBColor {
+fn color(i: usize) -> RGBColor {
     PALETTE[i % PALETTE.len()]
 }
 
 /// Dash (length, gap) in pixels per series; `None` is a solid line. Cycles out of step with
 /// the palette so that series 0 and 10 still differ.
-pub(crate) const DASHES: [Option<(u32, u32)>; 4] =
-    [None, Some((10, 5)), Some((3, 4)), Some((16, 5))];
+const DASHES: [Option<(u32, u32)>; 4] = [None, Some((10, 5)), Some((3, 4)), Some((16, 5))];
 
 /// Marker shapes, cycled per series.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Shape {
+enum Shape {
     Circle,
     Triangle,
     Square,
@@ -91,7 +90,7 @@ pub(crate) enum Shape {
     Diamond,
 }
 
-pub(crate) const SHAPES: [Shape; 5] = [
+const SHAPES: [Shape; 5] = [
     Shape::Circle,
     Shape::Triangle,
     Shape::Square,
@@ -114,7 +113,7 @@ pub(crate) fn slug(s: &str) -> String {
 }
 
 /// Up to three significant digits, trailing zeros dropped (`2.5`, `10`, `0.12`).
-pub(crate) fn short(v: f64) -> String {
+fn short(v: f64) -> String {
     let s = crate::report::sig3(v);
     if s.contains('.') {
         s.trim_end_matches('0').trim_end_matches('.').to_string()
@@ -135,7 +134,7 @@ pub(crate) enum Unit {
 }
 
 impl Unit {
-    pub(crate) fn label(self, v: f64) -> String {
+    fn label(self, v: f64) -> String {
         match self {
             Unit::Seconds => fmt_time(v),
             Unit::Count => fmt_count(v),
@@ -245,13 +244,13 @@ impl Axis {
         }
     }
 
-    pub(crate) fn range(&self) -> Range<f64> {
+    fn range(&self) -> Range<f64> {
         self.map(self.lo)..self.map(self.hi)
     }
 
     /// Tick positions in mapped space: decades on a log axis (and its end, when that is a
     /// budget off the decades), 1/2/5 steps on a linear one, never fractional for counts.
-    pub(crate) fn ticks(&self) -> Vec<f64> {
+    fn ticks(&self) -> Vec<f64> {
         if self.log {
             let (a, b) = (self.map(self.lo), self.map(self.hi));
             let (first, last) = (a.ceil() as i32, (b + 1e-9).floor() as i32);
@@ -280,7 +279,7 @@ impl Axis {
     }
 
     /// Minor grid lines: 2..9 within each decade on a log axis.
-    pub(crate) fn minor(&self) -> Vec<f64> {
+    fn minor(&self) -> Vec<f64> {
         if !self.log {
             return Vec::new();
         }
@@ -291,7 +290,7 @@ impl Axis {
             .collect()
     }
 
-    pub(crate) fn spec(&self) -> Ticked {
+    fn spec(&self) -> Ticked {
         Ticked {
             inner: self.range().into(),
             bold: self.ticks(),
@@ -299,7 +298,7 @@ impl Axis {
         }
     }
 
-    pub(crate) fn label(&self, mapped: f64) -> String {
+    fn label(&self, mapped: f64) -> String {
         if self.log {
             self.unit.label(10f64.powf(mapped))
         } else {
@@ -307,7 +306,7 @@ impl Axis {
         }
     }
 
-    pub(crate) fn desc(&self, what: &str) -> String {
+    fn desc(&self, what: &str) -> String {
         if self.log {
             format!("{what} (log scale)")
         } else {
@@ -318,10 +317,10 @@ impl Axis {
 
 /// A linear f64 axis with explicit tick positions. plotters' own `WithKeyPoints` opts out of
 /// default label formatting, which the mesh's label formatter needs, hence this small wrapper.
-pub(crate) struct Ticked {
-    pub(crate) inner: RangedCoordf64,
-    pub(crate) bold: Vec<f64>,
-    pub(crate) light: Vec<f64>,
+struct Ticked {
+    inner: RangedCoordf64,
+    bold: Vec<f64>,
+    light: Vec<f64>,
 }
 
 impl Ranged for Ticked {
@@ -387,15 +386,10 @@ pub(crate) struct Chart<'a> {
     pub(crate) guides: Vec<Guide>,
 }
 
-pub(crate) type Area<'b> = DrawingArea<SVGBackend<'b>, plotters::coord::Shift>;
+type Area<'b> = DrawingArea<SVGBackend<'b>, plotters::coord::Shift>;
 
 /// Draw one marker of `shape` at pixel `(x, y)`.
-pub(crate) fn marker(
-    area: &Area,
-    shape: Shape,
-    at: (i32, i32),
-    col: RGBColor,
-) -> Result<(), String> {
+fn marker(area: &Area, shape: Shape, at: (i32, i32), col: RGBColor) -> Result<(), String> {
     let filled = col.filled();
     let stroke = col.stroke_width(2);
     let (x, y) = at;
@@ -428,7 +422,7 @@ pub(crate) fn marker(
 /// Where a line's markers go (mapped coordinates): on every point of a short line, else
 /// about [`MARKERS`] spread evenly along x on the line (whose x never decreases), shifted per
 /// series so that coinciding lines do not stack them.
-pub(crate) fn marker_points(s: &Series, of: usize) -> Vec<(f64, f64)> {
+fn marker_points(s: &Series, of: usize) -> Vec<(f64, f64)> {
     let pts = &s.points;
     if s.draw == Draw::Points || (s.draw == Draw::Line && pts.len() <= 3 * MARKERS) {
         return pts.clone();
@@ -459,7 +453,7 @@ pub(crate) fn marker_points(s: &Series, of: usize) -> Vec<(f64, f64)> {
 
 /// The legend strip: one entry per series (line sample with its dash and marker), in as many
 /// columns as fit.
-pub(crate) fn draw_legend(area: &Area, series: &[Series]) -> Result<(), String> {
+fn draw_legend(area: &Area, series: &[Series]) -> Result<(), String> {
     let width = area.dim_in_pixel().0 as i32;
     let longest = series
         .iter()
@@ -503,7 +497,7 @@ pub(crate) fn draw_legend(area: &Area, series: &[Series]) -> Result<(), String> 
     Ok(())
 }
 
-pub(crate) fn legend_height(series: &[Series], width: u32) -> u32 {
+fn legend_height(series: &[Series], width: u32) -> u32 {
     if series.is_empty() {
         return 0;
     }
@@ -631,7 +625,7 @@ pub(crate) struct Values {
 }
 
 impl Values {
-    pub(crate) fn bin(v: f64) -> i64 {
+    fn bin(v: f64) -> i64 {
         if v > 0.0 {
             (v.log10() * BINS_PER_DECADE).floor() as i64
         } else {
@@ -639,7 +633,7 @@ impl Values {
         }
     }
 
-    pub(crate) fn unbin(b: i64) -> f64 {
+    fn unbin(b: i64) -> f64 {
         if b == i64::MIN {
             0.0
         } else {
