@@ -949,6 +949,50 @@ mod tests {
     }
 
     #[test]
+    fn markdown_tables_list_changes_worse_first_up_to_the_cap() {
+        let base = run(&noisy(20, 0.01));
+        let mut new = base.clone();
+        new[1].status = Some(Status::Timeout);
+        new[3].counters.nodes = Some(1);
+        new[5].counters.nodes = Some(2000);
+        new.remove(7);
+        let c = compare(&base, &new, &CompareOptions::default());
+        let md = crate::report::export::doc(&c, usize::MAX).markdown();
+        let line = |needle: &str| -> String {
+            (md.lines().find(|l| l.contains(needle)).unwrap_or_default()).to_string()
+        };
+        assert!(md.contains("### Status changes (1)"), "{md}");
+        assert_eq!(
+            line("| dataset | strategy | puzzle | seed | colony | baseline |"),
+            "| dataset | strategy | puzzle | seed | colony | baseline | new | change |"
+        );
+        assert_eq!(
+            line("| p1 |"),
+            "| h | mrv basic | p1 | 0 | 0 | solved | timeout | worse |"
+        );
+        assert!(md.contains("### Counter changes (2)"), "{md}");
+        assert_eq!(
+            line("| counter |"),
+            "| dataset | strategy | puzzle | seed | colony | counter | baseline | new | change |"
+        );
+        // Worse first: p5's 15 -> 2000 before p3's 13 -> 1.
+        let (p5, p3) = (md.find("| p5 |"), md.find("| p3 |"));
+        assert!(p5.is_some() && p5 < p3, "{md}");
+        assert_eq!(
+            line("| p3 |"),
+            "| h | mrv basic | p3 | 0 | 0 | nodes | 13 | 1 | better |"
+        );
+        assert!(md.contains("### Rows missing from new (1)"), "{md}");
+        assert_eq!(line("| p7 |"), "| h | mrv basic | p7 | 0 | 0 |");
+        let capped = crate::report::export::doc(&c, 1).markdown();
+        assert!(
+            capped.contains("| p5 |") && !capped.contains("| p3 |"),
+            "{capped}"
+        );
+        assert!(capped.contains("… and 1 more"), "{capped}");
+    }
+
+    #[test]
     fn identical_runs_are_no_regression() {
         let base = run(&noisy(20, 0.01));
         let c = compare(&base, &base, &CompareOptions::default());
