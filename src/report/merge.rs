@@ -740,6 +740,8 @@ struct Cursor {
     rows: RowIter,
     last: Option<u64>,
     count: u64,
+    /// The row read and not merged yet.
+    head: Option<Record>,
 }
 
 /// The rows of an input, in job order, with their 1-based lines (rows in memory are numbered
@@ -828,9 +830,10 @@ pub(crate) fn merge_stream(
             rows: open_rows(input)?,
             last: None,
             count: 0,
+            head: None,
         };
-        if let Some(head) = advance(&mut c, &input.path)? {
-            heap.push(Reverse((head.0.job, i, HeadRow(head))));
+        if let Some(job) = advance(&mut c, &input.path)? {
+            heap.push(Reverse((job, i)));
         }
         cursors.push(c);
     }
@@ -839,7 +842,11 @@ pub(crate) fn merge_stream(
     let mut missing = Gaps::default();
     let mut previous: Option<(u64, usize)> = None;
     let mut rows = 0u64;
-    while let Some(Reverse((job, src, HeadRow((r, _line))))) = heap.pop() {
+    while let Some(Reverse((job, src))) = heap.pop() {
+        // The heap holds (job, input) for each input whose head row is waiting.
+        let Some(r) = cursors[src].head.take() else {
+            continue;
+        };
         if let Some((pj, ps)) = previous {
             if pj == job {
                 return Err(MergeError::DuplicateJob {
@@ -873,7 +880,7 @@ pub(crate) fn merge_stream(
         rows += 1;
         previous = Some((job, src));
         if let Some(next) = advance(&mut cursors[src], &paths[src])? {
-            heap.push(Reverse((next.0.job, src, HeadRow(next))));
+            heap.push(Reverse((next, src)));
         }
     }
     if let Some(t) = jobs_total {
@@ -929,28 +936,9 @@ fn confirm_duplicates(
     Ok(())
 }
 
-/// A row waiting in the merge heap; ordered by the (job, input) beside it only.
-struct HeadRow((Record, u64));
-
-impl PartialEq for HeadRow {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-impl Eq for HeadRow {}
-impl PartialOrd for HeadRow {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for HeadRow {
-    fn cmp(&self, _: &Self) -> std::cmp::Ordering {
-        std::cmp::Ordering::Equal
-    }
-}
-
-/// The next row of one input, checked to follow its previous row in job order.
-fn advance(c: &mut Cursor, path: &Path) -> Result<Option<(Record, u64)>, MergeError> {
+/// Read the next row of one input into its head, checked to follow its previous row in job
+/// order; the row's job.
+fn advance(c: &mut Cursor, path: &Path) -> Result<Option<u64>, MergeError> {
     let Some(row) = c.rows.next() else {
         return Ok(None);
     };
@@ -975,7 +963,8 @@ fn advance(c: &mut Cursor, path: &Path) -> Result<Option<(Record, u64)>, MergeEr
     }
     c.last = Some(r.job);
     c.count += 1;
-    Ok(Some((r, line)))
+    c.head = Some(r);
+    Ok(c.last)
 }
 
 /// The merged file's meta (see [`MergeOutcome::meta`]).
