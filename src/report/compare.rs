@@ -195,7 +195,7 @@ pub struct GroupComparison {
     pub new_runs: usize,
 }
 
-/// The result of [`compare`].
+/// The result of [`compare_sorted`].
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Comparison {
     /// Per group, sorted by key.
@@ -630,22 +630,6 @@ where
     })
 }
 
-/// Compare a baseline run with a new run held in memory, rows in any order (sorted here by
-/// key, stably, so the first of duplicate keys in file order is the one compared).
-pub fn compare(baseline: &[Record], new: &[Record], opts: &CompareOptions) -> Comparison {
-    fn sorted(rows: &[Record]) -> Vec<&Record> {
-        let mut v: Vec<&Record> = rows.iter().collect();
-        v.sort_by(|a, b| key_cmp(a, b));
-        v
-    }
-    let (b, n) = (sorted(baseline), sorted(new));
-    let ok = Ok::<&Record, std::convert::Infallible>;
-    match compare_sorted(b.into_iter().map(ok), n.into_iter().map(ok), opts) {
-        Ok(c) => c,
-        Err(never) => match never {},
-    }
-}
-
 /// Counts behind the verdict.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Tally {
@@ -919,6 +903,22 @@ pub fn check_datasets(
 mod tests {
     use super::*;
 
+    /// Compare a baseline run with a new run held in memory, rows in any order (sorted here by
+    /// key, stably, so the first of duplicate keys in file order is the one compared).
+    fn compare(baseline: &[Record], new: &[Record], opts: &CompareOptions) -> Comparison {
+        fn sorted(rows: &[Record]) -> Vec<&Record> {
+            let mut v: Vec<&Record> = rows.iter().collect();
+            v.sort_by(|a, b| key_cmp(a, b));
+            v
+        }
+        let (b, n) = (sorted(baseline), sorted(new));
+        let ok = Ok::<&Record, std::convert::Infallible>;
+        match compare_sorted(b.into_iter().map(ok), n.into_iter().map(ok), opts) {
+            Ok(c) => c,
+            Err(never) => match never {},
+        }
+    }
+
     fn run(times: &[f64]) -> Vec<Record> {
         times
             .iter()
@@ -939,6 +939,50 @@ mod tests {
                 scale * (1.0 + 0.01 * i as f64) * (1.0 + 0.03 * ((i * 7 % 5) as f64 - 2.0) / 2.0)
             })
             .collect()
+    }
+
+    #[test]
+    fn markdown_tables_list_changes_worse_first_up_to_the_cap() {
+        let base = run(&noisy(20, 0.01));
+        let mut new = base.clone();
+        new[1].status = Some(Status::Timeout);
+        new[3].counters.nodes = Some(1);
+        new[5].counters.nodes = Some(2000);
+        new.remove(7);
+        let c = compare(&base, &new, &CompareOptions::default());
+        let md = crate::report::export::doc(&c, usize::MAX).markdown();
+        let line = |needle: &str| -> String {
+            (md.lines().find(|l| l.contains(needle)).unwrap_or_default()).to_string()
+        };
+        assert!(md.contains("### Status changes (1)"), "{md}");
+        assert_eq!(
+            line("| dataset | strategy | puzzle | seed | colony | baseline |"),
+            "| dataset | strategy | puzzle | seed | colony | baseline | new | change |"
+        );
+        assert_eq!(
+            line("| p1 |"),
+            "| h | mrv basic | p1 | 0 | 0 | solved | timeout | worse |"
+        );
+        assert!(md.contains("### Counter changes (2)"), "{md}");
+        assert_eq!(
+            line("| counter |"),
+            "| dataset | strategy | puzzle | seed | colony | counter | baseline | new | change |"
+        );
+        // Worse first: p5's 15 -> 2000 before p3's 13 -> 1.
+        let (p5, p3) = (md.find("| p5 |"), md.find("| p3 |"));
+        assert!(p5.is_some() && p5 < p3, "{md}");
+        assert_eq!(
+            line("| p3 |"),
+            "| h | mrv basic | p3 | 0 | 0 | nodes | 13 | 1 | better |"
+        );
+        assert!(md.contains("### Rows missing from new (1)"), "{md}");
+        assert_eq!(line("| p7 |"), "| h | mrv basic | p7 | 0 | 0 |");
+        let capped = crate::report::export::doc(&c, 1).markdown();
+        assert!(
+            capped.contains("| p5 |") && !capped.contains("| p3 |"),
+            "{capped}"
+        );
+        assert!(capped.contains("… and 1 more"), "{capped}");
     }
 
     #[test]

@@ -2,9 +2,7 @@
 //! the JSON that github-action-benchmark and Bencher take. Pure serialisation: the caller writes
 //! the files.
 
-use crate::report::compare::{
-    cell, Comparison, CounterChange, GroupComparison, Job, StatusChange, TimeVerdict,
-};
+use crate::report::compare::{cell, Comparison, GroupComparison, Job, TimeVerdict};
 use crate::report::doc::{Doc, Inline, Table};
 use crate::report::stats;
 use crate::report::{fmt_secs, sig3};
@@ -19,12 +17,49 @@ pub fn markdown(c: &Comparison) -> String {
 
 /// Markdown with every change listed (`--markdown-out`): the file is the complete record, only
 /// the terminal is shortened.
-pub fn markdown_full(c: &Comparison) -> String {
+pub(crate) fn markdown_full(c: &Comparison) -> String {
     doc(c, usize::MAX).markdown()
 }
 
+/// Where `bench-report compare` writes a comparison besides the terminal (each optional).
+#[derive(Clone, Debug, Default)]
+pub struct Outputs {
+    /// `--markdown-out`: `markdown_full`.
+    pub markdown: Option<std::path::PathBuf>,
+    /// `--github-benchmark-out`: `github_action_benchmark`.
+    pub github_benchmark: Option<std::path::PathBuf>,
+    /// `--bmf-out`: `bencher_bmf`.
+    pub bmf: Option<std::path::PathBuf>,
+}
+
+impl Outputs {
+    /// The paths asked for.
+    pub fn paths(&self) -> impl Iterator<Item = &std::path::Path> {
+        [&self.markdown, &self.github_benchmark, &self.bmf]
+            .into_iter()
+            .flatten()
+            .map(|p| p.as_path())
+    }
+
+    /// Each path asked for with its contents.
+    pub fn render(&self, c: &Comparison) -> serde_json::Result<Vec<(std::path::PathBuf, String)>> {
+        let json = |v: Value| crate::report::to_json_pretty(&v);
+        let mut out = Vec::new();
+        if let Some(p) = &self.markdown {
+            out.push((p.clone(), markdown_full(c)));
+        }
+        if let Some(p) = &self.github_benchmark {
+            out.push((p.clone(), json(github_action_benchmark(c))?));
+        }
+        if let Some(p) = &self.bmf {
+            out.push((p.clone(), json(bencher_bmf(c))?));
+        }
+        Ok(out)
+    }
+}
+
 /// The comparison as a document, each list of changes capped at `cap` rows.
-pub fn doc(c: &Comparison, cap: usize) -> Doc {
+pub(crate) fn doc(c: &Comparison, cap: usize) -> Doc {
     let t = c.tally();
     let mut d = Doc::default();
     d.heading(2, c.headline());
@@ -132,108 +167,84 @@ fn time_table(
     d.table(table);
 }
 
-/// Status changes across all groups, at most `cap`.
-fn status_changes(d: &mut Doc, c: &Comparison, cap: usize) {
-    let status: Vec<(&GroupComparison, &StatusChange)> = c
-        .groups
-        .iter()
-        .flat_map(|g| g.status_changes.iter().map(move |s| (g, s)))
-        .collect();
-    if status.is_empty() {
+/// One table of jobs across all groups, headed `title (N)`: each job's dataset, strategy,
+/// puzzle, seed and colony, then the `extra` columns from `cells`; at most `cap` rows, then
+/// "… and N more". Nothing when there are no rows.
+fn job_table<T>(
+    d: &mut Doc,
+    title: &str,
+    extra: &[&str],
+    rows: &[(&GroupComparison, &Job, T)],
+    cap: usize,
+    cells: impl Fn(&T) -> Vec<String>,
+) {
+    if rows.is_empty() {
         return;
     }
-    d.heading(3, format!("Status changes ({})", status.len()));
-    let mut t = Table::new(
-        &[
-            "dataset", "strategy", "puzzle", "seed", "colony", "baseline", "new", "change",
-        ],
-        3,
-    );
-    for (g, s) in status.iter().take(cap) {
-        t.row(vec![
+    d.heading(3, format!("{title} ({})", rows.len()));
+    let mut head = vec!["dataset", "strategy", "puzzle", "seed", "colony"];
+    head.extend(extra);
+    let mut t = Table::new(&head, 3);
+    for (g, j, x) in rows.iter().take(cap) {
+        let (seed, colony) = (j.seed.to_string(), j.colony.to_string());
+        let mut row = vec![
             g.key.dataset.clone(),
             g.label.clone(),
-            s.job.puzzle_id.clone(),
-            s.job.seed.to_string(),
-            s.job.colony.to_string(),
-            cell(&s.base),
-            cell(&s.new),
-            s.direction.word().to_string(),
-        ]);
+            j.puzzle_id.clone(),
+            seed,
+            colony,
+        ];
+        row.extend(cells(x));
+        t.row(row);
     }
     d.table(t);
-    more(d, status.len(), cap);
+    more(d, rows.len(), cap);
+}
+
+/// Status changes across all groups, at most `cap`.
+fn status_changes(d: &mut Doc, c: &Comparison, cap: usize) {
+    let rows: Vec<_> = (c.groups.iter())
+        .flat_map(|g| g.status_changes.iter().map(move |s| (g, &s.job, s)))
+        .collect();
+    job_table(
+        d,
+        "Status changes",
+        &["baseline", "new", "change"],
+        &rows,
+        cap,
+        |s| vec![cell(&s.base), cell(&s.new), s.direction.word().to_string()],
+    );
 }
 
 /// Counter changes across all groups, at most `cap`.
 fn counter_changes(d: &mut Doc, c: &Comparison, cap: usize) {
-    let mut counters: Vec<(&GroupComparison, &CounterChange)> = c
-        .groups
-        .iter()
-        .flat_map(|g| g.counter_changes.iter().map(move |c| (g, c)))
+    let mut rows: Vec<_> = (c.groups.iter())
+        .flat_map(|g| g.counter_changes.iter().map(move |c| (g, &c.job, c)))
         .collect();
-    if counters.is_empty() {
-        return;
-    }
-    d.heading(3, format!("Counter changes ({})", counters.len()));
-    let mut t = Table::new(
-        &[
-            "dataset", "strategy", "puzzle", "seed", "colony", "counter", "baseline", "new",
-            "change",
-        ],
-        3,
-    );
     // Worse first across all groups, so the cap never hides a regression behind
     // improvements.
-    counters.sort_by_key(|(_, c)| c.direction);
-    for (g, c) in counters.iter().take(cap) {
-        t.row(vec![
-            g.key.dataset.clone(),
-            g.label.clone(),
-            c.job.puzzle_id.clone(),
-            c.job.seed.to_string(),
-            c.job.colony.to_string(),
-            c.counter.to_string(),
-            c.base.clone(),
-            c.new.clone(),
-            c.direction.word().to_string(),
-        ]);
-    }
-    d.table(t);
-    more(d, counters.len(), cap);
+    rows.sort_by_key(|r| r.2.direction);
+    let extra = ["counter", "baseline", "new", "change"];
+    job_table(d, "Counter changes", &extra, &rows, cap, |c| {
+        let change = c.direction.word().to_string();
+        vec![c.counter.to_string(), c.base.clone(), c.new.clone(), change]
+    });
 }
 
 /// The jobs only one run has, missing from new first.
 fn job_lists(d: &mut Doc, c: &Comparison, cap: usize) {
-    for (title, pick) in [("Rows missing from new", true), ("Rows only in new", false)] {
-        let rows: Vec<(&GroupComparison, &Job)> = c
-            .groups
-            .iter()
+    for (title, missing) in [("Rows missing from new", true), ("Rows only in new", false)] {
+        let rows: Vec<_> = (c.groups.iter())
             .flat_map(|g| {
-                let list = if pick {
+                let list = if missing {
                     &g.missing_in_new
                 } else {
                     &g.only_in_new
                 };
-                list.iter().map(move |j| (g, j))
+                list.iter().map(move |j| (g, j, ()))
             })
             .collect();
-        if rows.is_empty() {
-            continue;
-        }
-        d.heading(3, format!("{title} ({})", rows.len()));
-        let mut t = Table::new(&["dataset", "strategy", "puzzle", "seed", "colony"], 3);
-        for (g, j) in rows.iter().take(cap) {
-            t.row(vec![
-                g.key.dataset.clone(),
-                g.label.clone(),
-                j.puzzle_id.clone(),
-                j.seed.to_string(),
-                j.colony.to_string(),
-            ]);
-        }
-        d.table(t);
-        more(d, rows.len(), cap);
+        job_table(d, title, &[], &rows, cap, |_| Vec::new());
     }
 }
 
@@ -250,7 +261,7 @@ fn bench_name(g: &GroupComparison) -> String {
 /// cycles (unit = the counter name).
 ///
 /// [github-action-benchmark]: https://github.com/benchmark-action/github-action-benchmark
-pub fn github_action_benchmark(c: &Comparison) -> Value {
+pub(crate) fn github_action_benchmark(c: &Comparison) -> Value {
     let mut out = Vec::new();
     for g in &c.groups {
         let name = bench_name(g);
@@ -293,7 +304,7 @@ pub fn github_action_benchmark(c: &Comparison) -> Value {
 /// value, and `nodes` or `cycles` (custom measures, created on first upload) = the mean.
 ///
 /// [Bencher Metric Format]: https://bencher.dev/docs/reference/bencher-metric-format/
-pub fn bencher_bmf(c: &Comparison) -> Value {
+pub(crate) fn bencher_bmf(c: &Comparison) -> Value {
     let mut out = serde_json::Map::new();
     for g in &c.groups {
         let mut measures = serde_json::Map::new();

@@ -6,14 +6,15 @@
 //!   columns; measurement columns
 //!   ([`MEASUREMENT_COLUMNS`](crate::report::compare::MEASUREMENT_COLUMNS)) on one side only never refuse;
 //! * the noise band is one number, computed here ([`Band`]) and rendered by every report;
-//! * wall times are judged only on a quiet host ([`HostCheck`]); CPU times, counters and
+//! * wall times are judged only on a quiet host (`HostCheck`); CPU times, counters and
 //!   statuses are always judged.
 
 use crate::report::compare::{
     check_datasets, column_mismatch, compare_sorted, CompareOptions, Comparison,
 };
-use crate::report::input::RunSet;
+use crate::report::input::{InputOptions, RunSet};
 use crate::results::{ReadError, RunMeta};
+use std::path::PathBuf;
 
 /// The smallest band the gate uses unless told otherwise: the run-to-run variation of wall
 /// times on a shared host is this large (issue 27: ×1.165 between two quiet runs 2 s apart).
@@ -54,6 +55,27 @@ impl Band {
             value,
             source: "--noise-band".to_string(),
         }
+    }
+
+    /// The band a command line asks for: `--noise-band` as given (in `[0, 1)`), else measured
+    /// from the `--calibrate` runs (each a CSV or directory), else [`Band::floor`].
+    pub fn from_options(noise_band: Option<f64>, calibrate: &[PathBuf]) -> Result<Band, GateError> {
+        if let Some(b) = noise_band {
+            if !(b.is_finite() && (0.0..1.0).contains(&b)) {
+                return Err(GateError::Refused(format!(
+                    "--noise-band must be in [0, 1), got {b}"
+                )));
+            }
+            return Ok(Band::given(b));
+        }
+        if calibrate.is_empty() {
+            return Ok(Band::floor());
+        }
+        let runs = calibrate
+            .iter()
+            .map(|r| RunSet::open(std::slice::from_ref(r), InputOptions::default()))
+            .collect::<Result<Vec<_>, _>>()?;
+        Band::calibrated(&runs)
     }
 
     /// The band measured from runs of one plan on one host (an A/A pair, or a history of
@@ -101,7 +123,7 @@ impl Band {
 
 /// Whether the host was quiet enough for wall times to be judged.
 #[derive(Clone, Debug, Default, PartialEq)]
-pub struct HostCheck {
+pub(crate) struct HostCheck {
     /// Why wall times cannot be judged, when they cannot.
     pub noisy: Option<String>,
     /// What could not be checked (metas without host state or CPU model).
@@ -190,7 +212,7 @@ impl HostCheck {
 
 /// Compare `new` with `base` under `band`: refuse different puzzles (unless
 /// `force_datasets`, then a note) and different result columns, check the host
-/// ([`HostCheck`]: wall times of a noisy host are shown, not judged), then join the two
+/// (`HostCheck`: wall times of a noisy host are shown, not judged), then join the two
 /// key-sorted streams. What could not be checked is in [`Comparison::notes`].
 pub fn gate(
     base: &RunSet,

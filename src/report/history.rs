@@ -34,6 +34,17 @@ use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
+/// `bench-report history --help`: what a run is and which runs are taken.
+pub const CLI_HELP: &str = "\
+A run is one input: a results CSV with its .meta.json, or a directory of them (one night of
+scripts/nightly.sh). A directory with no CSV of its own whose subdirectories hold CSVs (the
+nightly's NIGHTLY_OUT/<UTC stamp>/ layout) stands for those subdirectories, one run each.
+Runs are ordered by their metas' start time. Every run must have the newest run's plan
+(its files' plan_hash): a run named here of another plan is refused (exit 2); one found in a
+parent directory, or one that did not finish, is left out with a note. Marks: status,
+counters, missing, slower, faster, cpu-slower, cpu-faster, added, as `compare` finds them
+between each run and the one before (same --noise-band / --calibrate).";
+
 /// A history could not be made.
 #[derive(Debug, thiserror::Error)]
 pub enum HistoryError {
@@ -625,7 +636,7 @@ fn group_table(g: &TrendGroup) -> Table {
 /// The `history` section of `bench-report html --history DIR`: one small trend chart per
 /// group (median wall per run, the noise band around the run before, the gate's marks).
 /// `paths` are read as `bench-report history` reads them; none gives a sentence saying how.
-pub fn html_section(
+pub(crate) fn html_section(
     paths: &[PathBuf],
     opts: &InputOptions,
     band: &Band,

@@ -12,8 +12,8 @@
 //! disagree, and no markdown is parsed back. The verdicts (baseline and A/B) come first, as
 //! cards under the title. Sections are always present (with a sentence saying why one is
 //! empty), under fixed ids: [`SECTION_IDS`]. A sweep of thousands of configurations gets a
-//! compact page: the summary table shows the [`MAX_PAGE_GROUPS`] that solved most, plots draw
-//! at most [`plot::MAX_SERIES`] lines, default A/B pairs stop at [`MAX_DEFAULT_PAIRS`], each
+//! compact page: the summary table shows the `MAX_PAGE_GROUPS` that solved most, plots draw
+//! at most `plot::MAX_SERIES` lines, default A/B pairs stop at `MAX_DEFAULT_PAIRS`, each
 //! with a note saying what was left out.
 
 use crate::report::ab::{self, AbOptions, AbReport, Selector};
@@ -98,13 +98,13 @@ pub fn parse_pair(s: &str) -> Result<(Selector, Selector), String> {
     Ok((a.parse()?, b.parse()?))
 }
 
-pub use crate::report::doc::esc;
+pub(crate) use crate::report::doc::esc;
 
 /// Most configurations the page's summary table lists (the ones that solved most runs).
-pub const MAX_PAGE_GROUPS: usize = 200;
+pub(crate) const MAX_PAGE_GROUPS: usize = 200;
 
 /// Most A/B comparisons the page makes by default (`--ab` pairs are always made).
-pub const MAX_DEFAULT_PAIRS: usize = 12;
+pub(crate) const MAX_DEFAULT_PAIRS: usize = 12;
 
 /// Laid out for a 1366 px screen and up: tables scroll inside their box, plots sit in a grid,
 /// and nothing needs a colour or an emoji font to read right (verdicts are words).

@@ -1,19 +1,19 @@
 //! Merge shard files (`bench-run --shard K/N`) back into one run.
 //!
 //! Shard files are sorted by job, so the merge is a k-way merge that holds one row per input
-//! and writes each row as it goes ([`merge_stream`]); memory does not grow with the number of
+//! and writes each row as it goes (`merge_stream`); memory does not grow with the number of
 //! rows. An input out of job order is refused with its `file:line`.
 //!
 //! Refuses what would make the merged file lie: two rows for one job index or one job key,
 //! files from different plans, and rows in a file whose meta says they belong to another
 //! shard. Plans are compared by the metas' plan hash; when an input has no meta, the rows' own
-//! columns must fit one plan ([`PlanShape`]). Jobs missing from the plan are reported, not
+//! columns must fit one plan (`PlanShape`). Jobs missing from the plan are reported, not
 //! refused: the caller decides (the CLI exits non-zero unless `--allow-missing`).
 
 use crate::hash::StableHasher;
 use crate::results::read::{ResultsReader, SpillDir};
 use crate::results::{Columns, ReadError, Record};
-use crate::results::{RunMeta, RunStatus, Shard};
+use crate::results::{RunMeta, RunStatus, Shard, WriteError};
 use serde_json::{json, Value};
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
@@ -46,6 +46,9 @@ pub enum MergeError {
     /// The merged rows could not be written.
     #[error("{0}")]
     Write(String),
+    /// An output was refused or could not be written.
+    #[error(transparent)]
+    Output(#[from] WriteError),
     /// A shard file whose rows are not in ascending job order.
     #[error("{path}:{line}: job {job} follows job {previous}; shard files are sorted by job (as bench-run writes them), so this file was edited or is not a bench-run result")]
     OutOfOrder {
@@ -151,7 +154,7 @@ pub enum MergeError {
 }
 
 /// One input of a merge: a shard file read as it is merged, or rows already in memory.
-pub struct MergeInput {
+pub(crate) struct MergeInput {
     /// The file (named in every message).
     pub path: PathBuf,
     /// Its meta sidecar, when it has one.
@@ -164,7 +167,7 @@ pub struct MergeInput {
 /// Missing jobs, kept as a count and the first ranges: a merge with a whole shard absent
 /// misses every N-th job, and listing millions of them helps nobody.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Gaps {
+pub(crate) struct Gaps {
     /// Jobs missing.
     pub count: u64,
     /// The first [`Gaps::KEPT`] ranges, inclusive, ascending.
@@ -211,7 +214,7 @@ impl Gaps {
 
 /// What a streamed merge found (the rows went to the sink).
 #[derive(Clone, Debug, PartialEq)]
-pub struct MergeOutcome {
+pub(crate) struct MergeOutcome {
     /// Optional columns of the merged file: every column any input's header has (for inputs
     /// in memory, any column with a value).
     pub columns: Columns,
@@ -224,22 +227,6 @@ pub struct MergeOutcome {
     /// Meta for the merged file: the first input's, with shard 1/1, counts and times
     /// combined, status `complete` only when nothing is missing, and `merged_from` listing
     /// the inputs.
-    pub meta: RunMeta,
-}
-
-/// The merged run, in memory (see [`merge`]).
-#[derive(Clone, Debug, PartialEq)]
-pub struct Merged {
-    /// Every row, sorted by job index.
-    pub rows: Vec<Record>,
-    /// Optional columns to write: those with a value in any row. Callers that know the input
-    /// headers may widen this.
-    pub columns: Columns,
-    /// Jobs in the plan, when any meta said so.
-    pub jobs_total: Option<u64>,
-    /// Job indices of the plan with no row (empty when `jobs_total` is unknown).
-    pub missing: Vec<u64>,
-    /// As [`MergeOutcome::meta`].
     pub meta: RunMeta,
 }
 
@@ -467,7 +454,7 @@ fn gcd(mut a: u128, mut b: u128) -> u128 {
 /// seed runs are `colonies` consecutive jobs each, so `job - colony` is equal within a run and
 /// grows by `colonies` per seed step; that is checked between neighbouring rows.
 #[derive(Default)]
-pub struct PlanShape {
+pub(crate) struct PlanShape {
     dataset: Option<(usize, String, String)>,
     blocks: Vec<Block>,
 }
@@ -753,6 +740,8 @@ struct Cursor {
     rows: RowIter,
     last: Option<u64>,
     count: u64,
+    /// The row read and not merged yet.
+    head: Option<Record>,
 }
 
 /// The rows of an input, in job order, with their 1-based lines (rows in memory are numbered
@@ -813,7 +802,7 @@ fn merged_columns(inputs: &[MergeInput]) -> Result<Columns, MergeError> {
 /// Merge shard files, handing each row to `sink` in job order as soon as it is checked. See
 /// the module doc for what is refused. On an error the sink has seen only part of the rows:
 /// write to a temporary file and keep it only when this returns `Ok`.
-pub fn merge_stream(
+pub(crate) fn merge_stream(
     inputs: &[MergeInput],
     mut sink: impl FnMut(&Record, Columns) -> std::io::Result<()>,
 ) -> Result<MergeOutcome, MergeError> {
@@ -841,9 +830,10 @@ pub fn merge_stream(
             rows: open_rows(input)?,
             last: None,
             count: 0,
+            head: None,
         };
-        if let Some(head) = advance(&mut c, &input.path)? {
-            heap.push(Reverse((head.0.job, i, HeadRow(head))));
+        if let Some(job) = advance(&mut c, &input.path)? {
+            heap.push(Reverse((job, i)));
         }
         cursors.push(c);
     }
@@ -852,7 +842,11 @@ pub fn merge_stream(
     let mut missing = Gaps::default();
     let mut previous: Option<(u64, usize)> = None;
     let mut rows = 0u64;
-    while let Some(Reverse((job, src, HeadRow((r, _line))))) = heap.pop() {
+    while let Some(Reverse((job, src))) = heap.pop() {
+        // The heap holds (job, input) for each input whose head row is waiting.
+        let Some(r) = cursors[src].head.take() else {
+            continue;
+        };
         if let Some((pj, ps)) = previous {
             if pj == job {
                 return Err(MergeError::DuplicateJob {
@@ -886,7 +880,7 @@ pub fn merge_stream(
         rows += 1;
         previous = Some((job, src));
         if let Some(next) = advance(&mut cursors[src], &paths[src])? {
-            heap.push(Reverse((next.0.job, src, HeadRow(next))));
+            heap.push(Reverse((next, src)));
         }
     }
     if let Some(t) = jobs_total {
@@ -942,28 +936,9 @@ fn confirm_duplicates(
     Ok(())
 }
 
-/// A row waiting in the merge heap; ordered by the (job, input) beside it only.
-struct HeadRow((Record, u64));
-
-impl PartialEq for HeadRow {
-    fn eq(&self, _: &Self) -> bool {
-        true
-    }
-}
-impl Eq for HeadRow {}
-impl PartialOrd for HeadRow {
-    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for HeadRow {
-    fn cmp(&self, _: &Self) -> std::cmp::Ordering {
-        std::cmp::Ordering::Equal
-    }
-}
-
-/// The next row of one input, checked to follow its previous row in job order.
-fn advance(c: &mut Cursor, path: &Path) -> Result<Option<(Record, u64)>, MergeError> {
+/// Read the next row of one input into its head, checked to follow its previous row in job
+/// order; the row's job.
+fn advance(c: &mut Cursor, path: &Path) -> Result<Option<u64>, MergeError> {
     let Some(row) = c.rows.next() else {
         return Ok(None);
     };
@@ -988,7 +963,8 @@ fn advance(c: &mut Cursor, path: &Path) -> Result<Option<(Record, u64)>, MergeEr
     }
     c.last = Some(r.job);
     c.count += 1;
-    Ok(Some((r, line)))
+    c.head = Some(r);
+    Ok(c.last)
 }
 
 /// The merged file's meta (see [`MergeOutcome::meta`]).
@@ -1041,61 +1017,9 @@ fn merged_meta(
     meta
 }
 
-/// Merge rows held in memory (each input's rows in any order). See the module doc for what
-/// is refused; [`merge_stream`] does the same without holding the rows.
-pub fn merge(inputs: Vec<(PathBuf, Vec<Record>, Option<RunMeta>)>) -> Result<Merged, MergeError> {
-    let inputs: Vec<MergeInput> = inputs
-        .into_iter()
-        .map(|(path, rows, meta)| MergeInput {
-            path,
-            meta,
-            rows: Some(rows),
-        })
-        .collect();
-    let mut rows = Vec::new();
-    let out = merge_stream(&inputs, |r, _| {
-        rows.push(r.clone());
-        Ok(())
-    })?;
-    let missing: Vec<u64> = match out.jobs_total {
-        Some(t) => {
-            let mut have = rows.iter().map(|r| r.job).peekable();
-            (0..t)
-                .filter(|j| {
-                    while have.next_if(|h| h < j).is_some() {}
-                    have.peek() != Some(j)
-                })
-                .collect()
-        }
-        None => Vec::new(),
-    };
-    Ok(Merged {
-        rows,
-        columns: out.columns,
-        jobs_total: out.jobs_total,
-        missing,
-        meta: out.meta,
-    })
-}
-
-/// `0-4, 7, 9-10`: job indices (ascending) as ranges, at most `cap` ranges.
-pub fn describe_jobs(jobs: &[u64], cap: usize) -> String {
-    let mut g = Gaps::default();
-    let mut ranges: Vec<(u64, u64)> = Vec::new();
-    for &j in jobs {
-        match ranges.last_mut() {
-            Some((_, hi)) if *hi + 1 == j => *hi = j,
-            _ => ranges.push((j, j)),
-        }
-    }
-    g.range_count = ranges.len() as u64;
-    g.ranges = ranges;
-    g.describe(cap)
-}
-
 /// The completeness policy of `merge`: refuse a merge with jobs missing (or of unknown plan
 /// size) unless `allow_missing`; when allowed, the warning to print.
-pub fn check_gaps(
+pub(crate) fn check_gaps(
     jobs_total: Option<u64>,
     missing: &Gaps,
     allow_missing: bool,
@@ -1120,24 +1044,104 @@ pub fn check_gaps(
     }
 }
 
-/// [`check_gaps`] for a merge held in memory.
-pub fn check_complete(merged: &Merged, allow_missing: bool) -> Result<Option<String>, MergeError> {
-    let mut g = Gaps::default();
-    let mut it = merged.missing.iter().copied().peekable();
-    while let Some(lo) = it.next() {
-        let mut hi = lo;
-        while it.next_if(|&j| j == hi + 1).is_some() {
-            hi += 1;
-        }
-        g.add(lo, hi);
-    }
-    check_gaps(merged.jobs_total, &g, allow_missing)
+/// What `bench-report merge` has to say once the merged file and its meta are written.
+#[derive(Clone, Debug, PartialEq)]
+pub struct MergeReport {
+    /// Jobs missing, when `--allow-missing` let the merge through anyway.
+    pub warning: Option<String>,
+    /// `FILE: N rows (status)`.
+    pub summary: String,
+}
+
+/// `bench-report merge`: the shard files of `set` (each with its meta; opened with no
+/// `--where` and no duplicates allowed: a merge is a run, not a selection of one) merged into
+/// `output` and its meta, written through one [`OutputGuard`](crate::results::write::OutputGuard) (nothing over an input; nothing over an existing
+/// file unless `force`). Rows go straight from the inputs to a temporary file beside the
+/// output, published only when every check (and `check_gaps`) has passed: memory does not
+/// grow with the rows.
+pub fn merge_files(
+    set: &crate::report::input::RunSet,
+    output: &Path,
+    allow_missing: bool,
+    force: bool,
+) -> Result<MergeReport, MergeError> {
+    let out_meta = crate::results::meta::meta_path(output);
+    let guard = crate::report::output_guard(&[set], &[], force);
+    guard.check_all([output, &out_meta])?;
+    let shards: Vec<MergeInput> = set
+        .files()
+        .iter()
+        .map(|f| MergeInput {
+            path: f.path.clone(),
+            meta: f.meta.clone(),
+            rows: None,
+        })
+        .collect();
+    let werr = |e: &dyn std::fmt::Display| format!("{}: cannot write: {e}", output.display());
+    let mut out = Some(guard.create(output)?);
+    let mut csv_out: Option<csv::Writer<_>> = None;
+    let merged = merge_stream(&shards, |r, cols| {
+        let w = match (&mut csv_out, out.take()) {
+            (Some(w), _) => w,
+            (None, Some(f)) => {
+                let mut w = csv::Writer::from_writer(f);
+                w.write_record(cols.header())
+                    .map_err(|e| std::io::Error::other(werr(&e)))?;
+                csv_out.insert(w)
+            }
+            (None, None) => return Err(std::io::Error::other("output already closed")),
+        };
+        w.write_record(r.fields(cols))
+            .map_err(|e| std::io::Error::other(werr(&e)))
+    })?;
+    let warning = check_gaps(merged.jobs_total, &merged.missing, allow_missing)?;
+    // Every input has a row (an empty one is refused), so rows always arrive.
+    let w = csv_out
+        .ok_or_else(|| MergeError::Write(format!("{}: no rows to merge", output.display())))?;
+    w.into_inner()
+        .map_err(|e| MergeError::Write(werr(e.error())))?
+        .commit()?;
+    let mut meta = merged.meta.clone();
+    meta.results_file = crate::results::meta::results_file_name(output);
+    let json = serde_json::to_string_pretty(&meta).map_err(|e| MergeError::Write(werr(&e)))? + "\n";
+    guard.write(&out_meta, json.as_bytes())?;
+    // Without the metas the plan's size is unknown, so the merge cannot call itself complete;
+    // its meta says `interrupted` (never `complete` on a guess), and the message says why.
+    let status = match merged.jobs_total {
+        None => "completeness unknown: not every input has a .meta.json; meta says interrupted",
+        Some(_) => merged.meta.status.map_or("unknown", |s| s.as_str()),
+    };
+    Ok(MergeReport {
+        warning,
+        summary: format!("{}: {} rows ({status})\n", output.display(), merged.rows),
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::results::Status;
+
+    /// Merge rows held in memory (each input's rows in any order), as [`merge_stream`] does
+    /// files: the rows in job order, and what the merge found.
+    fn merge(
+        inputs: Vec<(PathBuf, Vec<Record>, Option<RunMeta>)>,
+    ) -> Result<(Vec<Record>, MergeOutcome), MergeError> {
+        let inputs: Vec<MergeInput> = inputs
+            .into_iter()
+            .map(|(path, rows, meta)| MergeInput {
+                path,
+                meta,
+                rows: Some(rows),
+            })
+            .collect();
+        let mut rows = Vec::new();
+        let out = merge_stream(&inputs, |r, _| {
+            rows.push(r.clone());
+            Ok(())
+        })?;
+        Ok((rows, out))
+    }
 
     fn rows(n: u64) -> Vec<Record> {
         (0..n)
@@ -1193,9 +1197,9 @@ mod tests {
         let all = rows(30);
         let mut inputs = shards(&all, 3);
         inputs.reverse();
-        let m = merge(inputs).expect("merges");
-        assert_eq!(m.rows, all);
-        assert!(m.missing.is_empty());
+        let (rows, m) = merge(inputs).expect("merges");
+        assert_eq!(rows, all);
+        assert_eq!(m.missing, Gaps::default());
         assert_eq!(m.meta.status, Some(RunStatus::Complete));
         assert_eq!(m.meta.shard, Some(Shard { index: 1, count: 1 }));
         assert_eq!(m.meta.command_line, vec!["bench-run".to_string()]);
@@ -1209,15 +1213,17 @@ mod tests {
         let all = rows(30);
         let mut inputs = shards(&all, 3);
         inputs.remove(1);
-        let m = merge(inputs).expect("merges");
-        assert_eq!(
-            m.missing,
-            (0..30).filter(|j| j % 3 == 1).collect::<Vec<_>>()
-        );
+        let (_, m) = merge(inputs).expect("merges");
+        assert_eq!(m.missing.count, 10);
+        assert_eq!(m.missing.describe(3), "1, 4, 7, … and 7 more ranges");
+        assert_eq!(m.missing.ranges.len(), 10);
         assert_eq!(m.meta.status, Some(RunStatus::Interrupted));
         assert_eq!(m.meta.finished, None);
-        assert_eq!(describe_jobs(&[0, 1, 2, 5, 7, 8], 10), "0-2, 5, 7-8");
-        assert_eq!(describe_jobs(&[1, 3, 5], 2), "1, 3, … and 1 more ranges");
+        let mut g = Gaps::default();
+        [(0, 2), (5, 5), (7, 8)]
+            .iter()
+            .for_each(|&(lo, hi)| g.add(lo, hi));
+        assert_eq!((g.count, g.describe(10)), (6, "0-2, 5, 7-8".to_string()));
     }
 
     #[test]

@@ -6,7 +6,7 @@
 //! [`crate::results`], by the caller (`bench-run` streams its own rows into a summary;
 //! `bench-report` reads files and writes what these modules return).
 //!
-//! - [`stats`]: mean, percentiles, ECDF, bootstrap confidence intervals.
+//! - [`stats`]: mean, percentiles, PAR-k, bootstrap confidence intervals.
 //! - [`doc`]: the one document model (headings, paragraphs, notes, lists, tables, figures)
 //!   every report builds, rendered to text, markdown and HTML with per-target escaping.
 //! - [`input`]: the one reading of a report's inputs ([`input::RunSet`]).
@@ -19,7 +19,8 @@
 //! - [`compare`]: baseline vs new run: status, counter and time changes.
 //! - [`export`]: a comparison as markdown and as CI benchmark JSON (github-action-benchmark,
 //!   Bencher BMF).
-//! - [`plot`]: SVG cactus, effort distribution and ABC convergence plots.
+//! - [`plot`]: SVG cactus, effort distribution, scatter and ABC convergence plots, drawn with
+//!   `chart`, the chart toolkit (axes, ticks, legend, markers, SVG).
 //! - [`html`]: one self-contained HTML page: verdicts, metadata, summary, plots, A/B,
 //!   baseline, history.
 //! - [`merge`]: shard files back into one run, refusing duplicates and other plans.
@@ -27,6 +28,7 @@
 //!   where the gate found a change against the run before.
 
 pub mod ab;
+pub(crate) mod chart;
 pub mod compare;
 pub mod describe;
 pub mod doc;
@@ -42,8 +44,21 @@ pub mod plot;
 pub mod stats;
 pub mod summary;
 
+use crate::results::write::OutputGuard;
 use crate::results::Record;
 use serde::Serialize;
+use std::path::Path;
+
+/// The one overwrite guard of a report reading `sets` and the `others` files (a trace): no
+/// output over an input or its meta, none over an existing file unless `force`.
+pub fn output_guard(sets: &[&input::RunSet], others: &[Option<&Path>], force: bool) -> OutputGuard {
+    let mut v: Vec<_> = sets
+        .iter()
+        .flat_map(|s| s.files().iter().map(|f| f.path.clone()))
+        .collect();
+    v.extend(others.iter().flatten().map(|p| p.to_path_buf()));
+    OutputGuard::new(&v, force)
+}
 
 /// The rows that summaries and comparisons aggregate together: one strategy configuration on
 /// one dataset. `kind` is part of it so that a dataset mixing puzzle kinds never pools them.

@@ -73,11 +73,6 @@ pub fn median(xs: &[f64]) -> Option<f64> {
     percentile(xs, 0.5)
 }
 
-/// Largest value.
-pub fn max(xs: &[f64]) -> Option<f64> {
-    xs.iter().copied().reduce(f64::max)
-}
-
 /// Penalised average runtime PAR-k in seconds: the mean over runs of the wall time of a
 /// solved run and of `k` times the time limit for any other run (unsolved, timeout, error,
 /// wrong). `runs` yields (solved, wall seconds). `None` for no runs.
@@ -88,21 +83,6 @@ pub fn par_k(runs: impl IntoIterator<Item = (bool, f64)>, k: f64, limit_s: f64) 
         total += if solved { wall } else { k * limit_s };
     }
     (n > 0).then(|| total / n as f64)
-}
-
-/// Points of the empirical CDF: for each distinct value `x`, the fraction of values `<= x`.
-pub fn ecdf(xs: &[f64]) -> Vec<(f64, f64)> {
-    let v = sorted(xs);
-    let n = v.len() as f64;
-    let mut out: Vec<(f64, f64)> = Vec::new();
-    for (i, x) in v.iter().enumerate() {
-        let f = (i + 1) as f64 / n;
-        match out.last_mut() {
-            Some(last) if last.0 == *x => last.1 = f,
-            _ => out.push((*x, f)),
-        }
-    }
-    out
 }
 
 /// A point estimate with a confidence interval.
@@ -295,13 +275,11 @@ mod tests {
     }
 
     #[test]
-    fn mean_median_max() {
+    fn mean_and_median() {
         assert_eq!(mean(&[1.0, 2.0, 6.0]), Some(3.0));
         assert_eq!(mean(&[]), None);
         assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
         assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
-        assert_eq!(max(&[4.0, 9.0, 3.0]), Some(9.0));
-        assert_eq!(max(&[]), None);
     }
 
     #[test]
@@ -326,15 +304,6 @@ mod tests {
         assert_eq!(par_k(runs, 2.0, 10.0), Some(43.0 / 4.0));
         assert_eq!(par_k(runs, 10.0, 10.0), Some(203.0 / 4.0));
         assert_eq!(par_k([], 2.0, 10.0), None);
-    }
-
-    #[test]
-    fn ecdf_merges_ties() {
-        assert_eq!(
-            ecdf(&[3.0, 1.0, 3.0, 2.0]),
-            vec![(1.0, 0.25), (2.0, 0.5), (3.0, 1.0)]
-        );
-        assert!(ecdf(&[]).is_empty());
     }
 
     #[test]

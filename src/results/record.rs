@@ -262,10 +262,6 @@ const HEAD: [&str; 12] = [
     "verified",
 ];
 
-/// Columns whose values may differ between two runs of the same plan: never part of a join
-/// key or an exact-match check. `repeats` says how `wall_s` was measured, so it goes with it.
-pub const TIMING_COLUMNS: [&str; 5] = ["wall_s", "repeats", "cpu_s", "max_rss_kib", "startup_s"];
-
 impl Columns {
     /// Every optional column on.
     pub const ALL: Columns = Columns {

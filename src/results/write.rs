@@ -38,6 +38,14 @@ pub enum WriteError {
         /// The destination.
         path: PathBuf,
     },
+    /// The directory the outputs go in could not be created.
+    #[error("{path}: cannot create directory: {source}")]
+    Dir {
+        /// The directory.
+        path: PathBuf,
+        /// The OS error.
+        source: std::io::Error,
+    },
     /// An OS error while writing.
     #[error("{path}: cannot write: {source}")]
     Io {
@@ -295,6 +303,31 @@ impl OutputGuard {
         }
     }
 
+    /// Refuse now any of `paths` that could not be written later (before a long report runs).
+    pub fn check_all<'a>(
+        &self,
+        paths: impl IntoIterator<Item = &'a Path>,
+    ) -> Result<(), WriteError> {
+        paths.into_iter().try_for_each(|p| self.check(p))
+    }
+
+    /// Write several files: every path is checked before any is written, then `dir` (when
+    /// given) is created, then each file is written atomically.
+    pub fn write_all(
+        &self,
+        dir: Option<&Path>,
+        files: &[(PathBuf, &[u8])],
+    ) -> Result<(), WriteError> {
+        self.check_all(files.iter().map(|(p, _)| p.as_path()))?;
+        if let Some(d) = dir {
+            fs::create_dir_all(d).map_err(|source| WriteError::Dir {
+                path: d.to_path_buf(),
+                source,
+            })?;
+        }
+        files.iter().try_for_each(|(p, b)| self.write(p, b))
+    }
+
     /// Check `path`, then write `bytes` to it atomically.
     pub fn write(&self, path: &Path, bytes: &[u8]) -> Result<(), WriteError> {
         self.check(path)?;
@@ -419,5 +452,32 @@ mod tests {
             Err(WriteError::Exists { .. })
         ));
         assert_eq!(fs::read(&out).expect("read"), b"2");
+    }
+
+    #[test]
+    fn write_all_checks_every_output_before_writing_any() {
+        let d = tmpdir("write_all");
+        let dir = d.join("plots");
+        let g = OutputGuard::new(&[], false);
+        let (a, b) = (dir.join("a.svg"), dir.join("b.svg"));
+        let files = [(a.clone(), &b"A"[..]), (b.clone(), &b"B"[..])];
+        g.write_all(Some(&dir), &files).expect("new directory");
+        assert_eq!(fs::read(&b).expect("b"), b"B");
+        fs::remove_file(&a).expect("rm a");
+        let again = [(a.clone(), &b"A2"[..]), (b.clone(), &b"B2"[..])];
+        let e = g.write_all(Some(&dir), &again).expect_err("b exists");
+        assert!(matches!(e, WriteError::Exists { path } if path == b));
+        assert!(!a.exists(), "nothing written when one output is refused");
+        let blocked = d.join("file");
+        fs::write(&blocked, "x").expect("file");
+        let inside = [(blocked.join("c.svg"), &b"C"[..])];
+        let e = OutputGuard::new(&[], true).write_all(Some(&blocked), &inside);
+        assert!(
+            matches!(
+                e,
+                Err(WriteError::Dir { .. }) | Err(WriteError::Refused { .. })
+            ),
+            "{e:?}"
+        );
     }
 }
