@@ -54,8 +54,8 @@ struct Cli {
 #[derive(Args, Clone, Default)]
 struct Input {
     /// Only rows meeting every comma-separated term: key=value (text; `*` matches any
-    /// characters) or key=N, key<N, key<=N, key>N, key>=N (seed, colony, wall_s, cpu_s,
-    /// off_path, counters), e.g. `size=25x25,status=solved` or `puzzle_id=gen*,nodes>=10`.
+    /// characters) or key=N, key<N, key<=N, key>N, key>=N (seed, colony, timings, off_path,
+    /// counters, numeric params or stats keys), e.g. `size=25x25,status=solved,nodes>=10`.
     #[arg(long = "where", value_name = "TERMS")]
     filter: Option<RowFilter>,
     /// Count a job met in more than one input file every time (by default the same job
@@ -324,11 +324,8 @@ fn run() -> Result<ExitCode> {
                 .collect::<Result<_>>()?;
             let set = a.input.open(&a.files, a.time_limit)?;
             let (s, st) = summarize_set(&set, detail, traced, |_| {})?;
-            if let (Some(f), 0) = (set.filter_text(), st.kept) {
-                eprintln!(
-                    "bench-report: warning: --where {f} matched none of the {} rows",
-                    st.seen
-                );
+            if let Some(w) = set.empty_filter(&st) {
+                eprintln!("bench-report: warning: {w}");
             }
             if a.format == Format::Csv {
                 // CSV has no place for it: say it where a person will see it.
@@ -346,8 +343,7 @@ fn run() -> Result<ExitCode> {
                 metrics: a.metric.iter().map(|m| metric_name(m)).collect(),
                 ..AbOptions::new(a.a, a.b)
             };
-            let report = ab::ab(&ab::AbInput::read(&set)?, &opts)?;
-            common::print(&report.render(a.format));
+            common::print(&ab::ab(&ab::AbInput::read(&set)?, &opts)?.render(a.format));
         }
         Cmd::Plot(a) => plot_cmd(a)?,
         Cmd::Html(a) => html_cmd(a)?,
@@ -388,14 +384,11 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
     };
     // Refuse clobbering before the (possibly long) comparison runs.
     guard.check_all(outputs.paths())?;
-    let (lb, ln) = (a.baseline.display(), a.new.display());
-    let mut c = gate(
-        &base,
-        &new,
-        &band,
-        (&lb.to_string(), &ln.to_string()),
-        a.force,
-    )?;
+    let names = (
+        a.baseline.display().to_string(),
+        a.new.display().to_string(),
+    );
+    let mut c = gate(&base, &new, &band, (&names.0, &names.1), a.force)?;
     c.time_regressions = a.times == "fail";
     // The report carries its notes; stderr gets those not said already when opening.
     let said: Vec<_> = base.notes().iter().chain(new.notes()).collect();
@@ -428,10 +421,9 @@ fn html_cmd(a: HtmlArgs) -> Result<()> {
     let index = a.out.join("index.html");
     let band = Band::from_options(a.band.noise_band, &a.band.calibrate)?;
     let new = a.input.open(&a.files, a.time_limit)?;
-    let baseline = match &a.baseline {
-        Some(b) => Some(a.input.open(std::slice::from_ref(b), None)?),
-        None => None,
-    };
+    let baseline = (a.baseline.as_ref())
+        .map(|b| a.input.open(std::slice::from_ref(b), None))
+        .transpose()?;
     let mut sets = vec![&new];
     sets.extend(baseline.as_ref());
     let guard = report::output_guard(&sets, &[a.trace.as_deref()], a.force);

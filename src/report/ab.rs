@@ -18,7 +18,7 @@ use crate::report::doc::{Doc, Inline, Table};
 use crate::report::inference::{self, WilcoxonMethod};
 use crate::report::input::{Efforts, RunFile, RunSet, TimeLimit};
 use crate::report::stats::{self, Interval};
-use crate::report::{fmt_secs, sig3};
+use crate::report::{fmt_secs, sig3, Config};
 use crate::results::{Record, Status};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -203,64 +203,17 @@ impl fmt::Display for Selector {
     }
 }
 
-/// A configuration: what a selector chooses.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub struct Config {
-    /// Strategy name.
-    pub strategy: String,
-    /// Rule set (empty for Sudoku).
-    pub rules: String,
-    /// Canonical parameter string.
-    pub params: String,
-}
-
-impl Config {
-    fn of(r: &Record) -> Config {
-        Config {
-            strategy: r.strategy.clone(),
-            rules: r.rules.clone(),
-            params: r.params.as_str().to_string(),
-        }
-    }
-
-    fn params(&self) -> impl Iterator<Item = (&str, &str)> {
-        self.params
-            .split(';')
-            .filter_map(|t| t.split_once('='))
-            .map(|(k, v)| (k.trim(), v.trim()))
-    }
-
-    /// The value a selector key reads.
-    fn get(&self, key: &str) -> Option<&str> {
-        match key {
-            "strategy" => Some(&self.strategy),
-            "rules" => Some(&self.rules),
-            _ => self.params().find(|(k, _)| *k == key).map(|(_, v)| v),
-        }
-    }
-}
-
-impl fmt::Display for Config {
-    /// The form run metas use: `name [rules] params`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.strategy)?;
-        if !self.rules.is_empty() {
-            write!(f, " [{}]", self.rules)?;
-        }
-        if !self.params.is_empty() {
-            write!(f, " {}", self.params)?;
-        }
-        Ok(())
-    }
-}
-
 fn resolve(
     side: &'static str,
     sel: &Selector,
     configs: &BTreeSet<Config>,
 ) -> Result<Config, AbError> {
     let mut known: BTreeSet<&str> = ["strategy", "rules"].into_iter().collect();
-    known.extend(configs.iter().flat_map(|c| c.params().map(|(k, _)| k)));
+    known.extend(
+        configs
+            .iter()
+            .flat_map(|c| c.params.pairs().map(|(k, _)| k)),
+    );
     if let Some((k, _)) = sel.terms.iter().find(|(k, _)| !known.contains(k.as_str())) {
         return Err(AbError::UnknownKey {
             side,
@@ -517,10 +470,7 @@ fn side_rows<'r>(
 ) -> Result<SideRows<'r>, AbError> {
     let mut out = HashMap::new();
     for (r, &file) in input.rows.iter().zip(&input.file_of) {
-        if r.strategy != config.strategy
-            || r.rules != config.rules
-            || r.params.as_str() != config.params
-        {
+        if !config.matches(r) {
             continue;
         }
         let key = (r.dataset.as_str(), r.puzzle_id.as_str(), r.seed, r.colony);
@@ -551,7 +501,7 @@ fn side_labels(a: &Config, b: &Config) -> (String, String) {
         if c.strategy != o.strategy || c.rules != o.rules {
             return s;
         }
-        for (k, v) in c.params() {
+        for (k, v) in c.params.pairs() {
             if o.get(k) != Some(v) {
                 let _ = write!(s, " {k}={v}");
             }
@@ -726,7 +676,7 @@ pub fn ab(input: &AbInput, opts: &AbOptions) -> Result<AbReport, AbError> {
         selector: sel.to_string(),
         strategy: c.strategy.clone(),
         rules: c.rules.clone(),
-        params: c.params.clone(),
+        params: c.params.as_str().to_string(),
     };
     Ok(AbReport {
         a: side(la.clone(), &opts.a, &ca),
@@ -1120,7 +1070,7 @@ impl AbReport {
             Config {
                 strategy: s.strategy.clone(),
                 rules: s.rules.clone(),
-                params: s.params.clone(),
+                params: crate::results::Params::from_cell(&s.params),
             }
             .to_string()
         };

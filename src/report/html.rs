@@ -22,7 +22,7 @@ use crate::report::gate::{gate, Band, GateError};
 use crate::report::input::RunSet;
 use crate::report::plot::{self, Pair, PlotData, ScatterSpec, Svg, Unit};
 use crate::report::summary::{summarize_set, Detail};
-use crate::report::{export, stats};
+use crate::report::{export, stats, Config};
 use crate::results::read::{self as io, ReadError};
 use crate::results::RunMeta;
 use std::collections::{BTreeMap, BTreeSet};
@@ -264,37 +264,21 @@ fn meta_doc(metas: &[(PathBuf, Option<RunMeta>)]) -> Doc {
     d
 }
 
-/// A configuration as the page lists it: (strategy, rules, params).
-type Cfg = (String, String, String);
-
 /// Default A/B pairs: per dataset, every two configurations with the same rules and different
 /// strategies; the selectors name strategy, rules and each parameter, so they match exactly.
 /// At most `cap` are made (in dataset and configuration order, then sorted); the second value
 /// is how many there are in all, counted without listing them (a sweep may have millions).
-fn default_pairs(
-    configs: &BTreeMap<String, BTreeSet<(String, String, String)>>,
-    cap: usize,
-) -> (Vec<String>, u64) {
-    let sel = |c: &(String, String, String)| {
-        let mut s = format!("strategy={}", c.0);
-        if !c.1.is_empty() {
-            let _ = write!(s, ",rules={}", c.1);
-        }
-        for t in c.2.split(';').filter(|t| t.contains('=')) {
-            let _ = write!(s, ",{t}");
-        }
-        s
-    };
+fn default_pairs(configs: &BTreeMap<String, BTreeSet<Config>>, cap: usize) -> (Vec<String>, u64) {
     let mut pairs = BTreeSet::new();
     let mut total = 0u64;
     for cs in configs.values() {
         // Per rule set, the configurations of each strategy.
-        let mut by_rules: BTreeMap<&str, BTreeMap<&str, Vec<&Cfg>>> = BTreeMap::new();
+        let mut by_rules: BTreeMap<&str, BTreeMap<&str, Vec<&Config>>> = BTreeMap::new();
         for c in cs {
             by_rules
-                .entry(c.1.as_str())
+                .entry(c.rules.as_str())
                 .or_default()
-                .entry(c.0.as_str())
+                .entry(c.strategy.as_str())
                 .or_default()
                 .push(c);
         }
@@ -302,7 +286,7 @@ fn default_pairs(
             let n: u64 = strategies.values().map(|v| v.len() as u64).sum();
             let same: u64 = strategies.values().map(|v| (v.len() as u64).pow(2)).sum();
             total += (n * n - same) / 2;
-            let groups: Vec<&Vec<&Cfg>> = strategies.values().collect();
+            let groups: Vec<&Vec<&Config>> = strategies.values().collect();
             'fill: for (i, ga) in groups.iter().enumerate() {
                 for gb in &groups[i + 1..] {
                     for a in ga.iter() {
@@ -310,7 +294,7 @@ fn default_pairs(
                             if pairs.len() >= cap {
                                 break 'fill;
                             }
-                            pairs.insert(format!("{}:{}", sel(a), sel(b)));
+                            pairs.insert(format!("{}:{}", a.selector(), b.selector()));
                         }
                     }
                 }
@@ -445,7 +429,7 @@ fn ab_block(
 struct Pass {
     plots: PlotData,
     /// (strategy, rules, params) run on each dataset.
-    configs: BTreeMap<String, BTreeSet<(String, String, String)>>,
+    configs: BTreeMap<String, BTreeSet<Config>>,
     runs: u64,
     solved: u64,
 }
@@ -456,12 +440,7 @@ impl Pass {
         self.runs += 1;
         self.solved += u64::from(r.status == Some(crate::results::Status::Solved));
         let set = self.configs.entry(r.dataset.clone()).or_default();
-        let cfg = (
-            r.strategy.clone(),
-            r.rules.clone(),
-            r.params.as_str().to_string(),
-        );
-        set.insert(cfg);
+        set.insert(Config::of(r));
     }
 }
 
@@ -514,7 +493,7 @@ fn joined(paths: &[PathBuf], sep: &str) -> String {
 /// default pairs (whose failures are noted, not fatal: they were not asked for).
 fn ab_section(
     opts: &HtmlOptions,
-    configs: &BTreeMap<String, BTreeSet<(String, String, String)>>,
+    configs: &BTreeMap<String, BTreeSet<Config>>,
     set: &RunSet,
 ) -> Result<(Vec<String>, Doc), HtmlError> {
     use crate::report::doc::Inline;
@@ -745,7 +724,11 @@ mod tests {
     #[test]
     fn default_pairs_compare_strategies_under_the_same_rules() {
         let mut c = BTreeMap::new();
-        let cfg = |s: &str, r: &str, p: &str| (s.to_string(), r.to_string(), p.to_string());
+        let cfg = |s: &str, r: &str, p: &str| Config {
+            strategy: s.to_string(),
+            rules: r.to_string(),
+            params: crate::results::Params::from_cell(p),
+        };
         c.insert(
             "h".to_string(),
             BTreeSet::from([

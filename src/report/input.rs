@@ -252,6 +252,12 @@ impl RunSet {
         self.opts.filter.as_ref().map(RowFilter::text)
     }
 
+    /// The warning for a `--where` that kept none of the rows a pass saw.
+    pub fn empty_filter(&self, st: &Streamed) -> Option<String> {
+        let f = self.filter_text().filter(|_| st.kept == 0)?;
+        Some(format!("--where {f} matched none of the {} rows", st.seen))
+    }
+
     /// Whether repeated jobs are counted instead of refused.
     pub fn allows_duplicates(&self) -> bool {
         self.opts.allow_duplicates

@@ -60,6 +60,72 @@ pub fn output_guard(sets: &[&input::RunSet], others: &[Option<&Path>], force: bo
     OutputGuard::new(&v, force)
 }
 
+/// A strategy configuration, the one identity every report groups and selects by: what an
+/// `ab` selector chooses, what `html` pairs by default, and (on one dataset, of one kind) a
+/// [`GroupKey`].
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Config {
+    /// Strategy name.
+    pub strategy: String,
+    /// Rule set (empty for Sudoku).
+    pub rules: String,
+    /// Parameters.
+    pub params: crate::results::Params,
+}
+
+impl Config {
+    /// The configuration of a row.
+    pub fn of(r: &Record) -> Config {
+        Config {
+            strategy: r.strategy.clone(),
+            rules: r.rules.clone(),
+            params: r.params.clone(),
+        }
+    }
+
+    /// Whether a row ran this configuration.
+    pub fn matches(&self, r: &Record) -> bool {
+        self.strategy == r.strategy && self.rules == r.rules && self.params == r.params
+    }
+
+    /// The value a selector key reads: `strategy`, `rules` or a parameter.
+    pub fn get(&self, key: &str) -> Option<&str> {
+        match key {
+            "strategy" => Some(&self.strategy),
+            "rules" => Some(&self.rules),
+            _ => self.params.get(key),
+        }
+    }
+
+    /// The selector terms that choose exactly this configuration
+    /// (`strategy=abc,limit=50`).
+    pub fn selector(&self) -> String {
+        let mut s = format!("strategy={}", self.strategy);
+        if !self.rules.is_empty() {
+            s.push_str(",rules=");
+            s.push_str(&self.rules);
+        }
+        for (k, v) in self.params.pairs() {
+            s.push_str(&format!(",{k}={v}"));
+        }
+        s
+    }
+}
+
+impl std::fmt::Display for Config {
+    /// The form run metas use: `name [rules] params`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.strategy)?;
+        if !self.rules.is_empty() {
+            write!(f, " [{}]", self.rules)?;
+        }
+        if !self.params.as_str().is_empty() {
+            write!(f, " {}", self.params)?;
+        }
+        Ok(())
+    }
+}
+
 /// The rows that summaries and comparisons aggregate together: one strategy configuration on
 /// one dataset. `kind` is part of it so that a dataset mixing puzzle kinds never pools them.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
