@@ -465,9 +465,9 @@ pub(crate) fn render_scatter(spec: &ScatterSpec, pairs: &[Pair]) -> Result<Svg, 
         axis.map(hi),
         any_failed.then(|| axis.map(edge)),
     );
-    let n_both = both.len();
+    let puzzles = |n: usize| format!("{n} puzzle{}", if n == 1 { "" } else { "s" });
     let mut series = vec![Series {
-        label: format!("{n_both} puzzles both solved"),
+        label: format!("{} both solved", puzzles(both.len())),
         style: 0,
         points: both,
         draw: Draw::Points,
@@ -476,8 +476,8 @@ pub(crate) fn render_scatter(spec: &ScatterSpec, pairs: &[Pair]) -> Result<Svg, 
     if !failed.is_empty() {
         series.push(Series {
             label: format!(
-                "{} puzzles not solved by one side (drawn at {})",
-                failed.len(),
+                "{} not solved by one side (drawn at {})",
+                puzzles(failed.len()),
                 if spec.limit.is_some_and(|l| l >= max) {
                     "the time limit"
                 } else {
@@ -775,7 +775,7 @@ mod tests {
                 "{label}"
             );
         }
-        assert!(svg.svg.contains(">\n1 puzzles both solved\n</text>"));
+        assert!(svg.svg.contains(">\n1 puzzle both solved\n</text>"));
         assert!(svg.svg.contains("drawn at the time limit"));
     }
 }
