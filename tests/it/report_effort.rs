@@ -77,6 +77,20 @@ fn mean(v: &[f64]) -> f64 {
     v.iter().sum::<f64>() / v.len() as f64
 }
 
+/// `bench-report plot OUT --out DIR/plots EXTRA…`; returns the plots' directory.
+fn plot(out: &Path, dir: &Path, extra: &[&str]) -> PathBuf {
+    let plots = dir.join("plots");
+    report()
+        .arg("plot")
+        .arg(out)
+        .arg("--out")
+        .arg(&plots)
+        .args(extra)
+        .assert()
+        .success();
+    plots
+}
+
 fn group<'a>(summary: &'a Value, strategy: &str) -> &'a Value {
     summary["groups"]
         .as_array()
@@ -142,14 +156,7 @@ fn declared_effort_units_are_recorded_and_every_report_measures_in_them() {
     );
 
     // Plots: one run-length distribution per unit.
-    let plots = dir.path().join("plots");
-    report()
-        .arg("plot")
-        .arg(&out)
-        .arg("--out")
-        .arg(&plots)
-        .assert()
-        .success();
+    let plots = plot(&out, dir.path(), &[]);
     for f in [
         "demo-evaluations.svg",
         "demo-decodes.svg",
@@ -227,15 +234,7 @@ fn stats_keys_work_like_counters_in_every_report() {
     assert_eq!(metrics, ["decodes", "level", "wall_s"]);
 
     // plot --metric on a stats key.
-    let plots = dir.path().join("plots");
-    report()
-        .arg("plot")
-        .arg(&out)
-        .arg("--out")
-        .arg(&plots)
-        .args(["--metric", "level"])
-        .assert()
-        .success();
+    let plots = plot(&out, dir.path(), &["--metric", "level"]);
     assert!(plots.join("demo-level.svg").is_file());
     assert!(!plots.join("demo-decodes.svg").exists());
 
