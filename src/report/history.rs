@@ -274,14 +274,19 @@ pub fn open_runs(paths: &[PathBuf], opts: &InputOptions) -> Result<Runs, History
             notes.push(format!(
                 "left out {}: a run of another plan than the newest run's ({}; plans {} here)",
                 r.path.display(),
-                reference
-                    .first()
-                    .map_or(String::new(), |f| f.0.display().to_string()),
+                named(reference.first()).0,
                 r.plans.iter().cloned().collect::<Vec<_>>().join(", ")
             ));
         }
     }
     Ok(Runs { runs: kept, notes })
+}
+
+/// A file of the newest run and its plan hash, for a message (empty when there is none).
+fn named(f: Option<&(PathBuf, Option<String>)>) -> (String, String) {
+    f.map_or_else(Default::default, |f| {
+        (f.0.display().to_string(), f.1.clone().unwrap_or_default())
+    })
 }
 
 /// The refusal of a run whose plan is not the newest run's: the file of a plan the newest run
@@ -292,11 +297,7 @@ fn other_plan(r: &Run, reference: &[(PathBuf, Option<String>)]) -> HistoryError 
     for f in r.set.files() {
         let h = f.meta.as_ref().and_then(|m| m.plan_hash.as_deref());
         if let Some(h) = h.filter(|h| !known.contains(h)) {
-            let (rp, rh) = reference
-                .first()
-                .map_or((String::new(), String::new()), |f| {
-                    (f.0.display().to_string(), f.1.clone().unwrap_or_default())
-                });
+            let (rp, rh) = named(reference.first());
             return refused(
                 &f.path,
                 format!(
@@ -306,12 +307,11 @@ fn other_plan(r: &Run, reference: &[(PathBuf, Option<String>)]) -> HistoryError 
             );
         }
     }
-    let missing = reference
-        .iter()
-        .find(|f| f.1.as_ref().is_some_and(|h| !r.plans.contains(h)));
-    let (mp, mh) = missing.map_or((String::new(), String::new()), |f| {
-        (f.0.display().to_string(), f.1.clone().unwrap_or_default())
-    });
+    let (mp, mh) = named(
+        reference
+            .iter()
+            .find(|f| f.1.as_ref().is_some_and(|h| !r.plans.contains(h))),
+    );
     refused(
         &r.path,
         format!("holds no file of plan_hash {mh}, which the newest run has ({mp}): {tail}"),
@@ -469,15 +469,12 @@ impl History {
             let (summary, _) = summarize_set(&run.set, Detail::default(), Vec::new(), |_| {})?;
             let cmp = match i.checked_sub(1).map(|p| &runs.runs[p]) {
                 Some(prev) => {
-                    let labels = (
-                        prev.path.display().to_string(),
-                        run.path.display().to_string(),
-                    );
+                    let name = |r: &Run| r.path.display().to_string();
                     Some(gate(
                         &prev.set,
                         &run.set,
                         band,
-                        (&labels.0, &labels.1),
+                        (&name(prev), &name(run)),
                         false,
                     )?)
                 }
