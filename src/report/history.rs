@@ -673,23 +673,19 @@ pub(crate) fn html_section(
     }
     let mut figs = Vec::new();
     for (i, g) in h.groups.iter().enumerate() {
-        let changed: Vec<String> = g
+        let mut changed: Vec<String> = g
             .points
             .iter()
             .filter(|p| !p.changes.is_empty())
             .map(|p| format!("#{} {}", p.order + 1, p.changes.join(", ")))
             .collect();
+        if changed.is_empty() {
+            changed.push("no change".to_string());
+        }
         let title = format!("{} / {}", g.dataset, g.label);
         figs.push(Figure {
             id: format!("history-{i}"),
-            caption: format!(
-                "{title}: {}",
-                if changed.is_empty() {
-                    "no change".to_string()
-                } else {
-                    changed.join("; ")
-                }
-            ),
+            caption: format!("{title}: {}", changed.join("; ")),
             title,
             svg: trend_svg(g, &h.runs, h.band.value)?,
         });
@@ -789,19 +785,17 @@ fn trend_svg(g: &TrendGroup, runs: &[RunInfo], band: f64) -> Result<String, Hist
         let area = chart.plotting_area();
         for p in g.points.iter().filter(|p| p.median_wall_s.is_finite()) {
             let (x, y) = area.map_coordinate(&(p.order as f64, p.median_wall_s));
-            let shape = if p.changes.contains(&"slower") {
-                Some((RED, vec![(x, y - 9), (x + 8, y + 5), (x - 8, y + 5)]))
+            let (col, pts) = if p.changes.contains(&"slower") {
+                (RED, vec![(x, y - 9), (x + 8, y + 5), (x - 8, y + 5)])
             } else if p.changes.contains(&"faster") {
-                Some((GREEN, vec![(x, y + 9), (x + 8, y - 5), (x - 8, y - 5)]))
+                (GREEN, vec![(x, y + 9), (x + 8, y - 5), (x - 8, y - 5)])
             } else if !p.changes.is_empty() {
-                Some((ORANGE, vec![(x, y - 8), (x + 8, y), (x, y + 8), (x - 8, y)]))
+                (ORANGE, vec![(x, y - 8), (x + 8, y), (x, y + 8), (x - 8, y)])
             } else {
-                None
+                continue;
             };
-            if let Some((col, pts)) = shape {
-                root.draw(&Polygon::new(pts, col.filled()))
-                    .map_err(|e| derr(&e))?;
-            }
+            root.draw(&Polygon::new(pts, col.filled()))
+                .map_err(|e| derr(&e))?;
         }
         root.present().map_err(|e| derr(&e))?;
     }
