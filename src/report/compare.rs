@@ -450,11 +450,9 @@ fn time_change(
 ) -> TimeChange {
     let bw: Vec<f64> = pairs.iter().map(|p| p.0).collect();
     let nw: Vec<f64> = pairs.iter().map(|p| p.1).collect();
-    let ratio = if pairs.len() >= opts.min_time_runs.max(1) {
-        stats::bootstrap_ratio_of_medians(&bw, &nw, opts.resamples, opts.seed)
-    } else {
-        None
-    };
+    let ratio = (pairs.len() >= opts.min_time_runs.max(1))
+        .then(|| stats::bootstrap_ratio_of_medians(&bw, &nw, opts.resamples, opts.seed))
+        .flatten();
     let verdict = match ratio {
         None => TimeVerdict::NotJudged,
         Some(ci) if ci.lo > 1.0 + band => TimeVerdict::Slowdown,
@@ -510,6 +508,17 @@ where
     I: Iterator<Item = Result<R, E>>,
     R: Borrow<Record>,
 {
+    fn new(rows: I, name: &'static str) -> Self {
+        Side {
+            rows,
+            prev: None,
+            rows_read: 0,
+            wrong: 0,
+            dups: Vec::new(),
+            name,
+        }
+    }
+
     fn next(&mut self) -> Result<Option<Record>, E> {
         for row in self.rows.by_ref() {
             let row = row?;
@@ -548,22 +557,7 @@ where
     R: Borrow<Record>,
     S: Borrow<Record>,
 {
-    let mut bs = Side {
-        rows: base,
-        prev: None,
-        rows_read: 0,
-        wrong: 0,
-        dups: Vec::new(),
-        name: "baseline",
-    };
-    let mut ns = Side {
-        rows: new,
-        prev: None,
-        rows_read: 0,
-        wrong: 0,
-        dups: Vec::new(),
-        name: "new",
-    };
+    let (mut bs, mut ns) = (Side::new(base, "baseline"), Side::new(new, "new"));
     let mut groups = Groups {
         accs: Vec::new(),
         last: 0,
@@ -711,75 +705,45 @@ impl Comparison {
     pub fn headline(&self) -> String {
         let t = self.tally();
         // "1 status got worse", "3 statuses got worse": counts with the noun agreeing.
-        let push = |n: usize, one: &str, many: &str, what: &str, v: &mut Vec<String>| {
-            if n > 0 {
-                v.push(format!("{n} {} {what}", if n == 1 { one } else { many }));
-            }
+        let say = |items: &[(usize, &str, &str)]| -> Vec<String> {
+            items
+                .iter()
+                .filter(|i| i.0 > 0)
+                .map(|&(n, noun, what)| match n {
+                    1 => format!("{n} {noun} {what}"),
+                    _ if noun.ends_with('s') => format!("{n} {noun}es {what}"),
+                    _ => format!("{n} {noun}s {what}"),
+                })
+                .collect()
         };
-        let mut bad = Vec::new();
-        push(
-            self.wrong_in_new,
-            "row",
-            "rows",
-            "of the new run wrong (answers the verifier rejected)",
-            &mut bad,
-        );
-        push(t.status_worse, "status", "statuses", "worse", &mut bad);
-        push(
-            t.counters_worse,
-            "counter value",
-            "counter values",
-            "worse or changed",
-            &mut bad,
-        );
-        let mut noted = Vec::new();
-        if self.time_regressions {
-            push(t.slowdowns, "group", "groups", "slower", &mut bad);
-            push(
-                t.cpu_slowdowns,
-                "group",
-                "groups",
-                "slower in CPU time",
-                &mut bad,
-            );
-        } else {
-            push(
-                t.slowdowns + t.cpu_slowdowns,
-                "group",
-                "groups",
-                "slower (not judged: --times warn)",
-                &mut noted,
-            );
-        }
+        // With `--times warn`, slowdowns are noted with the improvements, not counted as bad.
+        let (judged, noted) = match self.time_regressions {
+            true => ((t.slowdowns, t.cpu_slowdowns), 0),
+            false => ((0, 0), t.slowdowns + t.cpu_slowdowns),
+        };
+        let bad = say(&[
+            (
+                self.wrong_in_new,
+                "row",
+                "of the new run wrong (answers the verifier rejected)",
+            ),
+            (t.status_worse, "status", "worse"),
+            (t.counters_worse, "counter value", "worse or changed"),
+            (judged.0, "group", "slower"),
+            (judged.1, "group", "slower in CPU time"),
+            (t.missing_in_new, "row", "missing from new"),
+        ]);
+        let mut good = say(&[
+            (t.status_better, "status", "better"),
+            (t.counters_better, "counter value", "better"),
+            (t.speedups, "group", "faster"),
+            (t.cpu_speedups, "group", "faster in CPU time"),
+            (t.only_in_new, "row", "only in new"),
+            (noted, "group", "slower (not judged: --times warn)"),
+        ]);
         if let Some(why) = &self.wall_not_judged {
-            noted.push(format!("wall times not judged: noisy host ({why})"));
+            good.push(format!("wall times not judged: noisy host ({why})"));
         }
-        push(
-            t.missing_in_new,
-            "row",
-            "rows",
-            "missing from new",
-            &mut bad,
-        );
-        let mut good = Vec::new();
-        push(t.status_better, "status", "statuses", "better", &mut good);
-        push(
-            t.counters_better,
-            "counter value",
-            "counter values",
-            "better",
-            &mut good,
-        );
-        push(t.speedups, "group", "groups", "faster", &mut good);
-        push(
-            t.cpu_speedups,
-            "group",
-            "groups",
-            "faster in CPU time",
-            &mut good,
-        );
-        push(t.only_in_new, "row", "rows", "only in new", &mut good);
-        good.extend(noted);
         if self.is_regression() {
             let mut s = format!("REGRESSION: {}", bad.join(", "));
             if !good.is_empty() {
@@ -815,19 +779,14 @@ pub fn column_mismatch(baseline: Columns, new: Columns) -> Option<String> {
     if only_b.is_empty() && only_n.is_empty() {
         return None;
     }
-    let mut parts = Vec::new();
-    if !only_b.is_empty() {
-        parts.push(format!(
-            "the baseline has {} and the new run does not",
-            only_b.join(", ")
-        ));
-    }
-    if !only_n.is_empty() {
-        parts.push(format!(
-            "the new run has {} and the baseline does not",
-            only_n.join(", ")
-        ));
-    }
+    let parts: Vec<String> = [
+        (only_b, "the baseline", "the new run"),
+        (only_n, "the new run", "the baseline"),
+    ]
+    .into_iter()
+    .filter(|(only, ..)| !only.is_empty())
+    .map(|(only, has, lacks)| format!("{has} has {} and {lacks} does not", only.join(", ")))
+    .collect();
     Some(format!(
         "the files carry different optional columns: {} (run both with the same --count-solutions, or compare like with like)",
         parts.join("; ")
@@ -857,23 +816,18 @@ pub fn check_datasets(
             let mut v = Vec::new();
             for f in files {
                 let p = &f.path;
-                match f
-                    .meta
-                    .as_ref()
-                    .map(|m| (m.dataset_name.clone(), m.dataset_hash.clone()))
-                {
-                    Some((name, Some(h))) => v.push((p.clone(), name, h)),
-                    Some((_, None)) => unchecked.push(format!(
-                        "{} ({side}): its .meta.json has no dataset_hash, so it cannot be checked \
-                     to hold the same puzzles as the other side",
-                        p.display()
-                    )),
-                    None => unchecked.push(format!(
-                    "{} ({side}): no .meta.json beside it, so it cannot be checked to hold the \
-                     same puzzles as the other side",
-                    p.display()
-                )),
-                }
+                let why = match f.meta.as_ref().map(|m| (&m.dataset_name, &m.dataset_hash)) {
+                    Some((name, Some(h))) => {
+                        v.push((p.clone(), name.clone(), h.clone()));
+                        continue;
+                    }
+                    Some((_, None)) => "its .meta.json has no dataset_hash, so it",
+                    None => "no .meta.json beside it, so it",
+                };
+                unchecked.push(format!(
+                "{} ({side}): {why} cannot be checked to hold the same puzzles as the other side",
+                p.display()
+            ));
             }
             v
         };

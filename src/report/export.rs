@@ -186,19 +186,15 @@ fn job_table<T>(
     head.extend(extra);
     let mut t = Table::new(&head, 3);
     for (g, j, x) in rows.iter().take(cap) {
-        let (seed, colony) = (j.seed.to_string(), j.colony.to_string());
-        let mut row = vec![
-            g.key.dataset.clone(),
-            g.label.clone(),
-            j.puzzle_id.clone(),
-            seed,
-            colony,
-        ];
+        let mut row = vec![g.key.dataset.clone(), g.label.clone(), j.puzzle_id.clone()];
+        row.extend([j.seed.to_string(), j.colony.to_string()]);
         row.extend(cells(x));
         t.row(row);
     }
     d.table(t);
-    more(d, rows.len(), cap);
+    if rows.len() > cap {
+        d.para(format!("… and {} more", rows.len() - cap));
+    }
 }
 
 /// Status changes across all groups, at most `cap`.
@@ -326,13 +322,6 @@ pub(crate) fn bencher_bmf(c: &Comparison) -> Value {
         }
     }
     Value::Object(out)
-}
-
-/// Escape a table cell.
-fn more(d: &mut Doc, total: usize, cap: usize) {
-    if total > cap {
-        d.para(format!("… and {} more", total - cap));
-    }
 }
 
 fn capped_inline(items: &[String], cap: usize) -> String {

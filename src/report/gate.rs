@@ -130,25 +130,6 @@ pub(crate) struct HostCheck {
     pub notes: Vec<String>,
 }
 
-/// The host state a meta records (`host_state`, issue 27), as far as it does.
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-struct HostState {
-    wall_s: Option<f64>,
-    others_cpu_s: Option<f64>,
-}
-
-fn host_state(m: &RunMeta) -> Option<HostState> {
-    // Read through JSON so the check works whether `host_state` is a typed field of the meta
-    // or one of its unknown fields.
-    let v = serde_json::to_value(m).ok()?;
-    let h = v.get("host_state")?;
-    let f = |k: &str| h.get(k).and_then(serde_json::Value::as_f64);
-    Some(HostState {
-        wall_s: f("wall_s"),
-        others_cpu_s: f("others_cpu_s"),
-    })
-}
-
 fn cpu_model(m: &RunMeta) -> Option<&str> {
     m.machine
         .get("cpu")
@@ -180,7 +161,7 @@ impl HostCheck {
         for f in new.files() {
             let Some(m) = &f.meta else { continue };
             let (Some(h), Some(threads), Some(cpus)) = (
-                host_state(m),
+                &m.host_state,
                 m.threads,
                 m.machine.get("cpus").and_then(serde_json::Value::as_u64),
             ) else {

@@ -274,14 +274,19 @@ pub fn open_runs(paths: &[PathBuf], opts: &InputOptions) -> Result<Runs, History
             notes.push(format!(
                 "left out {}: a run of another plan than the newest run's ({}; plans {} here)",
                 r.path.display(),
-                reference
-                    .first()
-                    .map_or(String::new(), |f| f.0.display().to_string()),
+                named(reference.first()).0,
                 r.plans.iter().cloned().collect::<Vec<_>>().join(", ")
             ));
         }
     }
     Ok(Runs { runs: kept, notes })
+}
+
+/// A file of the newest run and its plan hash, for a message (empty when there is none).
+fn named(f: Option<&(PathBuf, Option<String>)>) -> (String, String) {
+    f.map_or_else(Default::default, |f| {
+        (f.0.display().to_string(), f.1.clone().unwrap_or_default())
+    })
 }
 
 /// The refusal of a run whose plan is not the newest run's: the file of a plan the newest run
@@ -292,11 +297,7 @@ fn other_plan(r: &Run, reference: &[(PathBuf, Option<String>)]) -> HistoryError 
     for f in r.set.files() {
         let h = f.meta.as_ref().and_then(|m| m.plan_hash.as_deref());
         if let Some(h) = h.filter(|h| !known.contains(h)) {
-            let (rp, rh) = reference
-                .first()
-                .map_or((String::new(), String::new()), |f| {
-                    (f.0.display().to_string(), f.1.clone().unwrap_or_default())
-                });
+            let (rp, rh) = named(reference.first());
             return refused(
                 &f.path,
                 format!(
@@ -306,12 +307,11 @@ fn other_plan(r: &Run, reference: &[(PathBuf, Option<String>)]) -> HistoryError 
             );
         }
     }
-    let missing = reference
-        .iter()
-        .find(|f| f.1.as_ref().is_some_and(|h| !r.plans.contains(h)));
-    let (mp, mh) = missing.map_or((String::new(), String::new()), |f| {
-        (f.0.display().to_string(), f.1.clone().unwrap_or_default())
-    });
+    let (mp, mh) = named(
+        reference
+            .iter()
+            .find(|f| f.1.as_ref().is_some_and(|h| !r.plans.contains(h))),
+    );
     refused(
         &r.path,
         format!("holds no file of plan_hash {mh}, which the newest run has ({mp}): {tail}"),
@@ -469,15 +469,12 @@ impl History {
             let (summary, _) = summarize_set(&run.set, Detail::default(), Vec::new(), |_| {})?;
             let cmp = match i.checked_sub(1).map(|p| &runs.runs[p]) {
                 Some(prev) => {
-                    let labels = (
-                        prev.path.display().to_string(),
-                        run.path.display().to_string(),
-                    );
+                    let name = |r: &Run| r.path.display().to_string();
                     Some(gate(
                         &prev.set,
                         &run.set,
                         band,
-                        (&labels.0, &labels.1),
+                        (&name(prev), &name(run)),
                         false,
                     )?)
                 }
@@ -676,23 +673,19 @@ pub(crate) fn html_section(
     }
     let mut figs = Vec::new();
     for (i, g) in h.groups.iter().enumerate() {
-        let changed: Vec<String> = g
+        let mut changed: Vec<String> = g
             .points
             .iter()
             .filter(|p| !p.changes.is_empty())
             .map(|p| format!("#{} {}", p.order + 1, p.changes.join(", ")))
             .collect();
+        if changed.is_empty() {
+            changed.push("no change".to_string());
+        }
         let title = format!("{} / {}", g.dataset, g.label);
         figs.push(Figure {
             id: format!("history-{i}"),
-            caption: format!(
-                "{title}: {}",
-                if changed.is_empty() {
-                    "no change".to_string()
-                } else {
-                    changed.join("; ")
-                }
-            ),
+            caption: format!("{title}: {}", changed.join("; ")),
             title,
             svg: trend_svg(g, &h.runs, h.band.value)?,
         });
@@ -792,19 +785,17 @@ fn trend_svg(g: &TrendGroup, runs: &[RunInfo], band: f64) -> Result<String, Hist
         let area = chart.plotting_area();
         for p in g.points.iter().filter(|p| p.median_wall_s.is_finite()) {
             let (x, y) = area.map_coordinate(&(p.order as f64, p.median_wall_s));
-            let shape = if p.changes.contains(&"slower") {
-                Some((RED, vec![(x, y - 9), (x + 8, y + 5), (x - 8, y + 5)]))
+            let (col, pts) = if p.changes.contains(&"slower") {
+                (RED, vec![(x, y - 9), (x + 8, y + 5), (x - 8, y + 5)])
             } else if p.changes.contains(&"faster") {
-                Some((GREEN, vec![(x, y + 9), (x + 8, y - 5), (x - 8, y - 5)]))
+                (GREEN, vec![(x, y + 9), (x + 8, y - 5), (x - 8, y - 5)])
             } else if !p.changes.is_empty() {
-                Some((ORANGE, vec![(x, y - 8), (x + 8, y), (x, y + 8), (x - 8, y)]))
+                (ORANGE, vec![(x, y - 8), (x + 8, y), (x, y + 8), (x - 8, y)])
             } else {
-                None
+                continue;
             };
-            if let Some((col, pts)) = shape {
-                root.draw(&Polygon::new(pts, col.filled()))
-                    .map_err(|e| derr(&e))?;
-            }
+            root.draw(&Polygon::new(pts, col.filled()))
+                .map_err(|e| derr(&e))?;
         }
         root.present().map_err(|e| derr(&e))?;
     }

@@ -294,18 +294,14 @@ pub fn wilcoxon(a: &[f64], b: &[f64]) -> Option<Wilcoxon> {
     let abs: Vec<f64> = d.iter().map(|v| v.abs()).collect();
     let (ranks, ties) = midranks(&abs);
     let has_ties = ties.iter().any(|&t| t > 1);
-    let r_plus: f64 = d
-        .iter()
-        .zip(&ranks)
-        .filter(|(v, _)| **v > 0.0)
-        .map(|(_, r)| r)
-        .sum();
-    let r_minus: f64 = d
-        .iter()
-        .zip(&ranks)
-        .filter(|(v, _)| **v < 0.0)
-        .map(|(_, r)| r)
-        .sum();
+    let rank_sum = |keep: fn(f64) -> bool| -> f64 {
+        d.iter()
+            .zip(&ranks)
+            .filter(|(v, _)| keep(**v))
+            .map(|(_, r)| r)
+            .sum()
+    };
+    let (r_plus, r_minus) = (rank_sum(|v| v > 0.0), rank_sum(|v| v < 0.0));
     let method = if n > 50 {
         WilcoxonMethod::Asymptotic
     } else if !has_ties && n_zero == 0 {

@@ -248,26 +248,24 @@ fn strip_shard(cmd: &[String]) -> Vec<String> {
 
 /// Plans must agree: by hash where both files have one, and by job total.
 fn check_plans_agree(metas: &[(&PathBuf, &RunMeta)]) -> Result<(), MergeError> {
+    let facts = |m: &RunMeta| {
+        [
+            m.plan_hash.clone(),
+            m.jobs_total.map(|t| format!("jobs_total {t}")),
+        ]
+    };
     for (i, (pa, a)) in metas.iter().enumerate() {
         for (pb, b) in &metas[i + 1..] {
-            if let (Some(ha), Some(hb)) = (&a.plan_hash, &b.plan_hash) {
-                if ha != hb {
-                    return Err(MergeError::DifferentPlans {
-                        first: (*pa).clone(),
-                        first_hash: ha.clone(),
-                        second: (*pb).clone(),
-                        second_hash: hb.clone(),
-                    });
-                }
-            }
-            if let (Some(ta), Some(tb)) = (a.jobs_total, b.jobs_total) {
-                if ta != tb {
-                    return Err(MergeError::DifferentPlans {
-                        first: (*pa).clone(),
-                        first_hash: format!("jobs_total {ta}"),
-                        second: (*pb).clone(),
-                        second_hash: format!("jobs_total {tb}"),
-                    });
+            for (fa, fb) in facts(a).into_iter().zip(facts(b)) {
+                if let (Some(first_hash), Some(second_hash)) = (fa, fb) {
+                    if first_hash != second_hash {
+                        return Err(MergeError::DifferentPlans {
+                            first: (*pa).clone(),
+                            first_hash,
+                            second: (*pb).clone(),
+                            second_hash,
+                        });
+                    }
                 }
             }
         }
@@ -624,6 +622,7 @@ const KEY_BUFFER: usize = 1 << 20;
 /// Duplicate job keys in bounded memory: (key hash, job, input) for every row, sorted in
 /// chunks that are spilled to disk, then merged; equal hashes are candidates that the caller
 /// confirms against the rows (a 64-bit hash may collide).
+#[derive(Default)]
 struct KeyCheck {
     buf: Vec<(u64, u64, u32)>,
     spill: Option<SpillDir>,
@@ -631,14 +630,6 @@ struct KeyCheck {
 }
 
 impl KeyCheck {
-    fn new() -> KeyCheck {
-        KeyCheck {
-            buf: Vec::new(),
-            spill: None,
-            runs: Vec::new(),
-        }
-    }
-
     fn push(&mut self, r: &Record, src: usize) -> Result<(), MergeError> {
         self.buf.push((key_hash(r), r.job, src as u32));
         if self.buf.len() >= KEY_BUFFER {
@@ -837,7 +828,7 @@ pub(crate) fn merge_stream(
         }
         cursors.push(c);
     }
-    let mut keys = KeyCheck::new();
+    let mut keys = KeyCheck::default();
     let mut shape_error = None;
     let mut missing = Gaps::default();
     let mut previous: Option<(u64, usize)> = None;

@@ -36,11 +36,7 @@ pub fn resamples_for(asked: usize, n: usize) -> usize {
 
 /// Arithmetic mean; `None` for no values.
 pub fn mean(xs: &[f64]) -> Option<f64> {
-    if xs.is_empty() {
-        None
-    } else {
-        Some(xs.iter().sum::<f64>() / xs.len() as f64)
-    }
+    (!xs.is_empty()).then(|| xs.iter().sum::<f64>() / xs.len() as f64)
 }
 
 /// Percentile `p` in `[0, 1]` of values already sorted ascending (type 7, see the module doc).
@@ -94,6 +90,17 @@ pub struct Interval {
     pub lo: f64,
     /// Upper end of the interval.
     pub hi: f64,
+}
+
+/// The percentile-bootstrap 95% interval around `value`: the 2.5th and 97.5th percentiles of
+/// the resampled estimates `draws`. `None` when there are none.
+fn interval95(value: f64, mut draws: Vec<f64>) -> Option<Interval> {
+    draws.sort_by(f64::total_cmp);
+    Some(Interval {
+        value,
+        lo: percentile_sorted(&draws, 0.025)?,
+        hi: percentile_sorted(&draws, 0.975)?,
+    })
 }
 
 /// Median of one resample. Selection rather than a sort (linear, not n log n) gives the same
@@ -151,12 +158,7 @@ pub fn bootstrap_ratio_of_medians(
             ratios.push(r);
         }
     }
-    ratios.sort_by(f64::total_cmp);
-    Some(Interval {
-        value,
-        lo: percentile_sorted(&ratios, 0.025)?,
-        hi: percentile_sorted(&ratios, 0.975)?,
-    })
+    interval95(value, ratios)
 }
 
 /// Ratios of one paired sample's sides, `b` over `a`, each with a paired-bootstrap 95% interval.
@@ -213,17 +215,9 @@ pub fn bootstrap_paired_ratios(
             medians.push(r);
         }
     }
-    let interval = |value: Option<f64>, mut rs: Vec<f64>| {
-        rs.sort_by(f64::total_cmp);
-        Some(Interval {
-            value: value?,
-            lo: percentile_sorted(&rs, 0.025)?,
-            hi: percentile_sorted(&rs, 0.975)?,
-        })
-    };
     Some(PairedRatios {
-        mean: interval(mean_value, means),
-        median: interval(median_value, medians),
+        mean: mean_value.and_then(|v| interval95(v, means)),
+        median: median_value.and_then(|v| interval95(v, medians)),
     })
 }
 
@@ -234,15 +228,8 @@ pub fn bootstrap_median(xs: &[f64], resamples: usize, seed: u64) -> Option<Inter
     let resamples = resamples_for(resamples, xs.len());
     let mut rng = Pcg64Mcg::seed_from_u64(seed);
     let mut buf = Vec::with_capacity(xs.len());
-    let mut meds: Vec<f64> = (0..resamples)
-        .map(|_| resample_median(&mut rng, xs, &mut buf))
-        .collect();
-    meds.sort_by(f64::total_cmp);
-    Some(Interval {
-        value,
-        lo: percentile_sorted(&meds, 0.025)?,
-        hi: percentile_sorted(&meds, 0.975)?,
-    })
+    let meds = (0..resamples).map(|_| resample_median(&mut rng, xs, &mut buf));
+    interval95(value, meds.collect())
 }
 
 #[cfg(test)]
