@@ -9,6 +9,7 @@ use puzzlebench::builtin::{SolverOptions, STRATEGY_NAMES};
 use puzzlebench::external::manifest;
 use puzzlebench::harness::{bench, BenchConfig, BenchError, BenchOutcome};
 use puzzlebench::hitori::rules::Rules;
+use puzzlebench::report::input::Efforts;
 use puzzlebench::report::summary::{Format, SummaryBuilder, SummaryOptions};
 use puzzlebench::results::read::for_each_result;
 use puzzlebench::results::shard::ShardSpec;
@@ -474,8 +475,13 @@ fn run() -> Result<ExitCode> {
         common::print(&format!("results: {}\n", outcome.path.display()));
         return Ok(exit_code(&outcome.status_counts));
     }
-    // Streamed: the summary keeps a few numbers per row, never the rows.
+    // Streamed: the summary keeps a few numbers per row, never the rows. Effort in the units
+    // the meta records, as bench-report measures it.
     let mut builder = SummaryBuilder::default();
+    let efforts = outcome.meta.efforts.iter();
+    builder.efforts(Efforts::declared(
+        efforts.map(|(s, u)| (s.as_str(), u.as_str())),
+    ));
     for_each_result(&outcome.path, |r| {
         builder.add(&r);
         Ok(())

@@ -108,7 +108,7 @@ impl Efforts {
         Some((u, r.metric(u)?))
     }
 
-    /// Units declared by hand, as a meta's `efforts` would (for tests and library callers).
+    /// Units declared as a meta's `efforts` records them (`bench-run`'s own summary, tests).
     pub fn declared<'a>(pairs: impl IntoIterator<Item = (&'a str, &'a str)>) -> Efforts {
         Efforts {
             declared: pairs

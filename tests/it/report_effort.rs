@@ -36,7 +36,7 @@ fn run(dir: &Path) -> PathBuf {
         &format!("{}{}", entry("peer", 10), entry("peer2", 20)),
     );
     let out = dir.join("r.csv");
-    bench_run()
+    let o = bench_run()
         .args([
             "--strategy",
             "abc-prop,peer,peer2",
@@ -49,8 +49,20 @@ fn run(dir: &Path) -> PathBuf {
         .arg(&data)
         .arg("--output")
         .arg(&out)
-        .assert()
-        .success();
+        .output()
+        .expect("runs");
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    // bench-run's own summary measures in the declared units too.
+    let printed = String::from_utf8_lossy(&o.stdout);
+    for (strategy, unit) in [("abc-prop", "evaluations"), ("peer", "decodes")] {
+        assert!(
+            printed.lines().any(|l| {
+                let w: Vec<&str> = l.split_whitespace().collect();
+                w.get(1) == Some(&strategy) && w.contains(&unit)
+            }),
+            "{strategy} in {unit}: {printed}"
+        );
+    }
     out
 }
 
