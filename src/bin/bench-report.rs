@@ -84,13 +84,13 @@ impl Input {
 
 #[derive(Subcommand)]
 enum Cmd {
-    /// Per-strategy table: runs, solved, nodes or cycles, wall time, PAR-2, ratios.
+    /// Per-strategy table: runs, solved, effort (each strategy's unit), wall time, PAR-2, ratios.
     Summary(SummaryArgs),
     /// Compare a new run with a baseline; exit 1 on a regression.
     Compare(CompareArgs),
     /// A/B: two configurations on the same runs, with intervals and paired tests.
     Ab(AbArgs),
-    /// SVG plots: cactus, nodes/cycles distributions, ABC convergence.
+    /// SVG plots: cactus, effort distributions (one per unit), ABC convergence.
     Plot(PlotArgs),
     /// One self-contained HTML page: metadata, summary, plots, A/B, convergence, baseline.
     Html(HtmlArgs),

@@ -128,7 +128,7 @@ pub struct GroupSummary {
     pub wrong: usize,
     /// Nodes or cycles statistics, when the solver reports either.
     pub effort: Option<Effort>,
-    /// Expected running time: total effort (nodes or cycles, of every run, solved or not) and
+    /// Expected running time: total effort (in the group's unit, of every run, solved or not) and
     /// total wall time, each divided by the number of solved runs; `None` parts when nothing
     /// was solved (ERT is infinite) or no effort counter is reported.
     pub ert: Ert,
