@@ -82,9 +82,19 @@ static NEVER: AtomicBool = AtomicBool::new(false);
 impl<'a> Stop<'a> {
     /// A stop check on `interrupt` with an optional budget counted from now.
     pub fn new(interrupt: &'a AtomicBool, timeout: Option<Duration>) -> Stop<'a> {
+        Stop::counted_from(interrupt, timeout, Instant::now())
+    }
+
+    /// The same with the budget counted from `start`: the harness passes the instant its
+    /// wall clock starts, so a solve that runs to its deadline measures at least the budget.
+    pub fn counted_from(
+        interrupt: &'a AtomicBool,
+        timeout: Option<Duration>,
+        start: Instant,
+    ) -> Stop<'a> {
         Stop {
             interrupt,
-            deadline: timeout.map(|t| Instant::now() + t),
+            deadline: timeout.map(|t| start + t),
             timeout,
         }
     }
@@ -467,6 +477,11 @@ mod tests {
         let expired = Stop::new(&NEVER, Some(Duration::ZERO));
         assert!(expired.check() && !expired.interrupted());
         assert!(!Stop::never().check());
+        // The budget counts from the instant given (the harness's wall-clock start).
+        let t0 = Instant::now();
+        let b = Stop::counted_from(&NEVER, Some(Duration::from_millis(300)), t0);
+        assert_eq!(b.deadline(), Some(t0 + Duration::from_millis(300)));
+        assert_eq!(Stop::counted_from(&NEVER, None, t0).deadline(), None);
         let p = crate::dataset::Puzzle::sudoku_from_line(&".".repeat(81)).expect("blank grid");
         let mut rng = <Rng as rand::SeedableRng>::seed_from_u64(1);
         let mut task = Task {

@@ -317,6 +317,9 @@ impl<'s> Workers<'s> {
             // The CPU clock is read outside the wall-clock window, so `wall_s` does not grow.
             let cpu0 = thread_cpu_s();
             let start = Instant::now();
+            // The budget counts from the wall clock's start, not from the task's making
+            // (the CPU clock read above lies between them).
+            task.stop = Stop::counted_from(interrupt, settings.timeout, start);
             let result = catch_unwind(AssertUnwindSafe(|| worker.solve(&mut task)));
             let wall = start.elapsed();
             let cpu1 = thread_cpu_s();
