@@ -508,9 +508,9 @@ impl History {
             .zip(labels(&keys))
             .map(|((k, points), label)| TrendGroup {
                 dataset: k.dataset,
-                strategy: k.strategy,
-                rules: k.rules,
-                params: k.params.as_str().to_string(),
+                strategy: k.config.strategy,
+                rules: k.config.rules,
+                params: k.config.params.as_str().to_string(),
                 label,
                 points,
             })

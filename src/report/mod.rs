@@ -63,7 +63,7 @@ pub fn output_guard(sets: &[&input::RunSet], others: &[Option<&Path>], force: bo
 /// A strategy configuration, the one identity every report groups and selects by: what an
 /// `ab` selector chooses, what `html` pairs by default, and (on one dataset, of one kind) a
 /// [`GroupKey`].
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Config {
     /// Strategy name.
     pub strategy: String,
@@ -134,22 +134,15 @@ pub struct GroupKey {
     pub dataset: String,
     /// Puzzle kind.
     pub kind: crate::kind::PuzzleKind,
-    /// Strategy name.
-    pub strategy: String,
-    /// Hitori rule set, empty for Sudoku.
-    pub rules: String,
-    /// Parameters.
-    pub params: crate::results::Params,
+    /// The configuration (its fields appear beside `dataset` and `kind` in JSON).
+    #[serde(flatten)]
+    pub config: Config,
 }
 
 impl GroupKey {
     /// Whether a row belongs to this group.
     pub fn matches(&self, r: &Record) -> bool {
-        self.dataset == r.dataset
-            && self.kind == r.kind
-            && self.strategy == r.strategy
-            && self.rules == r.rules
-            && self.params == r.params
+        self.dataset == r.dataset && self.kind == r.kind && self.config.matches(r)
     }
 
     /// The group a row belongs to.
@@ -157,9 +150,7 @@ impl GroupKey {
         GroupKey {
             dataset: r.dataset.clone(),
             kind: r.kind,
-            strategy: r.strategy.clone(),
-            rules: r.rules.clone(),
-            params: r.params.clone(),
+            config: Config::of(r),
         }
     }
 
@@ -167,14 +158,15 @@ impl GroupKey {
     /// `with_params` (callers pass true only when another group of the same dataset shares
     /// strategy and rules, since parameter strings are long).
     pub fn label(&self, with_params: bool) -> String {
-        let mut s = self.strategy.clone();
-        if !self.rules.is_empty() {
+        let c = &self.config;
+        let mut s = c.strategy.clone();
+        if !c.rules.is_empty() {
             s.push(' ');
-            s.push_str(&self.rules);
+            s.push_str(&c.rules);
         }
-        if with_params && !self.params.as_str().is_empty() {
+        if with_params && !c.params.as_str().is_empty() {
             s.push_str(" {");
-            s.push_str(self.params.as_str());
+            s.push_str(c.params.as_str());
             s.push('}');
         }
         s
@@ -191,12 +183,12 @@ pub(crate) fn labels(keys: &[GroupKey]) -> Vec<String> {
     > = std::collections::HashMap::new();
     for k in keys {
         distinct
-            .entry((&k.dataset, &k.strategy, &k.rules))
+            .entry((&k.dataset, &k.config.strategy, &k.config.rules))
             .or_default()
             .insert(k);
     }
     keys.iter()
-        .map(|k| k.label(distinct[&(&*k.dataset, &*k.strategy, &*k.rules)].len() > 1))
+        .map(|k| k.label(distinct[&(&*k.dataset, &*k.config.strategy, &*k.config.rules)].len() > 1))
         .collect()
 }
 
@@ -337,9 +329,11 @@ mod tests {
         let k = |s: &str, p: &str| GroupKey {
             dataset: "d".into(),
             kind: crate::kind::PuzzleKind::Sudoku,
-            strategy: s.into(),
-            rules: String::new(),
-            params: crate::results::Params::from_cell(p),
+            config: Config {
+                strategy: s.into(),
+                rules: String::new(),
+                params: crate::results::Params::from_cell(p),
+            },
         };
         let keys = vec![
             k("abc", "limit=50"),

@@ -254,7 +254,7 @@ impl PlotData {
             "cycles" => (
                 chosen
                     .iter()
-                    .filter_map(|&i| gs[i].0.params.get("max_cycles"))
+                    .filter_map(|&i| gs[i].0.config.params.get("max_cycles"))
                     .filter_map(|v| v.parse::<f64>().ok())
                     .fold(None, |m: Option<f64>, v| Some(m.map_or(v, |m| m.max(v)))),
                 "max_cycles",
@@ -581,9 +581,11 @@ pub(crate) fn render_convergence(trace: &[TraceRun]) -> Result<Option<Svg>, Plot
         let key = GroupKey {
             dataset: t.dataset.clone(),
             kind: crate::kind::PuzzleKind::Sudoku,
-            strategy: t.strategy.clone(),
-            rules: String::new(),
-            params: crate::results::Params::from_cell(&t.params),
+            config: crate::report::Config {
+                strategy: t.strategy.clone(),
+                rules: String::new(),
+                params: crate::results::Params::from_cell(&t.params),
+            },
         };
         by_group.entry(key).or_default().push(&t.points);
     }

@@ -1103,9 +1103,9 @@ impl Summary {
             let _ = w.write_record([
                 g.key.dataset.clone(),
                 g.key.kind.name().to_string(),
-                g.key.strategy.clone(),
-                g.key.rules.clone(),
-                g.key.params.as_str().to_string(),
+                g.key.config.strategy.clone(),
+                g.key.config.rules.clone(),
+                g.key.config.params.as_str().to_string(),
                 g.runs.to_string(),
                 g.solved.to_string(),
                 num(Some(g.solved_pct)),
@@ -1325,7 +1325,7 @@ pub(crate) mod tests {
         let abc = s
             .groups
             .iter()
-            .find(|g| g.key.strategy == "abc")
+            .find(|g| g.key.config.strategy == "abc")
             .expect("abc");
         assert_eq!(
             (abc.ert.unit, abc.ert.effort, abc.ert.seconds),
