@@ -283,6 +283,11 @@ pub trait Solver: Send + Sync {
     fn effort(&self) -> Option<&str> {
         None
     }
+    /// CPUs one of its workers uses at once (an external program's `cpus = N`): when the
+    /// harness pins its workers, each gets that many CPUs of its own.
+    fn cpus(&self) -> usize {
+        1
+    }
     /// Bytes one of its workers may hold for a job at once (working state such as a colony,
     /// and with `trace` the job's trace), for the harness's estimate of a plan's memory before
     /// anything runs; 0 when small.

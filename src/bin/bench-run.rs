@@ -65,6 +65,17 @@ struct Args {
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = common::whole::<u16>(1, 1024))]
     threads: Option<u16>,
 
+    /// Pin each worker thread to CPUs of its own (distinct physical cores first): `auto` pins
+    /// when there are no more workers than allowed CPUs and otherwise runs unpinned with a
+    /// note; `on` refuses a run that cannot be pinned; `off` never pins.
+    #[arg(long, default_value = "auto", value_name = "MODE", value_parser = ["auto", "on", "off"])]
+    pin: String,
+
+    /// Unrecorded warm-up solves per worker and strategy before its first measured job (the
+    /// job itself, within about 1 s per worker and strategy).
+    #[arg(long, default_value_t = 1, value_name = "N", allow_negative_numbers = true, value_parser = common::whole::<u32>(0, 1000))]
+    warmup: u32,
+
     /// Base seed; run j of a puzzle uses seed value SEED + j.
     #[arg(long, default_value_t = 0, value_name = "N", allow_negative_numbers = true, value_parser = common::whole::<u64>(0, u64::MAX))]
     seed: u64,
@@ -286,7 +297,22 @@ fn config(args: &Args) -> Result<BenchConfig> {
     cfg.manifest_hash = manifest_hash;
     cfg.solver_builds = solver_builds;
     cfg.resume_any_build = args.resume_any_build;
+    cfg.warmup = args.warmup;
+    set_pinning(&mut cfg, &args.pin)?;
     Ok(cfg)
+}
+
+/// `--pin`, checked before the run; a note on why the workers run unpinned is said once here
+/// (the meta records it too).
+fn set_pinning(cfg: &mut BenchConfig, pin: &str) -> Result<()> {
+    cfg.pin = pin
+        .parse()
+        .map_err(|e: String| anyhow::anyhow!("--pin: {e}"))?;
+    let placed = puzzlebench::harness::bench::placement(cfg).map_err(|e| anyhow::anyhow!("{e}"))?;
+    if let Some(note) = placed.note {
+        eprintln!("bench-run: note: {note}");
+    }
+    Ok(())
 }
 
 /// Refuses a `--threads` whose external solver processes cannot all have their pipes under

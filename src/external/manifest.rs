@@ -67,6 +67,9 @@ pub struct ExternalSpec {
     /// The counter or `stats` key its effort is measured in (`effort = "nodes"`), recorded
     /// in the run's meta so that reports compare it on effort with strategies of that unit.
     pub effort: Option<String>,
+    /// CPUs one solve uses at once (`cpus = N`, default 1): a pinned worker is given that
+    /// many, and its process inherits them.
+    pub cpus: usize,
 }
 
 /// How long a `ready` start-up may take when the manifest does not say.
@@ -173,6 +176,7 @@ struct RawSolver {
     startup_limit: Option<f64>,
     orders: Option<Vec<i64>>,
     effort: Option<String>,
+    cpus: Option<i64>,
 }
 
 #[derive(Deserialize)]
@@ -363,8 +367,19 @@ pub fn parse(
             startup_limit(s.ready, s.startup_limit).map_err(|m| invalid("startup_limit", m))?;
         let orders = parse_orders(s.orders, kind).map_err(|m| invalid("orders", m))?;
         let effort = parse_effort(s.effort).map_err(|m| invalid("effort", m))?;
+        let cpus = match s.cpus {
+            None => 1,
+            Some(n @ 1..=1024) => n as usize,
+            Some(n) => {
+                return Err(invalid(
+                    "cpus",
+                    format!("{n}: expected the CPUs one solve uses at once, 1 to 1024"),
+                ))
+            }
+        };
         out.push(ExternalSpec {
             effort,
+            cpus,
             orders,
             name,
             kind,
@@ -616,6 +631,29 @@ mod tests {
         );
         let e = err(&format!("{OK}orders = []\n"));
         assert!(e.contains("orders"), "{e}");
+    }
+
+    #[test]
+    fn cpus_is_a_count_of_one_or_more() {
+        let (_d, m) = dir_with_exe();
+        assert_eq!(parse(&m, OK, &[]).expect("valid")[0].cpus, 1);
+        assert_eq!(
+            parse(&m, &format!("{OK}cpus = 4\n"), &[]).expect("valid")[0].cpus,
+            4
+        );
+        for bad in ["0", "-2", "100000"] {
+            let e = parse(&m, &format!("{OK}cpus = {bad}\n"), &[])
+                .expect_err(bad)
+                .to_string();
+            assert!(
+                e.contains("[solver.mine] cpus") && e.contains("1 to 1024"),
+                "{e}"
+            );
+        }
+        let e = parse(&m, &format!("{OK}cpus = \"two\"\n"), &[])
+            .expect_err("text")
+            .to_string();
+        assert!(e.contains("cpus"), "{e}");
     }
 
     #[test]

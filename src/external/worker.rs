@@ -104,6 +104,10 @@ impl Solver for ExternalSolver {
     fn effort(&self) -> Option<&str> {
         self.spec.effort.as_deref()
     }
+    /// The manifest's `cpus` (default 1).
+    fn cpus(&self) -> usize {
+        self.spec.cpus
+    }
     /// The manifest's `orders` (default `[3]`).
     fn sudoku_orders(&self) -> &[usize] {
         &self.spec.orders
@@ -547,6 +551,7 @@ mod tests {
             startup_limit: super::super::manifest::DEFAULT_STARTUP_LIMIT,
             orders: vec![3],
             effort: None,
+            cpus: 1,
         })
     }
 

@@ -11,6 +11,7 @@
 //! `bench-run` is a thin front end over [`bench()`].
 
 use super::output::{journal_path, with_suffix, JobSet, ResultWriter, Resumed};
+use super::pin::{self, PinMode, Placement};
 use super::plan::{fingerprint, Plan};
 use super::progress::Progress;
 use super::run::{execute, Batch, ExecuteError, JobFeed, JobSettings};
@@ -73,11 +74,16 @@ pub struct BenchConfig {
     /// `--resume-any-build`: continue a run made by another build of puzzlebench or against
     /// changed solver programs (recorded in the meta).
     pub resume_any_build: bool,
+    /// `--warmup`: unrecorded solves per worker and strategy before its first measured job.
+    pub warmup: u32,
+    /// `--pin`: whether worker threads get CPUs of their own.
+    pub pin: PinMode,
 }
 
 impl BenchConfig {
     /// A run of `solvers` over `dataset` with the defaults: seed 0, one seed, one colony, one
-    /// thread per CPU, no budgets, the default output path, no progress bar.
+    /// thread per CPU, no budgets, the default output path, no progress bar, one warm-up
+    /// solve, workers pinned where they can be.
     pub fn new(dataset: impl Into<PathBuf>, solvers: Vec<Box<dyn Solver>>) -> BenchConfig {
         BenchConfig {
             dataset: dataset.into(),
@@ -102,6 +108,8 @@ impl BenchConfig {
             manifest_hash: None,
             solver_builds: BTreeMap::new(),
             resume_any_build: false,
+            warmup: 1,
+            pin: PinMode::Auto,
         }
     }
 }
@@ -536,6 +544,7 @@ fn run_meta(cfg: &BenchConfig, dataset: &Dataset, plan: &Plan, columns: Columns)
         status_counts: BTreeMap::new(),
         machine: serde_json::to_value(Machine::current()).unwrap_or_default(),
         host_state: None,
+        execution: None,
         build: Some(BuildInfo {
             solvers: cfg.solver_builds.clone(),
             ..BuildInfo::current()
@@ -590,9 +599,60 @@ fn lock_output(paths: &RunPaths) -> Result<OutputLock, BenchError> {
     Ok(OutputLock { _file: file })
 }
 
+/// Where the run's workers will run (`--pin`): each its own CPUs (as many as its most
+/// demanding solver declares, [`Solver::cpus`]) from the process's allowed set, distinct
+/// physical cores first; unpinned, with a note saying why, when they cannot all be pinned or
+/// the kernel will not pin; `Err` for `--pin on` when they cannot.
+pub fn placement(cfg: &BenchConfig) -> Result<Placement, BenchError> {
+    if cfg.pin == PinMode::Off {
+        return Ok(Placement::default());
+    }
+    let allowed = match pin::allowed_cpus() {
+        Ok(a) => a,
+        Err(e) => {
+            let note = format!("workers not pinned: cannot read the allowed CPUs: {e}");
+            if cfg.pin == PinMode::On {
+                return Err(BenchError::Usage(format!("--pin on: {note}")));
+            }
+            return Ok(Placement {
+                note: Some(note),
+                ..Placement::default()
+            });
+        }
+    };
+    let per_worker = cfg.solvers.iter().map(|s| s.cpus()).max().unwrap_or(1);
+    let need = cfg.threads.saturating_mul(per_worker);
+    let ordered = pin::by_core(&allowed, pin::sysfs_topology);
+    let (ordered, free, claims) = pin::claim(&ordered, need, &pin::claims_dir());
+    let mut p =
+        pin::place(cfg.pin, cfg.threads, per_worker, &ordered, free).map_err(BenchError::Usage)?;
+    if !p.workers.is_empty() {
+        p.claims = claims;
+    }
+    // Ask the kernel once, on a thread of our own, before any worker relies on it.
+    if let Some(first) = p.workers.first().cloned() {
+        let probe = std::thread::spawn(move || pin::pin_current_thread(&first));
+        let refused = match probe.join() {
+            Ok(Ok(())) => None,
+            Ok(Err(e)) => Some(e.to_string()),
+            Err(_) => Some("the probe thread panicked".to_string()),
+        };
+        if let Some(e) = refused {
+            let note = format!("workers not pinned: the kernel refused to pin a thread: {e}");
+            if cfg.pin == PinMode::On {
+                return Err(BenchError::Usage(format!("--pin on: {note}")));
+            }
+            p.workers.clear();
+            p.note = Some(note);
+        }
+    }
+    Ok(p)
+}
+
 /// Run a benchmark. `interrupt` stops handing out jobs when set (Ctrl-C); finished rows are kept.
 pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, BenchError> {
     let paths = preflight(&cfg)?;
+    let placement = placement(&cfg)?;
     let dataset = Dataset::open(&cfg.dataset)?;
     let plan = Plan::new(&dataset, &cfg.solvers, cfg.seed, cfg.seeds, cfg.colonies)?;
     let columns = Columns {
@@ -605,6 +665,21 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
     }
     .canonical();
     let mut meta = run_meta(&cfg, &dataset, &plan, columns);
+    meta.execution = Some(meta::Execution {
+        order: "pair-groups".into(),
+        layout: plan.layout(),
+        warmup: meta::Warmup {
+            per_worker: cfg.warmup,
+            budget_s: super::run::WARMUP_BUDGET.as_secs_f64(),
+            ..meta::Warmup::default()
+        },
+        pinning: meta::Pinning {
+            mode: cfg.pin.as_str().into(),
+            allowed: placement.allowed.clone(),
+            workers: placement.workers.clone(),
+            note: placement.note.clone(),
+        },
+    });
     meta.results_file = meta::results_file_name(&paths.output);
     let _lock = lock_output(&paths)?;
     // Again under the lock, which `X.csv` and `X` share: a run of the other name may have
@@ -637,14 +712,12 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
     } else {
         Resumed::default()
     };
-    let writer = open_output(
-        &paths,
-        &meta,
-        columns,
-        cfg.resume.then_some((plan.len(), cfg.shard)),
-    )?;
+    // Rows are written as they come only when jobs run in plan order; otherwise the journal
+    // is sorted at the end.
+    let sort = (cfg.resume || !plan.runs_in_order()).then_some((plan.len(), cfg.shard));
+    let writer = open_output(&paths, &meta, columns, cfg.resume, sort)?;
     execute_and_finish(
-        &cfg, &dataset, &plan, &paths, meta, writer, resumed, interrupt,
+        &cfg, &dataset, &plan, &paths, meta, writer, resumed, interrupt, &placement,
     )
 }
 
@@ -665,8 +738,13 @@ fn resume_state(
     check_resumable(&old, meta).map_err(BenchError::Usage)?;
     meta.started = old.started;
     let identity = job_identity(solvers, dataset, plan)?;
-    ResultWriter::resume_scan(&paths.output, plan.len(), shard, &identity)
-        .map_err(BenchError::Usage)
+    ResultWriter::resume_scan(
+        &paths.output,
+        plan.len(),
+        &|j| plan.shard_contains(shard, j),
+        &identity,
+    )
+    .map_err(BenchError::Usage)
 }
 
 /// What each job's row must say of itself, for checking a journal's rows: the dataset,
@@ -723,31 +801,34 @@ fn open_output(
     paths: &RunPaths,
     meta: &RunMeta,
     columns: Columns,
-    resume: Option<(u64, Shard)>,
+    resume: bool,
+    sort: Option<(u64, Shard)>,
 ) -> Result<ResultWriter, BenchError> {
     let io = |p: &Path| {
         let p = p.to_path_buf();
         move |e: std::io::Error| BenchError::Io(format!("{}: {e}", p.display()))
     };
     write_meta(&paths.journal_meta, meta).map_err(|e| BenchError::Io(e.to_string()))?;
-    ResultWriter::create(&paths.output, columns, resume, paths.trace.as_deref()).map_err(|e| {
-        // A fresh run that could not open its files has no rows: leave nothing behind that a
-        // later run would take for an interrupted one (a `running` meta, an empty journal).
-        if resume.is_none() {
-            let tmp = |p: &Path| crate::harness::output::with_suffix(p, ".tmp");
-            let mut ours = vec![paths.journal_meta.clone(), paths.journal.clone()];
-            ours.push(tmp(&paths.output));
-            ours.extend(paths.trace.as_deref().map(tmp));
-            for p in ours {
-                let _ = std::fs::remove_file(p);
+    ResultWriter::create(&paths.output, columns, resume, sort, paths.trace.as_deref()).map_err(
+        |e| {
+            // A fresh run that could not open its files has no rows: leave nothing behind that a
+            // later run would take for an interrupted one (a `running` meta, an empty journal).
+            if !resume {
+                let tmp = |p: &Path| crate::harness::output::with_suffix(p, ".tmp");
+                let mut ours = vec![paths.journal_meta.clone(), paths.journal.clone()];
+                ours.push(tmp(&paths.output));
+                ours.extend(paths.trace.as_deref().map(tmp));
+                for p in ours {
+                    let _ = std::fs::remove_file(p);
+                }
             }
-        }
-        // Our own refusals (a link or FIFO put there after the preflight) name their path.
-        if e.get_ref().is_some_and(|inner| inner.is::<WriteError>()) {
-            return BenchError::Io(e.to_string());
-        }
-        io(&paths.journal)(e)
-    })
+            // Our own refusals (a link or FIFO put there after the preflight) name their path.
+            if e.get_ref().is_some_and(|inner| inner.is::<WriteError>()) {
+                return BenchError::Io(e.to_string());
+            }
+            io(&paths.journal)(e)
+        },
+    )
 }
 
 /// Steps 5 and 6.
@@ -761,6 +842,7 @@ fn execute_and_finish(
     mut writer: ResultWriter,
     resumed: Resumed,
     interrupt: &AtomicBool,
+    placement: &Placement,
 ) -> Result<BenchOutcome, BenchError> {
     let Resumed {
         done: done_before,
@@ -775,19 +857,17 @@ fn execute_and_finish(
         trace: cfg.trace.is_some(),
         repeat: cfg.repeat,
         columns: writer.columns(),
+        warmup: cfg.warmup,
     };
-    let feed = JobFeed::new(
-        dataset,
-        plan,
-        pending_jobs(plan, cfg.shard, done_before),
-        jobs - already,
-    );
+    let pending = pending_jobs(plan, cfg.shard, done_before);
+    let feed = JobFeed::new(dataset, plan, pending, jobs - already);
     let executed = execute(
         &dataset.name,
         &cfg.solvers,
         feed,
         &settings,
         cfg.threads,
+        &placement.workers,
         interrupt,
         &mut writer,
         |b: &Batch| {
@@ -837,6 +917,7 @@ fn execute_and_finish(
     };
     let done = already + summary.finished;
     let interrupted = done < jobs;
+    record_execution(&mut meta, &summary);
     meta.finished = Some(meta::now_utc());
     meta.host_state = Some(host.finish());
     meta.jobs_done = Some(done);
@@ -867,9 +948,24 @@ fn execute_and_finish(
     })
 }
 
-/// The shard's jobs that have no row yet.
-fn pending_jobs(plan: &Plan, shard: Shard, done: JobSet) -> impl Iterator<Item = u64> + Send {
-    plan.shard_jobs(shard).filter(move |j| !done.contains(*j))
+/// What the workers did beside the jobs: warm-up solves, and a pinning the kernel refused.
+fn record_execution(meta: &mut RunMeta, summary: &super::run::ExecuteSummary) {
+    if let Some(e) = meta.execution.as_mut() {
+        (e.warmup.solves, e.warmup.seconds) = summary.warmup;
+        if let Some(why) = &summary.pin_failed {
+            e.pinning.note = Some(why.clone());
+        }
+    }
+}
+
+/// The shard's jobs that have no row yet, in the order they run, with their pair groups.
+fn pending_jobs(
+    plan: &Plan,
+    shard: Shard,
+    done: JobSet,
+) -> impl Iterator<Item = (u64, u64)> + Send {
+    plan.schedule(shard)
+        .filter(move |(j, _)| !done.contains(*j))
 }
 
 #[cfg(test)]

@@ -9,6 +9,7 @@
 
 pub mod bench;
 mod output;
+pub mod pin;
 pub mod plan;
 mod progress;
 mod run;

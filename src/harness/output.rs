@@ -3,9 +3,10 @@
 //! * `FILE.partial` — the journal: rows appended as workers hand them over, one `write` per
 //!   batch of whole rows (see `run` for when a batch is handed over), so a killed run leaves
 //!   whole rows (a torn last line is dropped on resume). It is what `--resume` reads.
-//! * `FILE.tmp` — the same rows in plan order, written as the order allows. A resumed run
-//!   instead sorts its journal (the earlier runs' rows and its own) into `FILE.tmp` at the end,
-//!   in passes over bounded slices of the job range, so no run holds all its rows in memory.
+//! * `FILE.tmp` — the same rows in plan order. When jobs run in plan order (one strategy per
+//!   puzzle kind, not resumed) it is written as the order allows; otherwise (strategies taking
+//!   turns, see `plan`; a resumed run) the journal is sorted into it at the end, in passes
+//!   over bounded slices of the job range, so no run holds all its rows in memory.
 //! * `FILE` — appears only when the run is complete: `FILE.tmp` is renamed to it and the
 //!   journal removed. An interrupted run leaves the journal and no `FILE`.
 //!
@@ -139,8 +140,8 @@ pub(crate) struct ResultWriter {
     writeback_every: u64,
     /// The thread that starts it; `None` when resuming, or once stopped.
     writeback: Option<Writeback>,
-    /// For the final sort of a resumed run: the plan's size and the shard.
-    resume: Option<(u64, Shard)>,
+    /// For the final sort of the journal: the plan's size and the shard.
+    sort: Option<(u64, Shard)>,
     /// Rows per pass of that sort.
     sort_chunk: u64,
     trace: Option<(PathBuf, BufWriter<File>)>,
@@ -169,28 +170,31 @@ fn cut_torn_line(f: &mut File) -> std::io::Result<()> {
 }
 
 impl ResultWriter {
-    /// Start the files for `path`. `resume` (the plan's size and the shard) keeps the journal
-    /// of an interrupted run and appends to it; otherwise the journal is created afresh.
+    /// Start the files for `path`. `resume` keeps the journal of an interrupted run and
+    /// appends to it; otherwise the journal is created afresh. `sort` (the plan's size and the
+    /// shard) sorts the journal into plan order at the end instead of writing rows in the
+    /// order they are delivered (jobs that do not run in plan order; every resumed run).
     pub fn create(
         path: &Path,
         columns: Columns,
-        resume: Option<(u64, Shard)>,
+        resume: bool,
+        sort: Option<(u64, Shard)>,
         trace: Option<&Path>,
     ) -> std::io::Result<ResultWriter> {
         if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
             std::fs::create_dir_all(dir)?;
         }
         let jpath = journal_path(path);
-        let mode = if resume.is_none() {
+        let mode = if !resume {
             OpenMode::Truncate
         } else {
             OpenMode::Append
         };
         let mut journal = open_target("journal", &jpath, mode).map_err(std::io::Error::other)?;
-        if resume.is_none() || journal.metadata()?.len() == 0 {
+        if !resume || journal.metadata()?.len() == 0 {
             journal.write_all(&csv_line(columns.header())?)?;
         }
-        let (ordered, writeback) = match resume {
+        let (ordered, writeback) = match sort {
             Some(_) => (None, None),
             None => {
                 let tmp = with_suffix(path, ".tmp");
@@ -221,7 +225,7 @@ impl ResultWriter {
             ordered_bytes: (0, 0),
             writeback_every: WRITEBACK_BYTES,
             writeback,
-            resume,
+            sort,
             sort_chunk: SORT_CHUNK_ROWS,
             trace,
         })
@@ -234,14 +238,15 @@ impl ResultWriter {
 
     /// Read what an interrupted run left in `path`'s journal, one row at a time: which jobs
     /// have rows and how they ended. A torn last line (the process died mid-write) is cut off
-    /// the journal first. Every row must be a job of this plan (`plan_len` jobs) and `shard`,
+    /// the journal first. Every row must be a job of this plan (`plan_len` jobs) and shard
+    /// (`in_shard`),
     /// appear once, and say of itself what the plan says of that job (`identity`: its
     /// puzzle, strategy, seed and colony): a row kept on trust would be published as that
     /// job's result. A refusal names the journal's line.
     pub fn resume_scan(
         path: &Path,
         plan_len: u64,
-        shard: Shard,
+        in_shard: &dyn Fn(u64) -> bool,
         identity: &dyn Fn(&crate::results::Record) -> Result<(), String>,
     ) -> Result<Resumed, String> {
         let jpath = journal_path(path);
@@ -269,7 +274,7 @@ impl ResultWriter {
             };
             let job = r.job;
             let refuse = |detail: String| format!("{}:{line}: {detail}", jpath.display());
-            if job >= plan_len || !shard.contains(job) {
+            if job >= plan_len || !in_shard(job) {
                 return Err(refuse(format!(
                     "holds job {job}, which is not in this plan (cannot resume)"
                 )));
@@ -352,7 +357,7 @@ impl ResultWriter {
     /// (0.1 s for the million rows of the 17-clue benchmark).
     pub fn finish(mut self) -> std::io::Result<PathBuf> {
         self.stop_writeback();
-        match (self.ordered.take(), self.resume) {
+        match (self.ordered.take(), self.sort) {
             (Some(mut w), _) => {
                 w.flush()?;
                 w.get_ref().sync_all()?;
@@ -576,7 +581,8 @@ mod tests {
         let shard = Shard { index: 2, count: 3 };
         let plan_len = 40;
         // First run: some jobs of shard 2/3 (j % 3 == 1), finished out of order, then stopped.
-        let mut w = ResultWriter::create(&out, Columns::default(), None, None).expect("create");
+        let mut w =
+            ResultWriter::create(&out, Columns::default(), false, None, None).expect("create");
         for j in [4, 1, 13, 7] {
             w.finished(&result(j, "first, run")).expect("row");
         }
@@ -588,13 +594,21 @@ mod tests {
             .expect("open");
         f.write_all(b"d,p:10,sudoku,9x").expect("torn");
         drop(f);
-        let resumed = ResultWriter::resume_scan(&out, plan_len, shard, &|_| Ok(())).expect("scan");
+        let resumed =
+            ResultWriter::resume_scan(&out, plan_len, &|j| shard.contains(j), &|_| Ok(()))
+                .expect("scan");
         assert_eq!(resumed.done.len(), 4);
         assert!(resumed.done.contains(13) && !resumed.done.contains(10));
         assert_eq!(resumed.counts.get(&Status::Solved), Some(&4));
         // Second run: the rest, with a message holding a newline; sorted 2 rows per pass.
-        let mut w = ResultWriter::create(&out, Columns::default(), Some((plan_len, shard)), None)
-            .expect("resume");
+        let mut w = ResultWriter::create(
+            &out,
+            Columns::default(),
+            true,
+            Some((plan_len, shard)),
+            None,
+        )
+        .expect("resume");
         w.sort_chunk = 2;
         let rest: Vec<u64> = (0..plan_len)
             .filter(|j| shard.contains(*j) && !resumed.done.contains(*j))
@@ -619,7 +633,8 @@ mod tests {
         // time: the finished file holds every row once, in order, whole.
         let d = tempfile::tempdir().expect("tempdir");
         let out = d.path().join("r.csv");
-        let mut w = ResultWriter::create(&out, Columns::default(), None, None).expect("create");
+        let mut w =
+            ResultWriter::create(&out, Columns::default(), false, None, None).expect("create");
         w.writeback_every = 100;
         for j in 0..50 {
             let b = result(j, "");
@@ -648,20 +663,19 @@ mod tests {
     fn resume_refuses_rows_outside_the_plan_or_twice() {
         let d = tempfile::tempdir().expect("tempdir");
         let out = d.path().join("r.csv");
-        let mut w = ResultWriter::create(&out, Columns::default(), None, None).expect("create");
+        let mut w =
+            ResultWriter::create(&out, Columns::default(), false, None, None).expect("create");
         w.finished(&result(5, "")).expect("row");
         w.finished(&result(5, "")).expect("row");
         w.abandon().expect("abandon");
-        let e =
-            ResultWriter::resume_scan(&out, 10, Shard::default(), &|_| Ok(())).expect_err("twice");
+        let e = ResultWriter::resume_scan(&out, 10, &|_| true, &|_| Ok(())).expect_err("twice");
         assert!(
             e.ends_with("r.csv.partial:3: holds job 5 twice; it was not written by one run"),
             "{e}"
         );
-        let e =
-            ResultWriter::resume_scan(&out, 4, Shard::default(), &|_| Ok(())).expect_err("outside");
+        let e = ResultWriter::resume_scan(&out, 4, &|_| true, &|_| Ok(())).expect_err("outside");
         assert!(e.contains("holds job 5, which is not in this plan"), "{e}");
-        let e = ResultWriter::resume_scan(&out, 10, Shard { index: 1, count: 2 }, &|_| Ok(()))
+        let e = ResultWriter::resume_scan(&out, 10, &|j| j % 2 == 0, &|_| Ok(()))
             .expect_err("other shard");
         assert!(e.contains("holds job 5, which is not in this plan"), "{e}");
     }

@@ -2,10 +2,17 @@
 //! index in the plan is its identity in every output. Jobs are numbered strategy by strategy,
 //! then puzzle by puzzle in dataset order, then seed, then colony. Nothing is materialised:
 //! job `i` is computed from `i`, so a plan of millions of jobs costs no memory.
+//!
+//! Jobs do not *run* in that order. The jobs that reports pair — one puzzle, seed and colony
+//! under each strategy of its kind, a *pair group* — run back to back on one worker, and the
+//! strategies take turns being first ([`Plan::schedule`]): numbered order would solve every
+//! puzzle cold under the first strategy and warm under the others, and a time comparison
+//! would then depend on the order of `--strategy`. A shard takes whole pair groups
+//! ([`Plan::shard_contains`]).
 
 use crate::dataset::{Dataset, PuzzleKind};
 use crate::hash::StableHasher;
-pub use crate::results::Shard;
+pub use crate::results::{PlanLayout, Shard};
 use crate::solver::Solver;
 
 /// One unit of work.
@@ -229,11 +236,7 @@ impl Plan {
 
     /// Job `index` (must be `< len()`).
     pub fn job(&self, index: u64) -> Job {
-        let b = self
-            .blocks
-            .iter()
-            .find(|b| index >= b.first && index < b.first + b.len)
-            .unwrap_or_else(|| panic!("job index {index} outside a plan of {}", self.total));
+        let b = self.block(index);
         let mut k = index - b.first;
         let colony = (k % u64::from(b.colonies)) as u32;
         k /= u64::from(b.colonies);
@@ -249,19 +252,202 @@ impl Plan {
         }
     }
 
-    /// The job indices of one shard, ascending.
-    pub fn shard_jobs(&self, shard: Shard) -> impl Iterator<Item = u64> + Send + 'static {
-        (u64::from(shard.index - 1)..self.total).step_by(shard.count as usize)
+    /// The block holding job `index`.
+    fn block(&self, index: u64) -> &Block {
+        self.blocks
+            .iter()
+            .find(|b| index >= b.first && index < b.first + b.len)
+            .unwrap_or_else(|| panic!("job index {index} outside a plan of {}", self.total))
+    }
+
+    /// The pair group of job `index` within its kind: `puzzle * seeds + seed index`. Every
+    /// strategy's job on that puzzle and seed has the same group, whatever its colony.
+    fn group(&self, index: u64) -> u64 {
+        let b = self.block(index);
+        (index - b.first) / u64::from(b.colonies)
+    }
+
+    /// Whether job `index` is in `shard`: whole pair groups go round-robin to the shards, so
+    /// the jobs a report pairs are run by one shard, back to back. [`PlanLayout`] answers the
+    /// same from a meta, for `merge`.
+    pub fn shard_contains(&self, shard: Shard, index: u64) -> bool {
+        self.group(index) % u64::from(shard.count) == u64::from(shard.index - 1)
     }
 
     /// Number of jobs in one shard.
     pub fn shard_len(&self, shard: Shard) -> u64 {
-        let first = u64::from(shard.index - 1);
-        if first >= self.total {
-            0
-        } else {
-            (self.total - first).div_ceil(u64::from(shard.count))
+        let (k, n) = (u64::from(shard.index - 1), u64::from(shard.count));
+        self.blocks
+            .iter()
+            .map(|b| {
+                let colonies = u64::from(b.colonies);
+                let groups = b.len / colonies;
+                let mine = if k < groups {
+                    (groups - k).div_ceil(n)
+                } else {
+                    0
+                };
+                mine * colonies
+            })
+            .sum()
+    }
+
+    /// Whether [`Plan::schedule`] is plan order: one strategy per puzzle kind.
+    pub fn runs_in_order(&self) -> bool {
+        let mut kinds: Vec<PuzzleKind> = self.blocks.iter().map(|b| b.kind).collect();
+        kinds.dedup();
+        let n = kinds.len();
+        kinds.sort_unstable();
+        kinds.dedup();
+        n == self.blocks.len() && kinds.len() == n
+    }
+
+    /// What `merge` needs to tell a job's shard without the dataset.
+    pub fn layout(&self) -> PlanLayout {
+        PlanLayout {
+            blocks: self.blocks.iter().map(|b| (b.first, b.colonies)).collect(),
         }
+    }
+
+    /// The jobs of `shard` in the order they run, each with the ordinal of its pair group in
+    /// that order (consecutive jobs of one group share it; a worker takes whole groups).
+    ///
+    /// Kind by kind (in the order of their first strategy), pair group by pair group (puzzle,
+    /// seed), colony by colony: every strategy of the kind that runs that colony, rotated so
+    /// that the `i`-th group of the shard starts with member `i mod m`. Across the shard each
+    /// strategy is first equally often (counts differ by at most one) among the groups with
+    /// the same members. With one strategy per kind this is plan order.
+    pub fn schedule(&self, shard: Shard) -> Schedule {
+        let mut kinds: Vec<(PuzzleKind, KindBlocks)> = Vec::new();
+        for b in &self.blocks {
+            let at = match kinds.iter().position(|(kind, _)| *kind == b.kind) {
+                Some(i) => i,
+                None => {
+                    // Blocks of one kind cover the same puzzles and seeds.
+                    let groups = b.len / u64::from(b.colonies);
+                    kinds.push((
+                        b.kind,
+                        KindBlocks {
+                            blocks: Vec::new(),
+                            groups,
+                            colonies: 1,
+                        },
+                    ));
+                    kinds.len() - 1
+                }
+            };
+            let k = &mut kinds[at].1;
+            k.blocks.push((b.first, b.colonies));
+            k.colonies = k.colonies.max(b.colonies);
+        }
+        let first = u64::from(shard.index - 1);
+        Schedule {
+            kinds: kinds.into_iter().map(|(_, k)| k).collect(),
+            step: u64::from(shard.count),
+            first,
+            kind: 0,
+            group: first,
+            colony: 0,
+            jobs: Vec::new(),
+            next: 0,
+            ordinal: 0,
+        }
+    }
+}
+
+/// The strategies of one kind: each one's first job and colonies; the pair groups they share.
+#[derive(Clone, Debug)]
+struct KindBlocks {
+    blocks: Vec<(u64, u32)>,
+    groups: u64,
+    colonies: u32,
+}
+
+/// The jobs of a shard in the order they run ([`Plan::schedule`]): `(job, group ordinal)`.
+/// Lazy: it holds one pair group at a time.
+#[derive(Clone, Debug)]
+pub struct Schedule {
+    kinds: Vec<KindBlocks>,
+    /// Shard count and this shard's first group.
+    step: u64,
+    first: u64,
+    /// Where it is: the kind, the group (puzzle and seed) and the colony of `jobs`.
+    kind: usize,
+    group: u64,
+    colony: u32,
+    jobs: Vec<u64>,
+    next: usize,
+    ordinal: u64,
+}
+
+impl Schedule {
+    /// Fill `jobs` with the next pair group; `false` when there is none.
+    fn advance(&mut self) -> bool {
+        loop {
+            let Some(k) = self.kinds.get(self.kind) else {
+                return false;
+            };
+            if self.colony == k.colonies {
+                self.colony = 0;
+                self.group += self.step;
+            }
+            if self.group >= k.groups {
+                self.kind += 1;
+                self.group = self.first;
+                self.colony = 0;
+                continue;
+            }
+            let c = self.colony;
+            self.colony += 1;
+            let members = k.blocks.iter().filter(|(_, col)| *col > c).count();
+            if members == 0 {
+                continue;
+            }
+            // Colonies lo..hi have these same members. The t-th group of this shard with them
+            // starts with member t mod m: turns are taken within the shard, so each shard of
+            // a sharded run is as fair as a whole run.
+            let lo = k
+                .blocks
+                .iter()
+                .map(|b| b.1)
+                .filter(|&col| col <= c)
+                .max()
+                .unwrap_or(0);
+            let hi = k
+                .blocks
+                .iter()
+                .map(|b| b.1)
+                .filter(|&col| col > c)
+                .min()
+                .unwrap_or(c + 1);
+            let t = (self.group / self.step) * u64::from(hi - lo) + u64::from(c - lo);
+            let turn = (t % members as u64) as usize;
+            let group = self.group;
+            self.jobs.clear();
+            let member = k
+                .blocks
+                .iter()
+                .filter(|(_, col)| *col > c)
+                .map(|&(first, col)| first + group * u64::from(col) + u64::from(c));
+            self.jobs.extend(member.clone().skip(turn));
+            self.jobs.extend(member.take(turn));
+            self.next = 0;
+            self.ordinal += 1;
+            return true;
+        }
+    }
+}
+
+impl Iterator for Schedule {
+    type Item = (u64, u64);
+
+    fn next(&mut self) -> Option<(u64, u64)> {
+        if self.next == self.jobs.len() && !self.advance() {
+            return None;
+        }
+        let j = self.jobs[self.next];
+        self.next += 1;
+        Some((j, self.ordinal))
     }
 }
 
@@ -297,6 +483,7 @@ pub fn fingerprint(
 mod tests {
     use super::*;
     use crate::solver::{SolverError, Worker};
+    use std::collections::BTreeMap;
 
     /// A Sudoku solver taking the given orders; never started.
     struct Takes(&'static [usize]);
@@ -351,24 +538,139 @@ mod tests {
         assert!(r.to_string().contains("takes Sudoku order 2 (4x4) only"));
     }
 
+    /// A plan without a dataset: one block per `(kind, colonies)`, `puzzles` puzzles of
+    /// each kind, `seeds` seeds.
+    fn plan_of(strategies: &[(PuzzleKind, u32)], puzzles: u64, seeds: u32) -> Plan {
+        let mut blocks = Vec::new();
+        let mut first = 0;
+        for (strategy, &(kind, colonies)) in strategies.iter().enumerate() {
+            let len = puzzles * u64::from(seeds) * u64::from(colonies);
+            blocks.push(Block {
+                strategy,
+                kind,
+                colonies,
+                first,
+                len,
+            });
+            first += len;
+        }
+        Plan {
+            blocks,
+            seed: 7,
+            seeds,
+            total: first,
+        }
+    }
+
+    const H: PuzzleKind = PuzzleKind::Hitori;
+    const S: PuzzleKind = PuzzleKind::Sudoku;
+
+    fn shapes() -> Vec<Plan> {
+        vec![
+            plan_of(&[(H, 1)], 7, 1),
+            plan_of(&[(H, 1), (H, 1)], 7, 1),
+            plan_of(&[(H, 1), (H, 1), (H, 1)], 10, 2),
+            plan_of(&[(S, 3), (S, 1), (S, 3)], 5, 2),
+            plan_of(&[(H, 1), (S, 2), (H, 1), (S, 2)], 4, 3),
+            plan_of(&[(S, 1)], 1, 1),
+        ]
+    }
+
     #[test]
-    fn shard_jobs_are_the_round_robin_slice_and_shard_len_counts_them() {
-        for total in [0u64, 1, 2, 7, 100] {
-            let plan = Plan {
-                blocks: Vec::new(),
-                seed: 0,
-                seeds: 1,
-                total,
-            };
-            for n in 1..=5u32 {
+    fn every_shard_schedules_each_of_its_jobs_once_and_the_shards_cover_the_plan() {
+        for plan in shapes() {
+            let layout = plan.layout();
+            for n in 1..=4u32 {
+                let mut all = Vec::new();
                 for k in 1..=n {
                     let shard = Shard { index: k, count: n };
-                    let want: Vec<u64> = (0..total).filter(|j| shard.contains(*j)).collect();
-                    let got: Vec<u64> = plan.shard_jobs(shard).collect();
-                    assert_eq!(got, want, "total {total}, shard {shard}");
-                    assert_eq!(plan.shard_len(shard), want.len() as u64);
+                    let mut got: Vec<u64> = plan.schedule(shard).map(|(j, _)| j).collect();
+                    assert_eq!(
+                        got.len() as u64,
+                        plan.shard_len(shard),
+                        "{shard} of {plan:?}"
+                    );
+                    assert!(got.iter().all(|j| plan.shard_contains(shard, *j)));
+                    assert!(got.iter().all(|j| layout.shard_contains(shard, *j)));
+                    got.sort_unstable();
+                    let want: Vec<u64> = (0..plan.len())
+                        .filter(|j| plan.shard_contains(shard, *j))
+                        .collect();
+                    assert_eq!(got, want, "{shard} of {plan:?}");
+                    all.extend(got);
+                }
+                all.sort_unstable();
+                assert_eq!(all, (0..plan.len()).collect::<Vec<_>>());
+            }
+        }
+    }
+
+    #[test]
+    fn a_pair_group_runs_back_to_back_and_the_strategies_take_turns_being_first() {
+        for plan in shapes() {
+            for n in 1..=3u32 {
+                let shard = Shard { index: n, count: n };
+                let jobs: Vec<(Job, u64)> = plan
+                    .schedule(shard)
+                    .map(|(j, g)| (plan.job(j), g))
+                    .collect();
+                // Members of a group: one puzzle, seed and colony, one job per strategy.
+                let mut firsts: BTreeMap<Vec<usize>, BTreeMap<usize, u64>> = BTreeMap::new();
+                for group in jobs.chunk_by(|a, b| a.1 == b.1) {
+                    let (j0, _) = group[0];
+                    assert!(group
+                        .iter()
+                        .all(|(j, _)| (j.kind, j.puzzle, j.seed, j.colony)
+                            == (j0.kind, j0.puzzle, j0.seed, j0.colony)));
+                    let mut members: Vec<usize> = group.iter().map(|(j, _)| j.strategy).collect();
+                    *firsts
+                        .entry({
+                            members.sort_unstable();
+                            members.clone()
+                        })
+                        .or_default()
+                        .entry(j0.strategy)
+                        .or_default() += 1;
+                    members.dedup();
+                    assert_eq!(members.len(), group.len(), "a strategy twice in a group");
+                }
+                // Group ordinals ascend and never repeat once left.
+                assert!(jobs.windows(2).all(|w| w[0].1 <= w[1].1));
+                for (members, counts) in firsts {
+                    let total: u64 = counts.values().sum();
+                    let (lo, hi) = (
+                        members
+                            .iter()
+                            .map(|m| counts.get(m).copied().unwrap_or(0))
+                            .min(),
+                        counts.values().copied().max(),
+                    );
+                    if total >= members.len() as u64 {
+                        assert!(
+                            hi.unwrap_or(0) - lo.unwrap_or(0) <= 1,
+                            "{members:?}: {counts:?} in {plan:?}"
+                        );
+                    }
                 }
             }
         }
+    }
+
+    #[test]
+    fn with_one_strategy_per_kind_the_schedule_is_plan_order() {
+        for plan in [
+            plan_of(&[(H, 1)], 9, 2),
+            plan_of(&[(S, 3)], 4, 2),
+            plan_of(&[(H, 1), (S, 2)], 3, 2),
+        ] {
+            for n in 1..=3u32 {
+                let shard = Shard { index: 1, count: n };
+                let got: Vec<u64> = plan.schedule(shard).map(|(j, _)| j).collect();
+                assert!(got.windows(2).all(|w| w[0] < w[1]), "{got:?}");
+            }
+        }
+        let two = plan_of(&[(H, 1), (H, 1)], 3, 1);
+        let got: Vec<u64> = two.schedule(Shard::default()).map(|(j, _)| j).collect();
+        assert_eq!(got, [0, 3, 4, 1, 2, 5]);
     }
 }

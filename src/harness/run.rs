@@ -57,6 +57,8 @@ pub(crate) struct JobSettings {
     pub repeat: u32,
     /// The columns rows are written with.
     pub columns: Columns,
+    /// Unrecorded solves per worker and strategy before its first measured job (`--warmup`).
+    pub warmup: u32,
 }
 
 impl Default for JobSettings {
@@ -66,9 +68,15 @@ impl Default for JobSettings {
             trace: false,
             repeat: 1,
             columns: Columns::default(),
+            warmup: 0,
         }
     }
 }
+
+/// The most time one worker spends warming one strategy up, whatever `--warmup` and the
+/// budgets say: enough for caches, branch predictors and the CPU's clock to settle on jobs of
+/// milliseconds, and a grid of thousands of configurations does not pay minutes for it.
+pub(crate) const WARMUP_BUDGET: Duration = Duration::from_secs(1);
 
 /// Consecutive positions of the job list, run by one worker: their rows as CSV lines, ready
 /// to append. Positions whose job was cut short by an interrupt have no row.
@@ -156,6 +164,10 @@ pub(crate) struct Workers<'s> {
     walls: Vec<f64>,
     /// Thread CPU times of the repeats of one job (built-in solves).
     cpus: Vec<f64>,
+    /// Per solver: whether this worker thread has warmed it up.
+    warmed: Vec<bool>,
+    /// Warm-up solves done and their seconds.
+    pub warmup_done: (u64, f64),
 }
 
 /// Why a job's row is an `error` row.
@@ -173,6 +185,8 @@ impl<'s> Workers<'s> {
             head: Vec::new(),
             walls: Vec::new(),
             cpus: Vec::new(),
+            warmed: vec![false; solvers.len()],
+            warmup_done: (0, 0.0),
         }
     }
 
@@ -255,17 +269,14 @@ impl<'s> Workers<'s> {
         }
     }
 
-    /// Start the strategy's worker if needed, then solve the job `settings.repeat` times
-    /// (fewer when a solve ends early: budget, interrupt, node limit). Sets `wall_s` (the
-    /// median) and `repeats`; returns the outcome and, when a solve ended after the budget,
-    /// the budget.
-    fn solve(
+    /// Start the strategy's worker if needed and let it prepare for the job (start-up the
+    /// worker can tell apart, before the job's clock and budget start).
+    fn start_worker(
         &mut self,
         job: Job,
-        puzzle: &Puzzle,
         settings: &JobSettings,
         interrupt: &AtomicBool,
-    ) -> Result<(Outcome, Option<Duration>), JobError> {
+    ) -> Result<(), JobError> {
         let solver = &self.solvers[job.strategy];
         let slot = &mut self.slots[job.strategy];
         if slot.is_none() {
@@ -298,7 +309,40 @@ impl<'s> Workers<'s> {
                 )));
             }
         }
+        Ok(())
+    }
+
+    /// Start the strategy's worker if needed, then solve the job `settings.repeat` times
+    /// (fewer when a solve ends early: budget, interrupt, node limit). Sets `wall_s` (the
+    /// median) and `repeats`; returns the outcome and, when a solve ended after the budget,
+    /// the budget.
+    fn solve(
+        &mut self,
+        job: Job,
+        puzzle: &Puzzle,
+        settings: &JobSettings,
+        interrupt: &AtomicBool,
+    ) -> Result<(Outcome, Option<Duration>), JobError> {
+        self.start_worker(job, settings, interrupt)?;
+        let Some(worker) = self.slots[job.strategy].as_mut() else {
+            return Err(JobError("solver could not start".into()));
+        };
         let seed = job_seed(job.seed, &puzzle.id, job.colony);
+        if settings.warmup > 0 && !self.warmed[job.strategy] {
+            self.warmed[job.strategy] = true;
+            let (solves, took, healthy) =
+                warm_up(worker.as_mut(), job, puzzle, seed, settings, interrupt);
+            self.warmup_done.0 += solves;
+            self.warmup_done.1 += took;
+            if !healthy {
+                // It failed or panicked while warming up: the measured job starts it afresh
+                // and is judged on its own.
+                self.slots[job.strategy] = None;
+            }
+            // A warm-up that ran into its budget may have ended an external solver's
+            // process: start it again (and time its start-up) as for any job.
+            return self.solve(job, puzzle, settings, interrupt);
+        }
         let repeat = settings.repeat.max(1);
         self.walls.clear();
         self.cpus.clear();
@@ -333,7 +377,7 @@ impl<'s> Workers<'s> {
                 Ok(Ok(o)) => o,
                 Ok(Err(SolverError(e))) => return Err(JobError(e)),
                 Err(payload) => {
-                    *slot = None;
+                    self.slots[job.strategy] = None;
                     return Err(JobError(format!(
                         "solver panicked: {}",
                         panic_message(payload.as_ref())
@@ -369,6 +413,48 @@ impl<'s> Workers<'s> {
             None => Err(JobError("no solve ran".into())),
         }
     }
+}
+
+/// Solve `job` up to `settings.warmup` times, unrecorded, within [`WARMUP_BUDGET`] (and each
+/// within the job's budget), so that the first measured job of a strategy on this worker does
+/// not run cold. Returns the solves done, their seconds, and whether the worker is still fit
+/// (no error, no panic).
+fn warm_up(
+    worker: &mut (dyn Worker + '_),
+    job: Job,
+    puzzle: &Puzzle,
+    seed: u64,
+    settings: &JobSettings,
+    interrupt: &AtomicBool,
+) -> (u64, f64, bool) {
+    let began = Instant::now();
+    let mut solves = 0;
+    for _ in 0..settings.warmup {
+        let left = WARMUP_BUDGET.saturating_sub(began.elapsed());
+        if left.is_zero() || interrupt.load(Ordering::Relaxed) {
+            break;
+        }
+        let budget = settings.timeout.map_or(left, |t| t.min(left));
+        let mut rng = Rng::seed_from_u64(seed);
+        let start = Instant::now();
+        let mut task = Task {
+            puzzle,
+            job: job.index,
+            seed,
+            rng: &mut rng,
+            stop: Stop::counted_from(interrupt, Some(budget), start),
+            trace: None,
+        };
+        let result = catch_unwind(AssertUnwindSafe(|| worker.solve(&mut task)));
+        solves += 1;
+        match result {
+            Ok(Ok(o)) if matches!(o.end, End::Found(_) | End::NoSolution | End::GaveUp) => {}
+            // Cut short by its budget: warm enough, and the rest would be cut short too.
+            Ok(Ok(_)) => break,
+            Ok(Err(_)) | Err(_) => return (solves, began.elapsed().as_secs_f64(), false),
+        }
+    }
+    (solves, began.elapsed().as_secs_f64(), true)
 }
 
 /// This thread's CPU time in seconds (`CLOCK_THREAD_CPUTIME_ID`).
@@ -457,47 +543,53 @@ pub(crate) trait Sink {
     fn in_order(&mut self, batch: &Batch) -> std::io::Result<()>;
 }
 
-/// Hands out jobs in plan order, each with its puzzle, streaming the dataset: one pass over
-/// the puzzles of a strategy's kind per strategy, so memory does not grow with the dataset.
-/// Consecutive jobs of one puzzle (seeds, colonies) share it.
+/// Hands out jobs in the order they run ([`Plan::schedule`]), each with its puzzle, streaming
+/// the dataset: one pass over the puzzles of each kind (the schedule goes kind by kind, puzzle
+/// by puzzle), so memory does not grow with the dataset. Consecutive jobs of one puzzle
+/// (strategies, seeds, colonies) share it.
 pub(crate) struct JobFeed<'a> {
     dataset: &'a Dataset,
     plan: &'a Plan,
-    jobs: Box<dyn Iterator<Item = u64> + Send + 'a>,
+    jobs: Box<dyn Iterator<Item = (u64, u64)> + Send + 'a>,
+    /// The next of `jobs`, looked at to end a chunk at a pair group's boundary.
+    peeked: Option<(u64, u64)>,
     /// Position of the next job in the job list.
     pos: usize,
     /// Jobs not handed out yet.
     left: u64,
-    /// The stream for the current strategy, and the puzzle it is on (with its ordinal).
+    /// The stream for the current kind, and the puzzle it is on (with its ordinal).
     cursor: Option<Cursor<'a>>,
 }
 
 struct Cursor<'a> {
-    strategy: usize,
+    kind: crate::dataset::PuzzleKind,
     stream: Puzzles<'a>,
     current: Option<(u64, Arc<Puzzle>)>,
 }
 
 impl<'a> JobFeed<'a> {
-    /// Feed `jobs` (`len` job indices of `plan`, ascending) with puzzles from `dataset`.
+    /// Feed `jobs` (`len` pairs of a job index of `plan` and its pair group's ordinal, in
+    /// [`Plan::schedule`] order) with puzzles from `dataset`.
     pub fn new(
         dataset: &'a Dataset,
         plan: &'a Plan,
-        jobs: impl Iterator<Item = u64> + Send + 'a,
+        jobs: impl Iterator<Item = (u64, u64)> + Send + 'a,
         len: u64,
     ) -> JobFeed<'a> {
         JobFeed {
             dataset,
             plan,
             jobs: Box::new(jobs),
+            peeked: None,
             pos: 0,
             left: len,
             cursor: None,
         }
     }
 
-    /// Append up to `want` next jobs to `out` (nothing once the feed is dry). Near the end of
-    /// the plan chunks shrink, so that the last jobs are spread over the `threads` workers.
+    /// Append about `want` next jobs to `out` (nothing once the feed is dry), in whole pair
+    /// groups: a group's jobs run back to back on one worker. Near the end of the plan chunks
+    /// shrink, so that the last jobs are spread over the `threads` workers.
     pub fn next_chunk(
         &mut self,
         want: usize,
@@ -505,12 +597,25 @@ impl<'a> JobFeed<'a> {
         out: &mut Vec<(usize, Job, Arc<Puzzle>)>,
     ) -> Result<(), DatasetError> {
         let spread = (self.left / (4 * threads.max(1) as u64)).max(1);
-        for _ in 0..(want as u64).min(spread) {
+        let want = (want as u64).min(spread);
+        let mut taken = 0u64;
+        let mut group = None;
+        loop {
+            if self.peeked.is_none() {
+                self.peeked = self.jobs.next();
+            }
+            let next_group = self.peeked.map(|(_, g)| g);
+            // Stop at a group's boundary once enough jobs are taken.
+            if taken >= want && next_group != group {
+                break;
+            }
             match self.next_job() {
                 None => break,
                 Some(Ok(item)) => out.push(item),
                 Some(Err(e)) => return Err(e),
             }
+            taken += 1;
+            group = next_group;
         }
         Ok(())
     }
@@ -518,7 +623,7 @@ impl<'a> JobFeed<'a> {
     /// The next job: its position in the job list, the job and its puzzle.
     #[allow(clippy::type_complexity)]
     pub fn next_job(&mut self) -> Option<Result<(usize, Job, Arc<Puzzle>), DatasetError>> {
-        let Some(index) = self.jobs.next() else {
+        let Some((index, _)) = self.peeked.take().or_else(|| self.jobs.next()) else {
             // Check the rest of the file the last jobs came from, so that a file changed
             // under the run is noticed even when its last puzzles were not needed.
             let checked = self.cursor.take().map(|mut c| c.stream.finish_file());
@@ -534,8 +639,7 @@ impl<'a> JobFeed<'a> {
         let restart = match &self.cursor {
             None => true,
             Some(c) => {
-                c.strategy != job.strategy
-                    || c.current.as_ref().is_some_and(|(o, _)| *o > job.puzzle)
+                c.kind != job.kind || c.current.as_ref().is_some_and(|(o, _)| *o > job.puzzle)
             }
         };
         if restart {
@@ -543,7 +647,7 @@ impl<'a> JobFeed<'a> {
                 return Some(Err(e));
             }
             self.cursor = Some(Cursor {
-                strategy: job.strategy,
+                kind: job.kind,
                 stream: self.dataset.puzzles(Some(job.kind)),
                 current: None,
             });
@@ -593,13 +697,19 @@ pub(crate) enum ExecuteError {
 
 /// What [`execute`] ended with. Whether the run was cut short is the caller's to judge:
 /// it knows how many jobs there were.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub(crate) struct ExecuteSummary {
     /// Jobs finished and delivered.
     pub finished: u64,
+    /// Warm-up solves done, and their seconds.
+    pub warmup: (u64, f64),
+    /// Why a worker runs unpinned although it was to be pinned (the kernel refused).
+    pub pin_failed: Option<String>,
 }
 
-/// Run the jobs of `feed` on a rayon pool of `threads` workers. Stops taking new jobs once
+/// Run the jobs of `feed` on a rayon pool of `threads` workers, worker `i` pinned to
+/// `pins[i]` when `pins` is not empty (a worker the kernel will not pin runs unpinned, and
+/// the summary says why). Stops taking new jobs once
 /// `interrupt` is set. A sink I/O error or a dataset that cannot be read again stops the run
 /// and is returned. `progress` sees every batch once, in completion order.
 ///
@@ -613,13 +723,27 @@ pub(crate) fn execute(
     feed: JobFeed<'_>,
     settings: &JobSettings,
     threads: usize,
+    pins: &[Vec<usize>],
     interrupt: &AtomicBool,
     sink: &mut (dyn Sink + Send),
     mut progress: impl FnMut(&Batch) + Send,
 ) -> Result<ExecuteSummary, (ExecuteError, u64)> {
     let threads = threads.max(1);
+    let pins: Vec<Vec<usize>> = pins.to_vec();
+    let failed = Arc::new(Mutex::new(None::<String>));
+    let failed_in = Arc::clone(&failed);
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
+        .start_handler(move |i| {
+            if let Some(cpus) = pins.get(i) {
+                if let Err(e) = super::pin::pin_current_thread(cpus) {
+                    let mut f = failed_in.lock().unwrap_or_else(PoisonError::into_inner);
+                    f.get_or_insert_with(|| {
+                        format!("the kernel refused to pin worker {i} to CPU {cpus:?}: {e}")
+                    });
+                }
+            }
+        })
         .build()
         .map_err(|e| {
             (
@@ -643,6 +767,7 @@ pub(crate) fn execute(
             io_error: None,
         }),
         threads,
+        warmup: Mutex::new((0, 0.0)),
     };
     pool.in_place_scope(|scope| {
         for _ in 0..threads {
@@ -655,12 +780,17 @@ pub(crate) fn execute(
     // Every worker has returned. A batch is never left queued (whoever queues one either
     // delivers or leaves it to a worker that looks again after delivering), but a worker
     // that stopped on an abort may have left some: they are delivered here all the same.
+    // The pool's threads have all started by now (each ran a worker).
+    drop(pool);
+    let pin_failed = failed.lock().unwrap_or_else(PoisonError::into_inner).take();
     let Shared {
         feed_error,
         handed,
         delivery,
+        warmup,
         ..
     } = shared;
+    let warmup = warmup.into_inner().unwrap_or_else(PoisonError::into_inner);
     let mut d = delivery
         .into_inner()
         .unwrap_or_else(PoisonError::into_inner);
@@ -689,7 +819,11 @@ pub(crate) fn execute(
     {
         return Err((e.into(), finished));
     }
-    Ok(ExecuteSummary { finished })
+    Ok(ExecuteSummary {
+        finished,
+        warmup,
+        pin_failed,
+    })
 }
 
 /// What the worker threads share.
@@ -709,6 +843,8 @@ struct Shared<'a> {
     delivery: Mutex<Delivery<'a>>,
     /// Worker threads.
     threads: usize,
+    /// Warm-up solves done by the workers that have returned, and their seconds.
+    warmup: Mutex<(u64, f64)>,
 }
 
 impl Shared<'_> {
@@ -871,6 +1007,20 @@ fn work(
     interrupt: &AtomicBool,
 ) {
     let mut workers = Workers::new(solvers);
+    work_jobs(dataset_name, &mut workers, shared, settings, interrupt);
+    let mut w = shared.warmup.lock().unwrap_or_else(PoisonError::into_inner);
+    w.0 += workers.warmup_done.0;
+    w.1 += workers.warmup_done.1;
+}
+
+/// The worker loop of [`work`].
+fn work_jobs(
+    dataset_name: &str,
+    workers: &mut Workers<'_>,
+    shared: &Shared<'_>,
+    settings: &JobSettings,
+    interrupt: &AtomicBool,
+) {
     let mut chunk: Vec<(usize, Job, Arc<Puzzle>)> = Vec::with_capacity(MAX_CHUNK);
     // Start with one job: nothing is known yet of how long a job takes.
     let mut want = 1;
@@ -915,7 +1065,7 @@ fn work(
             batch.end = pos + 1;
             ran += 1;
             if let JobEnd::Row = end {
-                add_row(&mut batch, &workers, settings);
+                add_row(&mut batch, workers, settings);
             }
             let now = Instant::now();
             let full = batch.len() as usize >= MAX_CHUNK;
@@ -1156,7 +1306,7 @@ mod tests {
         )];
         let plan = Plan::new(&dataset, &solvers, 0, 700, 1).expect("plan");
         let jobs = plan.len();
-        let feed = JobFeed::new(&dataset, &plan, 0..jobs, jobs);
+        let feed = JobFeed::new(&dataset, &plan, plan.schedule(Default::default()), jobs);
         let mut sink = Recording {
             finished: Vec::new(),
             in_order: Vec::new(),
@@ -1169,6 +1319,7 @@ mod tests {
             feed,
             &JobSettings::default(),
             8,
+            &[],
             &AtomicBool::new(false),
             &mut sink,
             |b: &Batch| seen += b.len(),

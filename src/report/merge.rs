@@ -273,15 +273,20 @@ fn check_plans_agree(metas: &[(&PathBuf, &RunMeta)]) -> Result<(), MergeError> {
     Ok(())
 }
 
-/// A row belongs to the shard its file claims and to the plan's job range.
+/// A row belongs to the shard its file claims and to the plan's job range. A run whose meta
+/// records its plan's layout took whole pair groups per shard; older runs took every N-th job.
 fn check_in_plan(
     path: &Path,
     r: &Record,
-    shard: Option<Shard>,
+    shard: Option<(Shard, Option<&crate::results::PlanLayout>)>,
     jobs_total: Option<u64>,
 ) -> Result<(), MergeError> {
-    if let Some(s) = shard {
-        if !s.contains(r.job) {
+    if let Some((s, layout)) = shard {
+        let inside = match layout {
+            Some(l) => l.shard_contains(s, r.job),
+            None => s.contains(r.job),
+        };
+        if !inside {
             return Err(MergeError::WrongShard {
                 path: path.to_path_buf(),
                 job: r.job,
@@ -840,6 +845,13 @@ pub(crate) fn merge_stream(
         };
         if let Some((pj, ps)) = previous {
             if pj == job {
+                // Two plans' rows under one job number: say so rather than "duplicate".
+                if let Some(e) = shape_error.take() {
+                    return Err(e);
+                }
+                if let Some(Err(e)) = shape.as_mut().map(|s| s.add(&r, src, &paths)) {
+                    return Err(e);
+                }
                 return Err(MergeError::DuplicateJob {
                     job,
                     puzzle_id: r.puzzle_id.clone(),
@@ -848,12 +860,10 @@ pub(crate) fn merge_stream(
                 });
             }
         }
-        let shard = inputs[src]
-            .meta
-            .as_ref()
-            .and_then(|m| m.shard)
-            .filter(|s| s.count > 1);
-        check_in_plan(&paths[src], &r, shard, jobs_total)?;
+        let meta = inputs[src].meta.as_ref();
+        let shard = meta.and_then(|m| m.shard).filter(|s| s.count > 1);
+        let layout = meta.and_then(|m| m.execution.as_ref()).map(|e| &e.layout);
+        check_in_plan(&paths[src], &r, shard.map(|s| (s, layout)), jobs_total)?;
         let from = previous.map_or(0, |(pj, _)| pj + 1);
         if job > from && jobs_total.is_some() {
             missing.add(from, job - 1);

@@ -126,6 +126,11 @@ pub struct RunMeta {
     /// written before it was added).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub build: Option<BuildInfo>,
+    /// In what order the jobs ran, how the workers were warmed up and on which CPUs they ran
+    /// (absent in metas written before it was added: those ran jobs in plan order, sharded
+    /// job by job, unpinned and cold).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub execution: Option<Execution>,
     /// Fields this version does not know, kept so that `merge` passes them on.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
@@ -174,6 +179,52 @@ pub fn meta_path(results: &Path) -> PathBuf {
         s.push(".meta.json");
         PathBuf::from(s)
     }
+}
+
+/// How a run's jobs were executed ([`RunMeta::execution`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Execution {
+    /// The job order: `pair-groups` (each pair group — one puzzle, seed and colony under
+    /// every strategy of its kind — back to back on one worker, the strategies taking turns
+    /// being first; shards take whole groups).
+    pub order: String,
+    /// The plan's layout, for telling a job's shard without the dataset
+    /// ([`PlanLayout`](super::shard::PlanLayout)).
+    pub layout: super::shard::PlanLayout,
+    /// Unrecorded warm-up solves: asked per worker and strategy, and done.
+    pub warmup: Warmup,
+    /// Where the workers ran.
+    pub pinning: Pinning,
+}
+
+/// Warm-up solves of a run ([`Execution::warmup`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Warmup {
+    /// `--warmup`: solves per worker and strategy before its first measured job.
+    pub per_worker: u32,
+    /// The most seconds one worker spends warming one strategy up.
+    pub budget_s: f64,
+    /// Warm-up solves done, over all workers and strategies.
+    pub solves: u64,
+    /// Seconds they took.
+    pub seconds: f64,
+}
+
+/// Worker placement of a run ([`Execution::pinning`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Pinning {
+    /// `--pin`: `auto`, `on` or `off`.
+    pub mode: String,
+    /// The CPUs the process was allowed (`sched_getaffinity`).
+    pub allowed: Vec<usize>,
+    /// Each worker's CPUs, by worker; empty when the workers ran unpinned.
+    pub workers: Vec<Vec<usize>>,
+    /// Why the workers ran unpinned, when they did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 /// Where a run ran.

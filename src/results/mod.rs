@@ -22,6 +22,6 @@ pub use counters::{Counters, COUNTERS};
 pub use meta::{RunMeta, RunStatus};
 pub use read::ReadError;
 pub use record::{Columns, JobKey, Params, Record, Status};
-pub use shard::Shard;
+pub use shard::{PlanLayout, Shard};
 pub use trace::TraceRun;
 pub use write::WriteError;

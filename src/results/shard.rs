@@ -28,6 +28,25 @@ impl Shard {
     }
 }
 
+/// Which shard a job belongs to, from what a meta records (`Plan::layout`): each
+/// strategy's first job and colonies, in plan order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct PlanLayout {
+    /// `(first job, colonies)` of each strategy's block.
+    pub blocks: Vec<(u64, u32)>,
+}
+
+impl PlanLayout {
+    /// Whether job `index` is in `shard` (as `Plan::shard_contains`).
+    pub fn shard_contains(&self, shard: Shard, index: u64) -> bool {
+        let Some(&(first, colonies)) = self.blocks.iter().rev().find(|(f, _)| *f <= index) else {
+            return false;
+        };
+        ((index - first) / u64::from(colonies.max(1))) % u64::from(shard.count)
+            == u64::from(shard.index - 1)
+    }
+}
+
 impl fmt::Display for Shard {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/{}", self.index, self.count)

@@ -21,6 +21,7 @@ mod external_python;
 mod external_qqwing;
 mod external_worker;
 mod harness_isolation;
+mod harness_order;
 mod history;
 mod hitori_corpus;
 mod hitori_scratch_alloc;
