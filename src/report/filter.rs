@@ -513,6 +513,58 @@ mod tests {
             .contains("decodes is a number"));
     }
 
+    // Issue 36: `--where seed=N` compared seeds as floats, conflating seeds above 2^53.
+    #[test]
+    fn integer_keys_compare_exactly() {
+        let seeded = |seed: u64| {
+            let mut r = row("a", Status::Solved, 1, 0);
+            r.seed = seed;
+            r
+        };
+        let big = (1u64 << 53) + 1;
+        let mut f: RowFilter = format!("seed={big}").parse().unwrap();
+        assert!(f.matches(&seeded(big)));
+        assert!(!f.matches(&seeded(1 << 53)), "2^53 is not 2^53 + 1");
+        let mut lt: RowFilter = format!("seed<{big}").parse().unwrap();
+        assert!(lt.matches(&seeded(1 << 53)) && !lt.matches(&seeded(big)));
+        let mut m: RowFilter = "seed=18446744073709551615".parse().unwrap();
+        assert!(m.matches(&seeded(u64::MAX)) && !m.matches(&seeded(u64::MAX - 1)));
+        // Counters too; a fraction bound still works, and a fractional counter stays a float.
+        let mut n: RowFilter = "nodes<1e1,job=0".parse().unwrap();
+        assert!(n.matches(&row("a", Status::Solved, 9, 0)));
+        let mut p: RowFilter = "propagated=1".parse().unwrap();
+        let mut r = row("a", Status::Solved, 1, 0);
+        r.counters.propagated = crate::results::counters::Fraction::new(1.0);
+        assert!(p.matches(&r));
+    }
+
+    // Issue 36: `compare base new --where strategy=mvr` (a typo) compared nothing and passed.
+    #[test]
+    fn a_value_no_row_has_is_named_unless_documented() {
+        let mut f: RowFilter = "strategy=mvr".parse().unwrap();
+        assert!(!f.matches(&row("a", Status::Solved, 1, 0)));
+        let msg = f.check().expect("a typo");
+        assert!(
+            msg.contains("strategy=mvr matches no row")
+                && msg.contains("not a strategy puzzlebench knows")
+                && msg.ends_with("the rows have strategy mrv"),
+            "{msg}"
+        );
+        let mut d: RowFilter = "dataset=hitori6".parse().unwrap();
+        assert!(!d.matches(&row("a", Status::Solved, 1, 0)));
+        assert!(d.check().is_some_and(|m| m.contains("the rows have dataset hitori5")));
+        // Documented values are valid filters that keep nothing: a strategy, a status.
+        for ok in ["strategy=abc", "status=wrong", "kind=sudoku", "rules=full"] {
+            let mut f: RowFilter = ok.parse().unwrap();
+            assert!(!f.matches(&row("a", Status::Solved, 1, 0)), "{ok}");
+            assert_eq!(f.check(), None, "{ok}");
+        }
+        // A value some row has is fine even when the other terms reject that row.
+        let mut both: RowFilter = "strategy=mrv,status=wrong".parse().unwrap();
+        assert!(!both.matches(&row("a", Status::Solved, 1, 0)));
+        assert_eq!(both.check(), None);
+    }
+
     #[test]
     fn glob_matches_any_run_of_characters() {
         assert!(glob("generated:*", "generated:12"));
