@@ -1098,6 +1098,15 @@ mod tests {
         );
     }
 
+    // Issue 36: a comparison that joined no job said "No regression: identical results".
+    #[test]
+    fn nothing_joined_is_never_a_pass() {
+        let c = compare(&[], &[], &CompareOptions::default());
+        assert!(c.nothing_compared() && !c.is_regression());
+        assert_eq!(c.exit_code(), 2);
+        assert!(c.headline().starts_with("NOTHING COMPARED"), "{}", c.headline());
+    }
+
     #[test]
     fn a_wrong_row_fails_the_gate_even_against_itself() {
         let mut base = run(&noisy(20, 0.01));

@@ -425,3 +425,68 @@ fn the_band_is_the_gates_and_is_rendered() {
         "the page renders the gate's band"
     );
 }
+
+// Issue 36: `compare base new --where strategy=mvr` (a typo) printed "No regression: identical
+// results" with 0 jobs joined; `plot`, `html`, `history` and `ab` were silent on a filter that
+// kept nothing.
+#[test]
+fn nothing_compared_is_never_a_pass() {
+    let t = TempDir::new().expect("tmp");
+    let d = dir(&t, "run");
+    let p = csv(&d, "r.csv", &rows(0.001), Columns::default());
+    meta(&p, json!({"started": "2026-12-01T00:00:00Z", "plan_hash": "p1"}));
+    let each = |filter: &str| -> Vec<(&'static str, i32, String)> {
+        let w = ["--where", filter];
+        let plots = t.path().join(format!("plots-{filter}"));
+        let html = t.path().join(format!("html-{filter}"));
+        let mut v = Vec::new();
+        let mut run = |name, args: &[&str], paths: &[&Path]| {
+            let mut a = args.to_vec();
+            a.splice(1..1, w);
+            let (c, o, e) = bench_report(&a, paths);
+            v.push((name, c, o + &e));
+        };
+        run("summary", &["summary", "--format", "csv"], &[&d]);
+        run("ab", &AB, &[&d]);
+        run("plot", &["plot", "--out"], &[&plots, &d]);
+        run("html", &["html", "--out"], &[&html, &d]);
+        run("history", &["history"], &[&d]);
+        run("compare", &["compare"], &[&d, &d]);
+        v
+    };
+    // A value no row has and puzzlebench does not know: exit 2 everywhere, naming the term
+    // and the values the rows have.
+    for (name, code, text) in each("strategy=mvr") {
+        assert_eq!(code, 2, "{name}: {text}");
+        assert!(
+            text.contains("strategy=mvr matches no row") && text.contains("the rows have strategy mrv, row"),
+            "{name}: {text}"
+        );
+    }
+    // A valid filter that keeps nothing: a count of 0 in summary, exit 2 where there is
+    // nothing to compare or draw.
+    for (name, code, text) in each("status=wrong") {
+        if name == "summary" {
+            assert_eq!(code, 0, "{text}");
+            assert!(text.contains("matched none of the 20 rows"), "{text}");
+            assert_eq!(text.lines().filter(|l| l.starts_with("h5,")).count(), 0, "{text}");
+        } else {
+            assert_eq!(code, 2, "{name}: {text}");
+            assert!(text.contains("--where status=wrong matched no"), "{name}: {text}");
+        }
+    }
+    // Two runs that share no job: never "No regression" (an empty file is refused already).
+    let other = dir(&t, "other");
+    let mut r = rows(0.001);
+    for x in &mut r {
+        x.seed = 2;
+    }
+    let p = csv(&other, "r.csv", &r, Columns::default());
+    meta(&p, json!({}));
+    let (code, out, err) = bench_report(&["compare"], &[&d, &other]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.starts_with("## REGRESSION: 20 rows missing from new (also 20 rows only in new)"),
+        "{out}"
+    );
+}
