@@ -44,7 +44,12 @@ fn main() {
     let dirty = Command::new("git")
         // No optional locks: `status` would otherwise refresh the index, and so rerun this
         // script on the next build.
-        .args(["--no-optional-locks", "status", "--porcelain", "--untracked-files=no"])
+        .args([
+            "--no-optional-locks",
+            "status",
+            "--porcelain",
+            "--untracked-files=no",
+        ])
         .output()
         .ok()
         .filter(|o| o.status.success())

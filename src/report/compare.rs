@@ -715,7 +715,10 @@ impl GroupComparison {
             Some(r) => format!("wall x{:.3} could be others' CPU", r.value),
             None => "wall not judged".to_string(),
         };
-        Some(format!("{} {} ({wall}, {cpu})", self.key.dataset, self.label))
+        Some(format!(
+            "{} {} ({wall}, {cpu})",
+            self.key.dataset, self.label
+        ))
     }
 
     /// This group's judged time changes of `verdict` in words, in the one ratio convention
@@ -777,7 +780,11 @@ impl Comparison {
 
     /// The groups whose time was not compared, in words ([`GroupComparison::time_not_compared`]).
     fn not_compared_words(&self) -> Option<String> {
-        let v: Vec<String> = self.groups.iter().filter_map(GroupComparison::time_not_compared).collect();
+        let v: Vec<String> = self
+            .groups
+            .iter()
+            .filter_map(GroupComparison::time_not_compared)
+            .collect();
         (!v.is_empty()).then(|| v.join("; "))
     }
 
@@ -1104,7 +1111,11 @@ mod tests {
         let c = compare(&[], &[], &CompareOptions::default());
         assert!(c.nothing_compared() && !c.is_regression());
         assert_eq!(c.exit_code(), 2);
-        assert!(c.headline().starts_with("NOTHING COMPARED"), "{}", c.headline());
+        assert!(
+            c.headline().starts_with("NOTHING COMPARED"),
+            "{}",
+            c.headline()
+        );
     }
 
     #[test]

@@ -105,7 +105,11 @@ fn wall_time(d: &mut Doc, c: &Comparison) {
     }
     time_table(d, c, |g| Some(&g.time));
     if c.wall_not_judged.is_none() {
-        for g in c.groups.iter().filter(|g| g.time.verdict == TimeVerdict::Noisy) {
+        for g in c
+            .groups
+            .iter()
+            .filter(|g| g.time.verdict == TimeVerdict::Noisy)
+        {
             if let Some(why) = &g.time.why {
                 d.para(format!(
                     "Wall time of {} {} not judged: {why}.",

@@ -95,8 +95,9 @@ impl Key {
     fn integer(&self) -> bool {
         match self {
             Key::Seed | Key::Colony | Key::Job | Key::OffPath => true,
-            Key::Counter(c) => CounterInfo::named(c)
-                .is_some_and(|i| i.expected == <u64 as CounterValue>::EXPECTED),
+            Key::Counter(c) => {
+                CounterInfo::named(c).is_some_and(|i| i.expected == <u64 as CounterValue>::EXPECTED)
+            }
             _ => false,
         }
     }
@@ -296,7 +297,9 @@ impl RowFilter {
                 },
                 (_, Value::Text(v)) => have_text.is_some_and(|have| glob(v, have)),
                 (key, Value::Number(v)) => number_of(key, r).is_some_and(|x| compare(x, t.op, *v)),
-                (key, Value::Integer(v)) => integer_of(key, r).is_some_and(|x| compare(x, t.op, *v)),
+                (key, Value::Integer(v)) => {
+                    integer_of(key, r).is_some_and(|x| compare(x, t.op, *v))
+                }
             };
             if let (false, Value::Text(_), Some(have)) = (t.met || ok, &t.value, have_text) {
                 if t.seen.len() < VALUES_SHOWN && !t.seen.contains(have) {
@@ -327,7 +330,9 @@ impl RowFilter {
             .iter()
             .filter(|t| !t.met && t.key != Key::Status)
             .filter_map(|t| {
-                let Value::Text(v) = &t.value else { return None };
+                let Value::Text(v) = &t.value else {
+                    return None;
+                };
                 if let Some(doc) = t.key.documented() {
                     if doc.iter().any(|d| glob(v, d)) {
                         return None;
@@ -343,8 +348,16 @@ impl RowFilter {
                         d.join(", ")
                     )),
                     t.name,
-                    if have.is_empty() { "none".to_string() } else { have.join(", ") },
-                    if have.len() >= VALUES_SHOWN { ", …" } else { "" }
+                    if have.is_empty() {
+                        "none".to_string()
+                    } else {
+                        have.join(", ")
+                    },
+                    if have.len() >= VALUES_SHOWN {
+                        ", …"
+                    } else {
+                        ""
+                    }
                 ))
             })
             .collect();
@@ -393,9 +406,7 @@ fn integer_of(key: &Key, r: &Record) -> Option<i128> {
         Key::Seed => Some(i128::from(r.seed)),
         Key::Colony => Some(i128::from(r.colony)),
         Key::Job => Some(i128::from(r.job)),
-        Key::OffPath => Some(
-            i128::from(r.counters.nodes?) - 1 - i128::from(r.counters.max_depth?),
-        ),
+        Key::OffPath => Some(i128::from(r.counters.nodes?) - 1 - i128::from(r.counters.max_depth?)),
         Key::Counter(c) => r.counters.get_u64(c).map(i128::from),
         _ => None,
     }
@@ -552,7 +563,9 @@ mod tests {
         );
         let mut d: RowFilter = "dataset=hitori6".parse().unwrap();
         assert!(!d.matches(&row("a", Status::Solved, 1, 0)));
-        assert!(d.check().is_some_and(|m| m.contains("the rows have dataset hitori5")));
+        assert!(d
+            .check()
+            .is_some_and(|m| m.contains("the rows have dataset hitori5")));
         // Documented values are valid filters that keep nothing: a strategy, a status.
         for ok in ["strategy=abc", "status=wrong", "kind=sudoku", "rules=full"] {
             let mut f: RowFilter = ok.parse().unwrap();

@@ -489,7 +489,10 @@ fn baseline_section(
             text.push_str(&format!(". {what}: {}", named.join("; ")));
         }
     }
-    Ok((card(class, "Baseline:", &text), export::doc(&c, c.list_limit)))
+    Ok((
+        card(class, "Baseline:", &text),
+        export::doc(&c, c.list_limit),
+    ))
 }
 
 fn joined(paths: &[PathBuf], sep: &str) -> String {

@@ -263,7 +263,9 @@ impl RunSet {
 
     /// The error of a report that needs rows when a valid `--where` kept none of `seen`.
     fn nothing_kept(&self, kept: u64, seen: u64) -> Option<String> {
-        let f = self.filter_text().filter(|_| kept == 0 && self.opts.require_rows)?;
+        let f = self
+            .filter_text()
+            .filter(|_| kept == 0 && self.opts.require_rows)?;
         Some(format!(
             "--where {f} matched none of the {seen} rows: nothing to compare or draw"
         ))

@@ -295,14 +295,23 @@ fn wall_slowdown_others_could_explain_is_not_judged_and_not_a_pass() {
     let page_of = |times: &str| {
         let o = t.path().join(format!("page-{times}"));
         let (code, _, err) = bench_report(
-            &["html", "--baseline", base.to_str().unwrap_or_default(), "--times", times, "--out", o.to_str().unwrap_or_default()],
+            &[
+                "html",
+                "--baseline",
+                base.to_str().unwrap_or_default(),
+                "--times",
+                times,
+                "--out",
+                o.to_str().unwrap_or_default(),
+            ],
             &[&new],
         );
         assert_eq!(code, 0, "{err}");
         fs::read_to_string(o.join("index.html")).expect("page")
     };
     assert!(page_of("fail").contains("card bad\"><strong>Baseline:</strong> TIME NOT COMPARED"));
-    assert!(page_of("warn").contains("card good\"><strong>Baseline:</strong> No regression (time not compared"));
+    assert!(page_of("warn")
+        .contains("card good\"><strong>Baseline:</strong> No regression (time not compared"));
     // A slowdown beyond what the busy host could explain (x10 against at most x2.70) fails.
     let t = TempDir::new().expect("tmp");
     let (base, new) = gate_pair(&t, 0.01, busy(), None);
@@ -318,12 +327,21 @@ fn wall_slowdown_others_could_explain_is_not_judged_and_not_a_pass() {
     assert!(out.contains("2 groups slower"), "{out}");
     let o = t.path().join("page");
     let (code, _, err) = bench_report(
-        &["html", "--baseline", base.to_str().unwrap_or_default(), "--out", o.to_str().unwrap_or_default()],
+        &[
+            "html",
+            "--baseline",
+            base.to_str().unwrap_or_default(),
+            "--out",
+            o.to_str().unwrap_or_default(),
+        ],
         &[&new],
     );
     assert_eq!(code, 0, "{err}");
     let page = fs::read_to_string(o.join("index.html")).expect("page");
-    assert!(page.contains("REGRESSION: 2 groups slower. Slower: h5 mrv basic: new needs x1.50 ["), "{page}");
+    assert!(
+        page.contains("REGRESSION: 2 groups slower. Slower: h5 mrv basic: new needs x1.50 ["),
+        "{page}"
+    );
 }
 
 // Issue 36: /proc/stat counts 10 ms ticks, so on a run of a few milliseconds one tick of
@@ -336,7 +354,10 @@ fn one_tick_of_others_cpu_is_never_noisy() {
     let (base, new) = gate_pair(&t, 0.003, tick, None);
     let (code, out, _) = bench_report(&["compare"], &[&base, &new]);
     assert_eq!(code, 1, "{out}");
-    assert!(out.contains("2 groups slower") && !out.contains("noisy"), "{out}");
+    assert!(
+        out.contains("2 groups slower") && !out.contains("noisy"),
+        "{out}"
+    );
 }
 
 #[test]
@@ -434,7 +455,10 @@ fn nothing_compared_is_never_a_pass() {
     let t = TempDir::new().expect("tmp");
     let d = dir(&t, "run");
     let p = csv(&d, "r.csv", &rows(0.001), Columns::default());
-    meta(&p, json!({"started": "2026-12-01T00:00:00Z", "plan_hash": "p1"}));
+    meta(
+        &p,
+        json!({"started": "2026-12-01T00:00:00Z", "plan_hash": "p1"}),
+    );
     let each = |filter: &str| -> Vec<(&'static str, i32, String)> {
         let w = ["--where", filter];
         let plots = t.path().join(format!("plots-{filter}"));
@@ -459,7 +483,8 @@ fn nothing_compared_is_never_a_pass() {
     for (name, code, text) in each("strategy=mvr") {
         assert_eq!(code, 2, "{name}: {text}");
         assert!(
-            text.contains("strategy=mvr matches no row") && text.contains("the rows have strategy mrv, row"),
+            text.contains("strategy=mvr matches no row")
+                && text.contains("the rows have strategy mrv, row"),
             "{name}: {text}"
         );
     }
@@ -469,10 +494,17 @@ fn nothing_compared_is_never_a_pass() {
         if name == "summary" {
             assert_eq!(code, 0, "{text}");
             assert!(text.contains("matched none of the 20 rows"), "{text}");
-            assert_eq!(text.lines().filter(|l| l.starts_with("h5,")).count(), 0, "{text}");
+            assert_eq!(
+                text.lines().filter(|l| l.starts_with("h5,")).count(),
+                0,
+                "{text}"
+            );
         } else {
             assert_eq!(code, 2, "{name}: {text}");
-            assert!(text.contains("--where status=wrong matched no"), "{name}: {text}");
+            assert!(
+                text.contains("--where status=wrong matched no"),
+                "{name}: {text}"
+            );
         }
     }
     // Two runs that share no job: never "No regression" (an empty file is refused already).
