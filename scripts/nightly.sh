@@ -3,7 +3,9 @@
 # write a markdown report and an HTML one (NIGHT/html/index.html). Exit 1 on a
 # regression (a counter or status got worse, rows went missing, or — with NIGHTLY_TIMES=fail,
 # for a runner like the one that made the baseline — a slowdown whose whole confidence
-# interval clears the noise band).
+# interval clears the noise band, and more than others' CPU during the run could explain).
+# With NIGHTLY_TIMES=fail, exit 3 when some group's time could not be compared at all (its wall
+# time could be others' CPU and it has no CPU time): not a regression, and not a pass either.
 #
 # Each night writes into a NEW subdirectory of NIGHTLY_OUT named by its UTC start time
 # (NIGHTLY_OUT/20261203T031700Z/), so past nights stay beside it for `bench-report history`.
@@ -57,7 +59,7 @@ target/release/bench-run --quiet --force --dataset datasets/sudoku-demo --strate
   >/dev/null &&
 target/release/bench-report html "$out" --baseline results/baseline \
   --trace "$out/trace/sudoku-demo-trace.csv" --title "puzzlebench nightly" \
-  --history "$root" --out "$out/html" --force >/dev/null || html_ok=0
+  --history "$root" --out "$out/html" --force "${times_flag[@]}" >/dev/null || html_ok=0
 {
   echo
   if [ $html_ok = 1 ]; then

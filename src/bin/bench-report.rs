@@ -5,7 +5,9 @@
 //! [`OutputGuard`](puzzlebench::results::write::OutputGuard).
 //!
 //! Exit codes: 0 success; 1 `compare` found a regression; 2 bad input (unreadable or
-//! malformed file, merge refused) or usage error.
+//! malformed file, merge refused, a `--where` that keeps nothing to compare, a comparison
+//! that joined no job) or usage error; 3 `compare --times fail` could compare neither wall nor
+//! CPU time of some group (and found no regression).
 
 mod common;
 
@@ -36,7 +38,8 @@ Examples:
   bench-report merge shard-*.csv --output all.csv
   bench-report history results/nightly --format json
 
-Exit codes: 0 success; 1 `compare` found a regression; 2 bad input or usage.";
+Exit codes: 0 success; 1 `compare` found a regression; 2 bad input or usage (or nothing
+compared); 3 `compare --times fail` could not compare the time of some group.";
 
 #[derive(Parser)]
 #[command(
@@ -70,11 +73,27 @@ impl Input {
             filter: self.filter.clone(),
             allow_duplicates: self.allow_duplicates,
             time_limit,
+            require_rows: false,
         }
     }
 
+    /// Open `paths` for `summary` (a `--where` keeping nothing is a count of 0).
     fn open(&self, paths: &[PathBuf], time_limit: Option<f64>) -> Result<RunSet> {
-        let set = RunSet::open(paths, self.options(time_limit))?;
+        self.open_with(paths, self.options(time_limit))
+    }
+
+    /// Open `paths` for a report with nothing to compare or draw without rows (`compare`,
+    /// `ab`, `plot`, `html`): a `--where` keeping none is an error.
+    fn open_rows(&self, paths: &[PathBuf], time_limit: Option<f64>) -> Result<RunSet> {
+        let opts = InputOptions {
+            require_rows: true,
+            ..self.options(time_limit)
+        };
+        self.open_with(paths, opts)
+    }
+
+    fn open_with(&self, paths: &[PathBuf], opts: InputOptions) -> Result<RunSet> {
+        let set = RunSet::open(paths, opts)?;
         for n in set.notes() {
             eprintln!("bench-report: note: {n}");
         }
@@ -246,6 +265,8 @@ struct HtmlArgs {
     #[command(flatten)]
     band: BandArgs,
     #[command(flatten)]
+    times: TimesArg,
+    #[command(flatten)]
     input: Input,
     /// Past runs of this plan for a trend section (read as `history` reads its runs, e.g.
     /// the nightly's NIGHTLY_OUT); repeatable.
@@ -269,6 +290,22 @@ struct BandArgs {
     calibrate: Vec<PathBuf>,
 }
 
+/// How time changes count (`compare`, and `html`'s baseline section).
+#[derive(Args)]
+struct TimesArg {
+    /// `fail`: a flagged slowdown is a regression (same machine as the baseline), and a
+    /// group whose time could not be compared at all exits 3; `warn`: slowdowns are reported
+    /// but only counters and statuses decide the exit code (baseline made on another machine).
+    #[arg(long, default_value = "fail", value_parser = ["fail", "warn"])]
+    times: String,
+}
+
+impl TimesArg {
+    fn fail(&self) -> bool {
+        self.times == "fail"
+    }
+}
+
 /// `bench-report compare` options.
 #[derive(Args)]
 struct CompareArgs {
@@ -278,11 +315,8 @@ struct CompareArgs {
     new: PathBuf,
     #[command(flatten)]
     band: BandArgs,
-    /// `fail`: a flagged slowdown is a regression (same machine as the baseline);
-    /// `warn`: slowdowns are reported but only counters and statuses decide the exit code
-    /// (baseline made on another machine).
-    #[arg(long, default_value = "fail", value_parser = ["fail", "warn"])]
-    times: String,
+    #[command(flatten)]
+    times: TimesArg,
     /// Also write the markdown report here (e.g. $GITHUB_STEP_SUMMARY).
     #[arg(long, value_name = "FILE")]
     markdown_out: Option<PathBuf>,
@@ -337,7 +371,7 @@ fn run() -> Result<ExitCode> {
         }
         Cmd::Compare(a) => return compare_cmd(a),
         Cmd::Ab(a) => {
-            let set = a.input.open(&a.files, a.time_limit)?;
+            let set = a.input.open_rows(&a.files, a.time_limit)?;
             let opts = AbOptions {
                 labels: (a.a_label, a.b_label),
                 metrics: a.metric.iter().map(|m| metric_name(m)).collect(),
@@ -351,6 +385,13 @@ fn run() -> Result<ExitCode> {
             let runs = history::open_runs(&a.runs, &a.input.options(None))?;
             let band = Band::from_options(a.band.noise_band, &a.band.calibrate)?;
             let h = History::build(&runs, &band)?;
+            if let (Some(f), true) = (&a.input.filter, h.groups.is_empty()) {
+                anyhow::bail!(
+                    "--where {} matched no row of the {} runs: nothing to draw",
+                    f.text(),
+                    h.runs.len()
+                );
+            }
             if a.format == HistoryFormat::Json {
                 // Text and markdown carry the notes; JSON has no place for them.
                 for n in &h.notes {
@@ -374,8 +415,8 @@ fn run() -> Result<ExitCode> {
 
 fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
     let band = Band::from_options(a.band.noise_band, &a.band.calibrate)?;
-    let base = a.input.open(std::slice::from_ref(&a.baseline), None)?;
-    let new = a.input.open(std::slice::from_ref(&a.new), None)?;
+    let base = a.input.open_rows(std::slice::from_ref(&a.baseline), None)?;
+    let new = a.input.open_rows(std::slice::from_ref(&a.new), None)?;
     let guard = report::output_guard(&[&base, &new], &[], a.force);
     let outputs = export::Outputs {
         markdown: a.markdown_out,
@@ -389,7 +430,7 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
         a.new.display().to_string(),
     );
     let mut c = gate(&base, &new, &band, (&names.0, &names.1), a.force)?;
-    c.time_regressions = a.times == "fail";
+    c.time_regressions = a.times.fail();
     // The report carries its notes; stderr gets those not said already when opening.
     let said: Vec<_> = base.notes().iter().chain(new.notes()).collect();
     for n in c.notes.iter().filter(|n| !said.contains(n)) {
@@ -400,11 +441,14 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
     for (p, text) in outputs.render(&c)? {
         guard.write(&p, text.as_bytes())?;
     }
-    Ok(ExitCode::from(u8::from(c.is_regression())))
+    if c.nothing_compared() {
+        eprintln!("bench-report: error: {}", c.headline());
+    }
+    Ok(ExitCode::from(c.exit_code()))
 }
 
 fn plot_cmd(a: PlotArgs) -> Result<()> {
-    let set = a.input.open(&a.files, None)?;
+    let set = a.input.open_rows(&a.files, None)?;
     let svgs = plot::render_set(&set, a.trace.as_deref(), a.metric.as_deref())?;
     let files: Vec<_> = (svgs.iter())
         .map(|s| (a.out.join(&s.name), s.svg.as_bytes()))
@@ -420,9 +464,9 @@ fn plot_cmd(a: PlotArgs) -> Result<()> {
 fn html_cmd(a: HtmlArgs) -> Result<()> {
     let index = a.out.join("index.html");
     let band = Band::from_options(a.band.noise_band, &a.band.calibrate)?;
-    let new = a.input.open(&a.files, a.time_limit)?;
+    let new = a.input.open_rows(&a.files, a.time_limit)?;
     let baseline = (a.baseline.as_ref())
-        .map(|b| a.input.open(std::slice::from_ref(b), None))
+        .map(|b| a.input.open_rows(std::slice::from_ref(b), None))
         .transpose()?;
     let mut sets = vec![&new];
     sets.extend(baseline.as_ref());
@@ -438,6 +482,7 @@ fn html_cmd(a: HtmlArgs) -> Result<()> {
             title: a.title,
             history: a.history,
             history_input: a.input.options(None),
+            time_regressions: a.times.fail(),
         },
         &new,
         baseline.as_ref(),

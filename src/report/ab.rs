@@ -1134,12 +1134,12 @@ impl AbReport {
         let sc = &s.success;
         let prop = |p: &Proportion| {
             format!(
-                "{}/{} ({:.1}% [{:.1}, {:.1}])",
+                "{}/{} ({:.1}% [{}, {}])",
                 p.solved,
                 p.runs,
                 100.0 * p.rate,
-                100.0 * p.lo,
-                100.0 * p.hi
+                crate::report::pct_bound(100.0 * p.lo),
+                crate::report::pct_bound(100.0 * p.hi)
             )
         };
         let ert = |e: &Ert| {

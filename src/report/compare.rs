@@ -27,8 +27,13 @@ pub struct CompareOptions {
     pub noise_band: f64,
     /// Where the band comes from, in words, for the reports.
     pub band_source: String,
-    /// Why wall times are not judged (a noisy host, see `gate::HostCheck`); `None` judges them.
+    /// Why no wall time is judged (CPU models differ, see `gate::HostCheck`); `None` judges
+    /// them, each group against [`CompareOptions::host`].
     pub wall_not_judged: Option<String>,
+    /// Each side's files' host loads: a group's wall slowdown (speedup) stands only when it
+    /// stays outside the band with the new (baseline) times divided by the bound of
+    /// [`crate::report::gate::FileLoad::bound`].
+    pub host: crate::report::gate::HostLoads,
     /// Bootstrap resamples.
     pub resamples: usize,
     /// Bootstrap seed (fixed by default so reports are reproducible).
@@ -56,6 +61,7 @@ impl Default for CompareOptions {
             noise_band: BAND_FLOOR,
             band_source: "default".to_string(),
             wall_not_judged: None,
+            host: crate::report::gate::HostLoads::default(),
             resamples: stats::BOOTSTRAP_RESAMPLES,
             seed: stats::BOOTSTRAP_SEED,
             min_time_runs: 5,
@@ -145,7 +151,8 @@ pub enum TimeVerdict {
     Unchanged,
     /// Too few joined runs (or no positive baseline median) to judge.
     NotJudged,
-    /// Wall times of a noisy host (see [`Comparison::wall_not_judged`]): shown, not judged.
+    /// Wall times that others' CPU during a run could explain (see [`TimeChange::why`] and
+    /// [`Comparison::wall_not_judged`]): shown, not judged.
     Noisy,
 }
 
@@ -162,6 +169,9 @@ pub struct TimeChange {
     pub ratio: Option<Interval>,
     /// Conclusion.
     pub verdict: TimeVerdict,
+    /// Why a [`TimeVerdict::Noisy`] verdict was not judged.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub why: Option<String>,
 }
 
 /// Everything that changed in one group (dataset, kind, strategy, rules, params).
@@ -419,9 +429,7 @@ fn compare_group(mut a: Acc, label: String, opts: &CompareOptions, band: f64) ->
     a.counter_changes
         .sort_by(|x, y| (x.direction, &x.job, x.counter).cmp(&(y.direction, &y.job, y.counter)));
     let mut time = time_change(&a.pairs.items, a.joined, opts, band);
-    if opts.wall_not_judged.is_some() && time.verdict != TimeVerdict::NotJudged {
-        time.verdict = TimeVerdict::Noisy;
-    }
+    host_verdict(&mut time, &a.key, opts, band);
     let cpu = (!a.cpu_pairs.items.is_empty())
         .then(|| time_change(&a.cpu_pairs.items, a.cpu_pairs.items.len(), opts, band));
     GroupComparison {
@@ -438,6 +446,39 @@ fn compare_group(mut a: Acc, label: String, opts: &CompareOptions, band: f64) ->
         new_runs: a.new_runs,
         key: a.key,
     }
+}
+
+/// A group's wall verdict against the hosts: on different CPU models none is judged; a
+/// slowdown whose interval's low end, divided by the new run's inflation bound, reaches into
+/// the band could be others' CPU, and so could a speedup whose high end, times the baseline's
+/// bound, does. Those are [`TimeVerdict::Noisy`], with the figures in [`TimeChange::why`].
+fn host_verdict(time: &mut TimeChange, key: &GroupKey, opts: &CompareOptions, band: f64) {
+    use crate::report::gate::HostLoads;
+    if let Some(why) = &opts.wall_not_judged {
+        if time.verdict != TimeVerdict::NotJudged {
+            time.verdict = TimeVerdict::Noisy;
+            time.why = Some(why.clone());
+        }
+        return;
+    }
+    let Some(ci) = time.ratio else { return };
+    let (side, load, edge) = match time.verdict {
+        TimeVerdict::Slowdown => match HostLoads::of(&opts.host.new, key) {
+            Some(l) if ci.lo / l.inflation <= 1.0 + band => ("new", l, ci.lo),
+            _ => return,
+        },
+        TimeVerdict::Speedup => match HostLoads::of(&opts.host.base, key) {
+            Some(l) if ci.hi * l.inflation >= 1.0 - band => ("baseline", l, ci.hi),
+            _ => return,
+        },
+        _ => return,
+    };
+    time.verdict = TimeVerdict::Noisy;
+    time.why = Some(format!(
+        "the interval's {} end x{edge:.3} is within what others' CPU could explain: {} ({side})",
+        if side == "new" { "low" } else { "high" },
+        load.why
+    ));
 }
 
 /// The time verdict of a group: judged only with enough pairs, and only outside the noise band.
@@ -465,6 +506,7 @@ fn time_change(
         new_median_s: stats::median(&nw),
         ratio,
         verdict,
+        why: None,
     }
 }
 
@@ -645,6 +687,9 @@ pub struct Tally {
     pub cpu_speedups: usize,
     /// Groups whose wall time was not judged for a noisy host.
     pub noisy: usize,
+    /// Groups whose time was not compared at all: wall time not judged for the host, and no
+    /// CPU time judged ([`GroupComparison::time_not_compared`]).
+    pub time_not_compared: usize,
     /// Baseline rows missing from the new run.
     pub missing_in_new: usize,
     /// New rows without a baseline partner.
@@ -653,7 +698,96 @@ pub struct Tally {
     pub joined: usize,
 }
 
+impl GroupComparison {
+    /// Why neither time of this group was compared, when its wall time was not judged for
+    /// the host (others' CPU could explain the change, or the CPU models differ) and no CPU
+    /// time was judged (no `cpu_s` on both sides, or too few pairs of it).
+    pub fn time_not_compared(&self) -> Option<String> {
+        if self.time.verdict != TimeVerdict::Noisy {
+            return None;
+        }
+        let cpu = match &self.cpu {
+            None => "no cpu_s on both sides",
+            Some(c) if c.verdict == TimeVerdict::NotJudged => "too few cpu_s pairs",
+            Some(_) => return None,
+        };
+        let wall = match self.time.ratio {
+            Some(r) => format!("wall x{:.3} could be others' CPU", r.value),
+            None => "wall not judged".to_string(),
+        };
+        Some(format!(
+            "{} {} ({wall}, {cpu})",
+            self.key.dataset, self.label
+        ))
+    }
+
+    /// This group's judged time changes of `verdict` in words, in the one ratio convention
+    /// (docs/reports.md): "sudoku-hard backtrack: new needs x7.26 [6.69, 7.60] the wall time of
+    /// the baseline", a speedup as "the baseline needs xk the … time of new" (for the HTML card).
+    pub fn flagged(&self, verdict: TimeVerdict) -> Option<String> {
+        let part = |what: &str, t: &TimeChange| {
+            let r = t.ratio.filter(|_| t.verdict == verdict)?;
+            Some(if r.value >= 1.0 {
+                format!(
+                    "new needs x{:.2} [{:.2}, {:.2}] the {what} time of the baseline",
+                    r.value, r.lo, r.hi
+                )
+            } else {
+                format!(
+                    "the baseline needs x{:.2} [{:.2}, {:.2}] the {what} time of new",
+                    1.0 / r.value,
+                    1.0 / r.hi,
+                    1.0 / r.lo
+                )
+            })
+        };
+        let parts: Vec<String> = [
+            part("wall", &self.time),
+            self.cpu.as_ref().and_then(|c| part("CPU", c)),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        (!parts.is_empty())
+            .then(|| format!("{} {}: {}", self.key.dataset, self.label, parts.join(", ")))
+    }
+}
+
+/// `bench-report compare`'s exit codes beyond 0 (pass) and 1 (regression): 2 is bad input
+/// (and a comparison that joined no job), 3 is time not compared under `--times fail`.
+pub const EXIT_TIME_NOT_COMPARED: u8 = 3;
+
 impl Comparison {
+    /// No job joined and nothing missing: there was nothing to compare (a filter or input
+    /// that kept no common job). Never a pass.
+    pub fn nothing_compared(&self) -> bool {
+        self.tally().joined == 0 && !self.is_regression()
+    }
+
+    /// The exit code of the verdict: 1 a regression, 2 nothing compared, 3 (with
+    /// `--times fail`) a group whose time could not be compared at all, else 0.
+    pub fn exit_code(&self) -> u8 {
+        if self.is_regression() {
+            1
+        } else if self.nothing_compared() {
+            2
+        } else if self.time_regressions && self.tally().time_not_compared > 0 {
+            EXIT_TIME_NOT_COMPARED
+        } else {
+            0
+        }
+    }
+
+    /// The groups whose time was not compared, in words ([`GroupComparison::time_not_compared`]).
+    fn not_compared_words(&self) -> Option<String> {
+        let v: Vec<String> = self
+            .groups
+            .iter()
+            .filter_map(GroupComparison::time_not_compared)
+            .collect();
+        (!v.is_empty()).then(|| v.join("; "))
+    }
+
     /// Counts of each kind of change.
     pub fn tally(&self) -> Tally {
         let mut t = Tally::default();
@@ -676,6 +810,7 @@ impl Comparison {
                 TimeVerdict::Noisy => t.noisy += 1,
                 _ => {}
             }
+            t.time_not_compared += usize::from(g.time_not_compared().is_some());
             match g.cpu.as_ref().map(|c| c.verdict) {
                 Some(TimeVerdict::Slowdown) => t.cpu_slowdowns += 1,
                 Some(TimeVerdict::Speedup) => t.cpu_speedups += 1,
@@ -744,12 +879,29 @@ impl Comparison {
         if let Some(why) = &self.wall_not_judged {
             good.push(format!("wall times not judged: noisy host ({why})"));
         }
+        let not_compared = self.not_compared_words();
         if self.is_regression() {
+            good.extend(not_compared.map(|nc| format!("time not compared: {nc}")));
             let mut s = format!("REGRESSION: {}", bad.join(", "));
             if !good.is_empty() {
                 let _ = write!(s, " (also {})", good.join(", "));
             }
             s
+        } else if self.nothing_compared() {
+            format!(
+                "NOTHING COMPARED: no job of the baseline ({} rows) was joined with one of the \
+                 new run ({} rows)",
+                self.base_rows, self.new_rows
+            )
+        } else if let Some(nc) = not_compared.as_ref().filter(|_| self.time_regressions) {
+            let mut s = format!("TIME NOT COMPARED: {nc}; no status or counter regression");
+            if !good.is_empty() {
+                let _ = write!(s, " (also {})", good.join(", "));
+            }
+            s
+        } else if let Some(nc) = not_compared {
+            good.push(format!("time not compared: {nc} (--times warn)"));
+            format!("No regression ({})", good.join(", "))
         } else if good.is_empty() {
             "No regression: identical results, times within the noise band".to_string()
         } else {
@@ -948,6 +1100,19 @@ mod tests {
         assert_eq!(c.groups[0].time.verdict, TimeVerdict::Unchanged);
         assert!(
             c.headline().starts_with("No regression: identical"),
+            "{}",
+            c.headline()
+        );
+    }
+
+    // Issue 36: a comparison that joined no job said "No regression: identical results".
+    #[test]
+    fn nothing_joined_is_never_a_pass() {
+        let c = compare(&[], &[], &CompareOptions::default());
+        assert!(c.nothing_compared() && !c.is_regression());
+        assert_eq!(c.exit_code(), 2);
+        assert!(
+            c.headline().starts_with("NOTHING COMPARED"),
             "{}",
             c.headline()
         );

@@ -104,6 +104,20 @@ fn wall_time(d: &mut Doc, c: &Comparison) {
         d.para(format!("Wall times not judged: noisy host ({why})."));
     }
     time_table(d, c, |g| Some(&g.time));
+    if c.wall_not_judged.is_none() {
+        for g in c
+            .groups
+            .iter()
+            .filter(|g| g.time.verdict == TimeVerdict::Noisy)
+        {
+            if let Some(why) = &g.time.why {
+                d.para(format!(
+                    "Wall time of {} {} not judged: {why}.",
+                    g.key.dataset, g.label
+                ));
+            }
+        }
+    }
 }
 
 /// The CPU time table (`cpu_s`), where both sides measured it: judged on any host.

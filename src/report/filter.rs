@@ -16,7 +16,7 @@
 //! on the data: [`RowFilter::unknown_params`] names those that no row had, so a misspelt key
 //! is an error rather than an empty summary.
 
-use crate::results::counters::CounterInfo;
+use crate::results::counters::{CounterInfo, CounterValue};
 use crate::results::{Record, Status};
 use std::collections::BTreeSet;
 
@@ -50,6 +50,7 @@ enum Key {
     Status,
     Seed,
     Colony,
+    Job,
     /// `wall_s`, `cpu_s`, `max_rss_kib`, `startup_s`: [`Record::metric`].
     Timing(&'static str),
     OffPath,
@@ -70,6 +71,7 @@ impl Key {
             "status" => Key::Status,
             "seed" => Key::Seed,
             "colony" => Key::Colony,
+            "job" => Key::Job,
             "wall_s" => Key::Timing("wall_s"),
             "cpu_s" => Key::Timing("cpu_s"),
             "max_rss_kib" => Key::Timing("max_rss_kib"),
@@ -85,8 +87,31 @@ impl Key {
     fn numeric(&self) -> bool {
         matches!(
             self,
-            Key::Seed | Key::Colony | Key::Timing(_) | Key::OffPath | Key::Counter(_)
+            Key::Seed | Key::Colony | Key::Job | Key::Timing(_) | Key::OffPath | Key::Counter(_)
         )
+    }
+
+    /// Keys whose values are whole numbers, compared as integers.
+    fn integer(&self) -> bool {
+        match self {
+            Key::Seed | Key::Colony | Key::Job | Key::OffPath => true,
+            Key::Counter(c) => {
+                CounterInfo::named(c).is_some_and(|i| i.expected == <u64 as CounterValue>::EXPECTED)
+            }
+            _ => false,
+        }
+    }
+
+    /// The values of a text key that are documented (a filter naming one that no row has
+    /// is valid and keeps nothing); `None` where any value could be meant and only the rows
+    /// can tell (dataset, puzzle_id, size, parameters, stats).
+    fn documented(&self) -> Option<Vec<&'static str>> {
+        Some(match self {
+            Key::Strategy => crate::builtin::STRATEGY_NAMES.iter().map(|s| s.0).collect(),
+            Key::Rules => crate::hitori::Rules::ALL.iter().map(|r| r.name()).collect(),
+            Key::Kind => vec!["hitori", "sudoku"],
+            _ => return None,
+        })
     }
 }
 
@@ -95,6 +120,9 @@ impl Key {
 enum Value {
     Text(String),
     Number(f64),
+    /// A whole number on an integer key (`seed`, `colony`, `job`, a counter), compared
+    /// exactly: seeds above 2^53 are not conflated as floats would be.
+    Integer(i128),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -103,7 +131,15 @@ struct Term {
     key: Key,
     op: Op,
     value: Value,
+    /// Some row met this term (on its own, whatever the other terms said).
+    met: bool,
+    /// For a text `=` term: the values of its key in the rows (at most [`VALUES_SHOWN`]),
+    /// for the error when the value is in none of them.
+    seen: BTreeSet<String>,
 }
+
+/// How many of the values the rows have an error message lists.
+const VALUES_SHOWN: usize = 20;
 
 /// A parsed `--where` filter.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -117,7 +153,7 @@ pub struct RowFilter {
 }
 
 /// Keys that are not parameters, for error messages.
-const FIXED_KEYS: &str = "dataset, puzzle_id, size, strategy, rules, kind, status, seed, colony, wall_s, cpu_s, max_rss_kib, startup_s, off_path or a counter";
+const FIXED_KEYS: &str = "dataset, puzzle_id, size, strategy, rules, kind, status, seed, colony, job, wall_s, cpu_s, max_rss_kib, startup_s, off_path or a counter";
 
 impl std::str::FromStr for RowFilter {
     type Err = String;
@@ -166,7 +202,14 @@ fn parse_term(t: &str) -> Result<Term, String> {
     let key = Key::of(name);
     // A parameter or `stats` key compares as a number when the operator says so.
     let numeric = key.numeric() || (matches!(key, Key::Param(_)) && op != Op::Eq);
-    let value = if numeric {
+    let value = if numeric && key.integer() {
+        match (value.parse::<i128>(), value.parse::<f64>()) {
+            (Ok(v), _) => Value::Integer(v),
+            // `nodes<1e4`, `seed<=2.5`: a comparison with a fraction or an exponent.
+            (_, Ok(v)) if v.is_finite() => Value::Number(v),
+            _ => return Err(format!("{t:?}: {name} is a number, got {value:?}")),
+        }
+    } else if numeric {
         match value.parse::<f64>() {
             Ok(v) if v.is_finite() => Value::Number(v),
             _ => return Err(format!("{t:?}: {name} is a number, got {value:?}")),
@@ -187,6 +230,8 @@ fn parse_term(t: &str) -> Result<Term, String> {
         key,
         op,
         value,
+        met: false,
+        seen: BTreeSet::new(),
     })
 }
 
@@ -228,9 +273,13 @@ impl RowFilter {
             }
         }
         let mut all = true;
-        for t in &self.terms {
+        for t in &mut self.terms {
+            let have_text = match &t.key {
+                Key::Param(p) => r.params.get(p).or_else(|| r.stat(p)),
+                key => text_of(key, r),
+            };
             let ok = match (&t.key, &t.value) {
-                (Key::Param(p), v) => match r.params.get(p).or_else(|| r.stat(p)) {
+                (Key::Param(p), v) => match have_text {
                     Some(have) => {
                         if !self.params_seen.contains(p) {
                             self.params_seen.insert(p.clone());
@@ -241,17 +290,78 @@ impl RowFilter {
                                 .trim()
                                 .parse::<f64>()
                                 .is_ok_and(|x| compare(x, t.op, *v)),
+                            Value::Integer(_) => false,
                         }
                     }
                     None => false,
                 },
-                (key, Value::Text(v)) => text_of(key, r).is_some_and(|have| glob(v, have)),
+                (_, Value::Text(v)) => have_text.is_some_and(|have| glob(v, have)),
                 (key, Value::Number(v)) => number_of(key, r).is_some_and(|x| compare(x, t.op, *v)),
+                (key, Value::Integer(v)) => {
+                    integer_of(key, r).is_some_and(|x| compare(x, t.op, *v))
+                }
             };
+            if let (false, Value::Text(_), Some(have)) = (t.met || ok, &t.value, have_text) {
+                if t.seen.len() < VALUES_SHOWN && !t.seen.contains(have) {
+                    t.seen.insert(have.to_string());
+                }
+            }
+            t.met |= ok;
             // Keep going past a failed term so every parameter key of the row is noted.
             all &= ok;
         }
         all
+    }
+
+    /// What is wrong with the filter in the light of the rows, once every row was matched:
+    /// a key no row has ([`RowFilter::unknown_params`]), or a text value no row has that is not
+    /// a documented value of its column ([`RowFilter::unknown_values`]). `None` when the
+    /// filter is valid (it may still keep no row).
+    pub fn check(&self) -> Option<String> {
+        self.unknown_params().or_else(|| self.unknown_values())
+    }
+
+    /// Text `=` terms whose value no row had (alone, whatever the other terms said) and that
+    /// name no documented value of their column (a strategy, rule set or kind puzzlebench
+    /// knows, a status), each with the values the rows have: a typo, not an empty selection.
+    pub fn unknown_values(&self) -> Option<String> {
+        let bad: Vec<String> = self
+            .terms
+            .iter()
+            .filter(|t| !t.met && t.key != Key::Status)
+            .filter_map(|t| {
+                let Value::Text(v) = &t.value else {
+                    return None;
+                };
+                if let Some(doc) = t.key.documented() {
+                    if doc.iter().any(|d| glob(v, d)) {
+                        return None;
+                    }
+                }
+                let have: Vec<&str> = t.seen.iter().map(String::as_str).collect();
+                Some(format!(
+                    "{}={v} matches no row{}; the rows have {} {}{}",
+                    t.name,
+                    t.key.documented().map_or(String::new(), |d| format!(
+                        " and is not a {} puzzlebench knows ({})",
+                        t.name,
+                        d.join(", ")
+                    )),
+                    t.name,
+                    if have.is_empty() {
+                        "none".to_string()
+                    } else {
+                        have.join(", ")
+                    },
+                    if have.len() >= VALUES_SHOWN {
+                        ", …"
+                    } else {
+                        ""
+                    }
+                ))
+            })
+            .collect();
+        (!bad.is_empty()).then(|| format!("--where: {}", bad.join("; ")))
     }
 
     /// Parameter keys of the filter that no row had, with the keys the rows did have; call
@@ -290,10 +400,23 @@ fn text_of<'a>(key: &Key, r: &'a Record) -> Option<&'a str> {
     })
 }
 
+/// An integer key's value, exactly.
+fn integer_of(key: &Key, r: &Record) -> Option<i128> {
+    match key {
+        Key::Seed => Some(i128::from(r.seed)),
+        Key::Colony => Some(i128::from(r.colony)),
+        Key::Job => Some(i128::from(r.job)),
+        Key::OffPath => Some(i128::from(r.counters.nodes?) - 1 - i128::from(r.counters.max_depth?)),
+        Key::Counter(c) => r.counters.get_u64(c).map(i128::from),
+        _ => None,
+    }
+}
+
 fn number_of(key: &Key, r: &Record) -> Option<f64> {
     match key {
         Key::Seed => Some(r.seed as f64),
         Key::Colony => Some(f64::from(r.colony)),
+        Key::Job => Some(r.job as f64),
         Key::Timing(t) => r.metric(t),
         Key::OffPath => off_path(r),
         Key::Counter(c) => r.counters.get(c),
@@ -301,7 +424,7 @@ fn number_of(key: &Key, r: &Record) -> Option<f64> {
     }
 }
 
-fn compare(x: f64, op: Op, v: f64) -> bool {
+fn compare<T: PartialOrd>(x: T, op: Op, v: T) -> bool {
     match op {
         Op::Eq => x == v,
         Op::Lt => x < v,
@@ -399,6 +522,60 @@ mod tests {
             .parse::<RowFilter>()
             .unwrap_err()
             .contains("decodes is a number"));
+    }
+
+    // Issue 36: `--where seed=N` compared seeds as floats, conflating seeds above 2^53.
+    #[test]
+    fn integer_keys_compare_exactly() {
+        let seeded = |seed: u64| {
+            let mut r = row("a", Status::Solved, 1, 0);
+            r.seed = seed;
+            r
+        };
+        let big = (1u64 << 53) + 1;
+        let mut f: RowFilter = format!("seed={big}").parse().unwrap();
+        assert!(f.matches(&seeded(big)));
+        assert!(!f.matches(&seeded(1 << 53)), "2^53 is not 2^53 + 1");
+        let mut lt: RowFilter = format!("seed<{big}").parse().unwrap();
+        assert!(lt.matches(&seeded(1 << 53)) && !lt.matches(&seeded(big)));
+        let mut m: RowFilter = "seed=18446744073709551615".parse().unwrap();
+        assert!(m.matches(&seeded(u64::MAX)) && !m.matches(&seeded(u64::MAX - 1)));
+        // Counters too; a fraction bound still works, and a fractional counter stays a float.
+        let mut n: RowFilter = "nodes<1e1,job=0".parse().unwrap();
+        assert!(n.matches(&row("a", Status::Solved, 9, 0)));
+        let mut p: RowFilter = "propagated=1".parse().unwrap();
+        let mut r = row("a", Status::Solved, 1, 0);
+        r.counters.propagated = crate::results::counters::Fraction::new(1.0);
+        assert!(p.matches(&r));
+    }
+
+    // Issue 36: `compare base new --where strategy=mvr` (a typo) compared nothing and passed.
+    #[test]
+    fn a_value_no_row_has_is_named_unless_documented() {
+        let mut f: RowFilter = "strategy=mvr".parse().unwrap();
+        assert!(!f.matches(&row("a", Status::Solved, 1, 0)));
+        let msg = f.check().expect("a typo");
+        assert!(
+            msg.contains("strategy=mvr matches no row")
+                && msg.contains("not a strategy puzzlebench knows")
+                && msg.ends_with("the rows have strategy mrv"),
+            "{msg}"
+        );
+        let mut d: RowFilter = "dataset=hitori6".parse().unwrap();
+        assert!(!d.matches(&row("a", Status::Solved, 1, 0)));
+        assert!(d
+            .check()
+            .is_some_and(|m| m.contains("the rows have dataset hitori5")));
+        // Documented values are valid filters that keep nothing: a strategy, a status.
+        for ok in ["strategy=abc", "status=wrong", "kind=sudoku", "rules=full"] {
+            let mut f: RowFilter = ok.parse().unwrap();
+            assert!(!f.matches(&row("a", Status::Solved, 1, 0)), "{ok}");
+            assert_eq!(f.check(), None, "{ok}");
+        }
+        // A value some row has is fine even when the other terms reject that row.
+        let mut both: RowFilter = "strategy=mrv,status=wrong".parse().unwrap();
+        assert!(!both.matches(&row("a", Status::Solved, 1, 0)));
+        assert_eq!(both.check(), None);
     }
 
     #[test]

@@ -6,13 +6,14 @@
 //!   columns; measurement columns
 //!   ([`MEASUREMENT_COLUMNS`](crate::report::compare::MEASUREMENT_COLUMNS)) on one side only never refuse;
 //! * the noise band is one number, computed here ([`Band`]) and rendered by every report;
-//! * wall times are judged only on a quiet host (`HostCheck`); CPU times, counters and
-//!   statuses are always judged.
+//! * a wall-time verdict stands only where others' CPU during the runs cannot explain it
+//!   (`HostCheck`, [`FileLoad::bound`]); CPU times, counters and statuses are always judged.
 
 use crate::report::compare::{
     check_datasets, column_mismatch, compare_sorted, CompareOptions, Comparison,
 };
 use crate::report::input::{InputOptions, RunSet};
+use crate::report::GroupKey;
 use crate::results::{ReadError, RunMeta};
 use std::path::PathBuf;
 
@@ -121,11 +122,122 @@ impl Band {
     }
 }
 
-/// Whether the host was quiet enough for wall times to be judged.
+/// The share of a run's CPU capacity (`cpus × wall_s`) that others may take beyond the spare
+/// CPUs before any of it counts against the run: kernel threads, daemons, the harness's own
+/// bookkeeping that `getrusage` and `/proc/stat` see differently, and `/proc/stat`'s sampled
+/// accounting (a tick charges its whole 10 ms to whatever ran at that instant).
+pub const HOST_SLACK_SHARE: f64 = 0.05;
+
+/// The ticks per CPU by which `/proc/stat`'s busy time may be off: each reading is truncated
+/// to a tick, and the run's own first and last ticks may be charged to anyone.
+pub const HOST_SLACK_TICKS: f64 = 2.0;
+
+/// Seconds per `/proc/stat` tick (`USER_HZ`, 100 on Linux).
+fn tick_s() -> f64 {
+    // SAFETY: sysconf has no memory effects.
+    let hz = unsafe { libc::sysconf(libc::_SC_CLK_TCK) };
+    if hz > 0 {
+        1.0 / hz as f64
+    } else {
+        0.01
+    }
+}
+
+/// How much others' CPU during one file's run could have inflated its job times.
+#[derive(Clone, Debug, PartialEq)]
+pub struct FileLoad {
+    /// The file.
+    pub path: String,
+    /// Its meta's dataset name and strategies: the groups it holds.
+    pub dataset: Option<String>,
+    /// Strategies of the file's meta.
+    pub strategies: Vec<String>,
+    /// Others' CPU seconds beyond the spare CPUs and the slack: what could have come out of
+    /// the run's own threads.
+    pub excess_s: f64,
+    /// The largest factor by which that excess could have raised the median job time of a
+    /// group in the file (1 when there is no excess, infinite when it could account for all
+    /// of the run's time); see [`FileLoad::bound`].
+    pub inflation: f64,
+    /// The figures, in words.
+    pub why: String,
+}
+
+impl FileLoad {
+    /// The bound from a meta's host state: `excess = others − (cpus − threads) × wall −
+    /// slack`, `slack = 2 ticks × cpus + 5% × cpus × wall`; the run's threads had
+    /// `threads × wall` seconds, and to raise a median by ×f others must slow at least half of
+    /// the jobs by (f − 1) each, so `f ≤ 1 + 2 × excess / (threads × wall − excess)`.
+    pub fn bound(path: &str, m: &RunMeta) -> Option<FileLoad> {
+        let h = m.host_state.as_ref()?;
+        let threads = m.threads?.max(1) as f64;
+        let cpus = m.machine.get("cpus").and_then(serde_json::Value::as_u64)? as f64;
+        let (wall, others) = (h.wall_s?, h.others_cpu_s?);
+        let spare = (cpus - threads).max(0.0) * wall;
+        let slack = HOST_SLACK_TICKS * cpus * tick_s() + HOST_SLACK_SHARE * cpus * wall;
+        let excess = (others - spare - slack).max(0.0);
+        let own = threads * wall;
+        let inflation = if excess <= 0.0 {
+            1.0
+        } else if excess >= own {
+            f64::INFINITY
+        } else {
+            1.0 + 2.0 * excess / (own - excess)
+        };
+        let t = if threads == 1.0 { "" } else { "s" };
+        Some(FileLoad {
+            path: path.to_string(),
+            dataset: m.dataset_name.clone(),
+            strategies: m.strategies.clone(),
+            excess_s: excess,
+            inflation,
+            why: format!(
+                "others took {others:.2} s of CPU during {path} ({wall:.3} s, {threads} \
+                 thread{t} on {cpus} CPUs: {spare:.2} s spare, {slack:.2} s slack), \
+                 {excess:.2} s beyond, enough to raise median job times up to {}",
+                if inflation.is_finite() {
+                    format!("x{inflation:.2}")
+                } else {
+                    "any factor".to_string()
+                }
+            ),
+        })
+    }
+
+    fn holds(&self, key: &GroupKey) -> bool {
+        self.dataset.as_deref().is_none_or(|d| d == key.dataset)
+            && (self.strategies.is_empty() || self.strategies.contains(&key.config.strategy))
+    }
+}
+
+/// The host loads of both sides' files, for the per-group wall verdict.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct HostLoads {
+    /// The baseline's files with a host state.
+    pub base: Vec<FileLoad>,
+    /// The new run's files with a host state.
+    pub new: Vec<FileLoad>,
+}
+
+impl HostLoads {
+    /// The largest bound among one side's files holding `key` (among all of the side's files
+    /// when none names it); `None` when no file of the side recorded its host state.
+    pub fn of<'a>(side: &'a [FileLoad], key: &GroupKey) -> Option<&'a FileLoad> {
+        let max = |it: &mut dyn Iterator<Item = &'a FileLoad>| {
+            it.max_by(|a, b| a.inflation.total_cmp(&b.inflation))
+        };
+        max(&mut side.iter().filter(|f| f.holds(key))).or_else(|| max(&mut side.iter()))
+    }
+}
+
+/// What the host check found: a reason to judge no wall time at all (different CPU models),
+/// else each file's load, judged per group (see [`FileLoad::bound`]).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub(crate) struct HostCheck {
-    /// Why wall times cannot be judged, when they cannot.
+    /// Why no wall time can be judged, when none can.
     pub noisy: Option<String>,
+    /// Each side's file loads.
+    pub loads: HostLoads,
     /// What could not be checked (metas without host state or CPU model).
     pub notes: Vec<String>,
 }
@@ -138,9 +250,10 @@ fn cpu_model(m: &RunMeta) -> Option<&str> {
 }
 
 impl HostCheck {
-    /// Wall times are not judged when the CPU models of the two sides differ, or when others
-    /// took more CPU time during a file of the new run than the host had spare beyond the
-    /// run's own threads: `others_cpu_s > (cpus - threads) × wall_s`.
+    /// Wall times are not judged at all when the CPU models of the two sides differ. Else
+    /// each file's host state bounds how much others' CPU could have raised its job times
+    /// ([`FileLoad::bound`]); a group's wall verdict stands only where that bound cannot
+    /// explain it (`compare::CompareOptions::host`).
     pub fn of(base: &RunSet, new: &RunSet) -> HostCheck {
         let mut out = HostCheck::default();
         let models = |s: &RunSet| {
@@ -158,33 +271,21 @@ impl HostCheck {
             ));
             return out;
         }
-        for f in new.files() {
-            let Some(m) = &f.meta else { continue };
-            let (Some(h), Some(threads), Some(cpus)) = (
-                &m.host_state,
-                m.threads,
-                m.machine.get("cpus").and_then(serde_json::Value::as_u64),
-            ) else {
-                out.notes.push(format!(
-                    "{}: its meta records no host state (host_state, threads, machine.cpus); \
-                     wall times judged as on a quiet host",
-                    f.path.display()
-                ));
-                continue;
-            };
-            let (Some(wall), Some(others)) = (h.wall_s, h.others_cpu_s) else {
-                continue;
-            };
-            let spare = cpus.saturating_sub(threads) as f64 * wall;
-            if others > spare {
-                out.noisy = Some(format!(
-                    "others took {others:.2} s of CPU during the new run {}, more than the \
-                     {spare:.2} s the host had spare beyond the run's {threads} thread{} on \
-                     {cpus} CPUs over {wall:.2} s",
-                    f.path.display(),
-                    if threads == 1 { "" } else { "s" }
-                ));
-                return out;
+        for (set, loads, side) in [
+            (base, &mut out.loads.base, "baseline"),
+            (new, &mut out.loads.new, "new"),
+        ] {
+            for f in set.files() {
+                let Some(m) = &f.meta else { continue };
+                match FileLoad::bound(&f.path.display().to_string(), m) {
+                    Some(l) => loads.push(l),
+                    None if side == "new" => out.notes.push(format!(
+                        "{}: its meta records no host state (host_state, threads, machine.cpus); \
+                         wall times judged as on a quiet host",
+                        f.path.display()
+                    )),
+                    None => {}
+                }
             }
         }
         out
@@ -207,6 +308,7 @@ pub fn gate(
         noise_band: band.value,
         band_source: band.source.clone(),
         wall_not_judged: host.noisy,
+        host: host.loads,
         baseline_label: labels.0.to_string(),
         new_label: labels.1.to_string(),
         efforts: new.efforts().clone(),

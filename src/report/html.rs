@@ -17,6 +17,7 @@
 //! with a note saying what was left out.
 
 use crate::report::ab::{self, AbOptions, AbReport, Selector};
+use crate::report::compare::TimeVerdict;
 use crate::report::doc::{Block, Doc, Figure, Table};
 use crate::report::gate::{gate, Band, GateError};
 use crate::report::input::RunSet;
@@ -88,6 +89,9 @@ pub struct HtmlOptions {
     pub history: Vec<PathBuf>,
     /// How the history's runs are read (the page's `--where`).
     pub history_input: crate::report::input::InputOptions,
+    /// `--times fail`: the baseline card counts slowdowns, and time not compared, as
+    /// `compare --times fail` does (same verdict, same words).
+    pub time_regressions: bool,
 }
 
 /// Parse an `--ab` pair `A:B`, each side a selector as in `bench-report ab`.
@@ -470,13 +474,23 @@ fn baseline_section(
         return Ok((String::new(), d));
     };
     let labels = (b.display().to_string(), joined(&opts.files, " "));
-    // The same gate as `compare` (same refusals, band and host check); the page reports, the
-    // exit code of `compare` is the gate, so slowdowns are shown but not called a regression.
+    // The same gate as `compare` (same refusals, band, host check and `--times`), so the
+    // card's verdict is `compare`'s, word for word; it then names what was flagged.
     let mut c = gate(base, new, band, (&labels.0, &labels.1), false)?;
-    c.time_regressions = false;
-    let class = if c.is_regression() { "bad" } else { "good" };
+    c.time_regressions = opts.time_regressions;
+    let class = if c.exit_code() == 0 { "good" } else { "bad" };
+    let mut text = c.headline();
+    for (verdict, what) in [
+        (TimeVerdict::Slowdown, "Slower"),
+        (TimeVerdict::Speedup, "Faster"),
+    ] {
+        let named: Vec<String> = c.groups.iter().filter_map(|g| g.flagged(verdict)).collect();
+        if !named.is_empty() {
+            text.push_str(&format!(". {what}: {}", named.join("; ")));
+        }
+    }
     Ok((
-        card(class, "Baseline:", &c.headline()),
+        card(class, "Baseline:", &text),
         export::doc(&c, c.list_limit),
     ))
 }

@@ -38,6 +38,9 @@ pub struct InputOptions {
     pub allow_duplicates: bool,
     /// `--time-limit SECS`: overrides the metas' limit (see [`TimeLimit`]).
     pub time_limit: Option<f64>,
+    /// A `--where` that keeps no row is an error (nothing to compare or draw: `compare`, `ab`,
+    /// `plot`, `html`); off, it is a count of 0 (`summary`).
+    pub require_rows: bool,
 }
 
 /// One results file of a [`RunSet`].
@@ -258,6 +261,16 @@ impl RunSet {
         Some(format!("--where {f} matched none of the {} rows", st.seen))
     }
 
+    /// The error of a report that needs rows when a valid `--where` kept none of `seen`.
+    fn nothing_kept(&self, kept: u64, seen: u64) -> Option<String> {
+        let f = self
+            .filter_text()
+            .filter(|_| kept == 0 && self.opts.require_rows)?;
+        Some(format!(
+            "--where {f} matched none of the {seen} rows: nothing to compare or draw"
+        ))
+    }
+
     /// Whether repeated jobs are counted instead of refused.
     pub fn allows_duplicates(&self) -> bool {
         self.opts.allow_duplicates
@@ -291,9 +304,12 @@ impl RunSet {
         }
         out.repeats = dups.repeats;
         if let Some(f) = &filter {
-            if let Some(msg) = f.unknown_params() {
+            if let Some(msg) = f.check() {
                 return Err(refused(&self.files[0].path, msg));
             }
+        }
+        if let Some(msg) = self.nothing_kept(out.kept, out.seen) {
+            return Err(refused(&self.files[0].path, msg));
         }
         Ok(out)
     }
@@ -318,6 +334,8 @@ impl RunSet {
             rows: KeySorted::open(&paths, SORT_BUFFER_ROWS)?,
             filter: self.opts.filter.clone(),
             prev: None,
+            seen: 0,
+            kept: 0,
         })
     }
 
@@ -364,6 +382,8 @@ pub struct SortedRows<'a> {
     rows: KeySorted,
     filter: Option<RowFilter>,
     prev: Option<crate::results::JobKey>,
+    seen: u64,
+    kept: u64,
 }
 
 impl SortedRows<'_> {
@@ -379,14 +399,19 @@ impl SortedRows<'_> {
                 return Err(self.set.locate_duplicate(&r));
             }
             self.prev = Some(key);
+            self.seen += 1;
             if self.filter.as_mut().is_none_or(|f| f.matches(&r)) {
+                self.kept += 1;
                 return Ok(Some(r));
             }
         }
         if let Some(f) = &self.filter {
-            if let Some(msg) = f.unknown_params() {
+            if let Some(msg) = f.check() {
                 return Err(refused(&self.set.files[0].path, msg));
             }
+        }
+        if let Some(msg) = self.set.nothing_kept(self.kept, self.seen) {
+            return Err(refused(&self.set.files[0].path, msg));
         }
         Ok(None)
     }

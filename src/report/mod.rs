@@ -213,6 +213,20 @@ pub(crate) fn fmt_secs(s: f64) -> String {
 
 /// Three significant digits without a needless exponent (`1234` stays `1234`, `0.01234` is
 /// `0.0123`).
+/// A percentage bound with one decimal, or more where one would hide it: a bound that is
+/// not 0 (not 100) never prints as `0.0` (`100.0`): 0.0192 prints `0.019`, 99.981 `99.981`.
+pub(crate) fn pct_bound(v: f64) -> String {
+    let one = format!("{v:.1}");
+    let hides = (one == "0.0" && v > 0.0) || (one == "100.0" && v < 100.0);
+    if !hides || !v.is_finite() {
+        return one;
+    }
+    let gap = if v < 50.0 { v } else { 100.0 - v };
+    // Two significant digits of the distance from the end it is near.
+    let decimals = ((-gap.log10()).ceil() as usize + 1).clamp(2, 12);
+    format!("{v:.decimals$}")
+}
+
 pub(crate) fn sig3(v: f64) -> String {
     if !v.is_finite() {
         return "-".to_string();
@@ -290,6 +304,18 @@ pub(crate) fn json_key_paths(v: &serde_json::Value, prefix: &str, out: &mut Vec<
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_nonzero_percentage_bound_never_prints_as_an_end() {
+        assert_eq!(pct_bound(0.0), "0.0");
+        assert_eq!(pct_bound(100.0), "100.0");
+        assert_eq!(pct_bound(30.06), "30.1");
+        // Wilson 95% of 0 of 20,000: the upper end is 0.0192%.
+        assert_eq!(pct_bound(0.0192), "0.019");
+        assert_eq!(pct_bound(0.04), "0.040");
+        assert_eq!(pct_bound(99.981), "99.981");
+        assert_eq!(pct_bound(99.96), "99.960");
+    }
 
     #[test]
     fn report_json_has_no_float_noise_and_keeps_field_order() {

@@ -70,13 +70,19 @@ pub fn median(xs: &[f64]) -> Option<f64> {
 }
 
 /// Penalised average runtime PAR-k in seconds: the mean over runs of the wall time of a
-/// solved run and of `k` times the time limit for any other run (unsolved, timeout, error,
-/// wrong). `runs` yields (solved, wall seconds). `None` for no runs.
+/// run solved within the time limit and of `k` times the limit for any other run (unsolved,
+/// timeout, error, wrong, and a solve that ended after the limit: under that limit it would
+/// not have been solved, so PAR-k never exceeds k times the limit). `runs` yields (solved,
+/// wall seconds). `None` for no runs.
 pub fn par_k(runs: impl IntoIterator<Item = (bool, f64)>, k: f64, limit_s: f64) -> Option<f64> {
     let (mut n, mut total) = (0usize, 0.0);
     for (solved, wall) in runs {
         n += 1;
-        total += if solved { wall } else { k * limit_s };
+        total += if solved && wall <= limit_s {
+            wall
+        } else {
+            k * limit_s
+        };
     }
     (n > 0).then(|| total / n as f64)
 }
@@ -291,6 +297,9 @@ mod tests {
         assert_eq!(par_k(runs, 2.0, 10.0), Some(43.0 / 4.0));
         assert_eq!(par_k(runs, 10.0, 10.0), Some(203.0 / 4.0));
         assert_eq!(par_k([], 2.0, 10.0), None);
+        // A solve that ended after the limit counts as unsolved at the limit.
+        assert_eq!(par_k([(true, 12.0), (true, 4.0)], 2.0, 10.0), Some(12.0));
+        assert_eq!(par_k([(true, 10.0)], 2.0, 10.0), Some(10.0));
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::report::doc::{Doc, Inline, Table};
 use crate::report::inference::wilson;
 use crate::report::input::Efforts;
 use crate::report::stats;
-use crate::report::{fmt_secs, labels, sig3, GroupKey};
+use crate::report::{fmt_secs, labels, pct_bound, sig3, GroupKey};
 use crate::results::{Record, Status};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet, HashMap};
@@ -306,7 +306,8 @@ struct GroupAcc {
     runs: usize,
     by_status: [usize; 5],
     walls: Vec<f64>,
-    solved_wall_sum: f64,
+    /// Wall times of the solved runs, for PAR-2 against a limit known only at the end.
+    solved_walls: Vec<f64>,
     wall_sum: f64,
     effort: EffortAcc,
     /// Per job (hash of puzzle id, seed, colony), so ratios compare two groups on the jobs
@@ -357,7 +358,7 @@ impl GroupAcc {
         self.walls.push(r.wall_s);
         self.wall_sum += r.wall_s;
         if solved {
-            self.solved_wall_sum += r.wall_s;
+            self.solved_walls.push(r.wall_s);
         }
         self.effort.add(effort, solved);
         let puzzle = id_hash(&r.puzzle_id);
@@ -493,8 +494,11 @@ impl SummaryBuilder {
             let count = |s: Status| acc.by_status[status_slot(s)];
             let solved = count(Status::Solved);
             acc.walls.sort_by(f64::total_cmp);
-            let par2 = limit.map(|t| {
-                (acc.solved_wall_sum + 2.0 * t * (acc.runs - solved) as f64) / acc.runs as f64
+            // `stats::par_k`'s rule: a solve that ended after the limit is unsolved at it.
+            let par2 = limit.and_then(|t| {
+                let others = std::iter::repeat_n((false, 0.0), acc.runs - acc.solved_walls.len());
+                let runs = acc.solved_walls.iter().map(|&w| (true, w)).chain(others);
+                crate::report::stats::par_k(runs, 2.0, t)
             });
             let portfolio = acc.portfolio();
             let puzzles_solved = acc.puzzles.values().filter(|&&s| s).count();
@@ -858,7 +862,11 @@ impl Summary {
                     g.label.clone(),
                     g.runs.to_string(),
                     format!("{} ({:.1}%)", g.solved, g.solved_pct),
-                    format!("[{:.1}, {:.1}]", g.solved_lo_pct, g.solved_hi_pct),
+                    format!(
+                        "[{}, {}]",
+                        pct_bound(g.solved_lo_pct),
+                        pct_bound(g.solved_hi_pct)
+                    ),
                     g.unsolved.to_string(),
                     g.timeout.to_string(),
                     g.error.to_string(),
@@ -1227,6 +1235,26 @@ pub(crate) mod tests {
                 r
             })
             .collect()
+    }
+
+    // Issue 36: a solve that ended after the limit counted as solved at its own time, so PAR-2
+    // exceeded twice the limit.
+    #[test]
+    fn par2_counts_a_solve_after_the_limit_as_unsolved_at_it() {
+        let rows: Vec<Record> = [0.2, 0.4, 3.0]
+            .iter()
+            .enumerate()
+            .map(|(i, &w)| Record::sample("h", "mrv", &format!("p{i}"), Status::Solved, w))
+            .collect();
+        let s = summarize(
+            &rows,
+            &SummaryOptions {
+                time_limit_s: Some(1.0),
+                time_limit_note: None,
+            },
+        );
+        let par2 = s.groups[0].par2_s.expect("par2");
+        assert!((par2 - (0.2 + 0.4 + 2.0) / 3.0).abs() < 1e-12, "{par2}");
     }
 
     #[test]

@@ -19,6 +19,10 @@ pub trait CounterValue: Copy + PartialEq + fmt::Debug {
     fn parse_cell(s: &str) -> Option<Self>;
     /// As a number for statistics.
     fn as_f64(self) -> f64;
+    /// As an exact integer, for a counter of whole numbers (`--where nodes=N`).
+    fn as_integer(self) -> Option<u64> {
+        None
+    }
     /// What a cell must hold, in words.
     const EXPECTED: &'static str;
 }
@@ -36,6 +40,9 @@ impl CounterValue for u64 {
     }
     fn as_f64(self) -> f64 {
         self as f64
+    }
+    fn as_integer(self) -> Option<u64> {
+        Some(self)
     }
     const EXPECTED: &'static str = "an unsigned integer";
 }
@@ -162,6 +169,14 @@ macro_rules! counters {
             pub fn get(&self, name: &str) -> Option<f64> {
                 match name {
                     $( stringify!($name) => self.$name.map(CounterValue::as_f64), )*
+                    _ => None,
+                }
+            }
+
+            /// The counter named `name` as an exact integer, for a counter of whole numbers.
+            pub fn get_u64(&self, name: &str) -> Option<u64> {
+                match name {
+                    $( stringify!($name) => self.$name.and_then(CounterValue::as_integer), )*
                     _ => None,
                 }
             }

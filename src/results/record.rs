@@ -494,7 +494,8 @@ impl Record {
         if cols.measured || cols.cpu {
             out.push(b',');
             if let Some(c) = self.cpu_s {
-                let _ = write!(out, "{c:.6}");
+                // Nine decimals, as `wall_s`: a built-in solve of 1-2 µs needs the nanoseconds.
+                let _ = write!(out, "{c:.9}");
             }
         }
         if cols.measured {
