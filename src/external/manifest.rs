@@ -127,7 +127,20 @@ fn parse_orders(raw: Option<Vec<i64>>, kind: PuzzleKind) -> Result<Vec<usize>, S
         Some(o) if o.is_empty() || o.iter().any(|k| !(2..=6).contains(k)) => Err(format!(
             "{o:?}: expected Sudoku orders 2 to 6, e.g. [3, 4, 5]"
         )),
-        Some(o) => Ok(o.into_iter().map(|k| k as usize).collect()),
+        Some(o) => {
+            // A repeat is a slip (a typo for another order, or a merge), and the refusals that
+            // list the orders would list it twice.
+            let repeat = o
+                .iter()
+                .enumerate()
+                .find_map(|(i, k)| o[..i].contains(k).then_some(*k));
+            if let Some(k) = repeat {
+                return Err(format!(
+                    "{o:?}: order {k} is listed more than once; list each order once, e.g. [3, 4, 5]"
+                ));
+            }
+            Ok(o.into_iter().map(|k| k as usize).collect())
+        }
     }
 }
 
@@ -616,6 +629,14 @@ mod tests {
         );
         let e = err(&format!("{OK}orders = []\n"));
         assert!(e.contains("orders"), "{e}");
+        // Issue 38: a repeated order was kept, and refusals then listed it twice.
+        for list in ["[3, 3]", "[4, 3, 5, 4]", "[2, 2, 2]"] {
+            let e = err(&format!("{OK}orders = {list}\n"));
+            assert!(
+                e.contains("[solver.mine] orders") && e.contains("is listed more than once"),
+                "{e}"
+            );
+        }
     }
 
     #[test]
