@@ -138,10 +138,9 @@ fn check_size(count: u32, per: u64, allow: bool) -> Result<()> {
     if total > MAX_OUTPUT && !allow {
         bail!(
             "the output would be up to about {} ({count} puzzles of up to {per} bytes each), \
-             beyond the {} bench-gen writes without --allow-large; lower --count, or add \
+             beyond the 2 GiB bench-gen writes without --allow-large; lower --count, or add \
              --allow-large if the disk has room",
             size_text(total),
-            size_text(MAX_OUTPUT)
         );
     }
     Ok(())
