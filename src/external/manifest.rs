@@ -435,12 +435,18 @@ fn startup_limit(ready: bool, secs: Option<f64>) -> Result<std::time::Duration, 
     match secs {
         None => Ok(DEFAULT_STARTUP_LIMIT),
         Some(secs) if !ready => Err(format!(
-            "{secs} given without `ready = true`: only a start-up that says it is done can be waited for"
+            "{} given without `ready = true`: only a start-up that says it is done can be waited for",
+            crate::number::show(secs)
         )),
         Some(secs) => std::time::Duration::try_from_secs_f64(secs)
             .ok()
             .filter(|d| *d >= std::time::Duration::from_millis(1))
-            .ok_or_else(|| format!("{secs} is not a number of seconds of at least 0.001")),
+            .ok_or_else(|| {
+                format!(
+                    "{} is not a number of seconds of at least 0.001 (and at most about 584 billion years)",
+                    crate::number::show(secs)
+                )
+            }),
     }
 }
 
@@ -587,6 +593,14 @@ mod tests {
             let e = err(&format!("{OK}ready = true\nstartup_limit = {bad}\n"));
             assert!(e.contains("[solver.mine] startup_limit"), "{bad}: {e}");
         }
+        // Issue 38: 1e300 was refused with a 301-digit number.
+        for (bad, shown) in [("1e300", "1e300"), ("-1e30", "-1e30"), ("1e-9", "1e-9")] {
+            let e = err(&format!("{OK}ready = true\nstartup_limit = {bad}\n"));
+            assert!(e.contains(&format!("startup_limit: {shown} is not")), "{e}");
+            assert!(e.len() < 300, "{e}");
+        }
+        let e = err(&format!("{OK}startup_limit = 1e300\n"));
+        assert!(e.contains("1e300 given without"), "{e}");
         let e = err(&format!("{OK}ready = \"yes\"\n"));
         assert!(e.contains("ready"), "{e}");
     }

@@ -171,3 +171,31 @@ fn acs_instance_errors_name_file_line_and_format() {
     drop(o);
     assert_eq!(rows(&d.path().join("ok.csv")).len(), 1);
 }
+
+// Issue 38, item 7: `--noise-band` with `--calibrate` was accepted and the band silently won.
+#[test]
+fn noise_band_and_calibrate_are_refused_together() {
+    let d = tempfile::tempdir().unwrap();
+    let a = write(d.path(), "a.csv", "x\n");
+    for sub in ["compare", "html"] {
+        let mut cmd = Command::cargo_bin("bench-report").unwrap();
+        cmd.arg(sub);
+        if sub == "html" {
+            cmd.arg("--out").arg(d.path().join("page")).arg(&a).arg("--baseline");
+        }
+        let o = cmd
+            .arg(&a)
+            .arg(&a)
+            .args(["--noise-band", "0.3", "--calibrate"])
+            .arg(&a)
+            .arg(&a)
+            .output()
+            .unwrap();
+        let e = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{sub}: {e}");
+        assert!(
+            e.contains("--noise-band") && e.contains("cannot be used with") && e.contains("--calibrate"),
+            "{sub}: {e}"
+        );
+    }
+}
