@@ -519,11 +519,23 @@ pub const MAX_LINE: usize = 64 * 1024;
 
 /// Lines of a file, one at a time, with the same splitting as [`str::lines`] (`\n`, or `\r\n`),
 /// a leading byte-order mark removed, and invalid UTF-8 reported at its line.
+///
+/// Memory is one line (at most [`MAX_LINE`]) and the reader's buffer, whatever the file holds:
+/// a line is lent from one reused buffer, and a run of blank lines is passed over in place
+/// (given once, as its first line: every format reads a run of blank lines as it reads one), so
+/// a file of gigabytes of newlines costs neither memory nor a call per line.
 struct LineReader {
     path: PathBuf,
     reader: BufReader<File>,
     buf: Vec<u8>,
     line_no: usize,
+    /// Lines read ahead (format detection) and given back, served before the file's next.
+    back: std::collections::VecDeque<(usize, String)>,
+}
+
+/// Whether a byte may stand on a blank line.
+fn blank_byte(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r')
 }
 
 impl LineReader {
@@ -537,26 +549,43 @@ impl LineReader {
             reader: BufReader::with_capacity(1 << 16, file),
             buf: Vec::new(),
             line_no: 0,
+            back: std::collections::VecDeque::new(),
         })
     }
 
+    fn io(&self, source: std::io::Error) -> DatasetError {
+        DatasetError::Io {
+            path: self.path.clone(),
+            source,
+        }
+    }
+
+    /// Gives a line read ahead back, to be read again (in the order given back).
+    fn unread(&mut self, no: usize, line: String) {
+        self.back.push_back((no, line));
+    }
+
     /// The next line and its 1-based number, `None` at the end of the file.
-    fn next_line(&mut self) -> Result<Option<(usize, String)>, DatasetError> {
+    fn next_line(&mut self) -> Result<Option<(usize, &str)>, DatasetError> {
+        if let Some((no, line)) = self.back.pop_front() {
+            self.buf = line.into_bytes();
+            // Valid: it was a `str` when read ahead.
+            return Ok(std::str::from_utf8(&self.buf).ok().map(|l| (no, l)));
+        }
         self.buf.clear();
         // Bounded: a 64x64 grid row of 10-digit numbers or a Singles ID with name and mask is a
         // few KiB, so a longer line is not a puzzle, and reading it whole could take gigabytes.
         let n = (&mut self.reader)
             .take(MAX_LINE as u64 + 2)
             .read_until(b'\n', &mut self.buf)
-            .map_err(|source| DatasetError::Io {
-                path: self.path.clone(),
-                source,
-            })?;
+            .map_err(|e| self.io(e))?;
         if n == 0 {
             return Ok(None);
         }
         self.line_no += 1;
-        if self.buf.last() == Some(&b'\n') {
+        let no = self.line_no;
+        let ended = self.buf.last() == Some(&b'\n');
+        if ended {
             self.buf.pop();
             if self.buf.last() == Some(&b'\r') {
                 self.buf.pop();
@@ -567,37 +596,72 @@ impl LineReader {
         if self.buf.len() > MAX_LINE {
             return Err(DatasetError::LineTooLong {
                 path: self.path.clone(),
-                line: self.line_no,
+                line: no,
                 limit: MAX_LINE,
             });
         }
-        let bytes = std::mem::take(&mut self.buf);
-        let mut line = String::from_utf8(bytes).map_err(|_| DatasetError::NotText {
-            path: self.path.clone(),
-            line: self.line_no,
-        })?;
-        if self.line_no == 1 && line.starts_with('\u{feff}') {
-            line.drain(..'\u{feff}'.len_utf8());
+        if ended && self.buf.iter().all(|&b| blank_byte(b)) {
+            self.skip_blank_lines()?;
         }
-        Ok(Some((self.line_no, line)))
+        let mut line = std::str::from_utf8(&self.buf).map_err(|_| DatasetError::NotText {
+            path: self.path.clone(),
+            line: no,
+        })?;
+        if no == 1 {
+            line = line.strip_prefix('\u{feff}').unwrap_or(line);
+        }
+        Ok(Some((no, line)))
+    }
+
+    /// After a blank line: consume the whole blank lines that follow it, straight from the
+    /// reader's buffer, counting them. Stops before the first line that is not blank or whose
+    /// end is not in the buffer yet (read the usual way, then).
+    fn skip_blank_lines(&mut self) -> Result<(), DatasetError> {
+        loop {
+            let path = &self.path;
+            let chunk = self.reader.fill_buf().map_err(|source| DatasetError::Io {
+                path: path.clone(),
+                source,
+            })?;
+            let mut used = 0;
+            let mut lines = 0;
+            for (i, &b) in chunk.iter().enumerate() {
+                if b == b'\n' {
+                    used = i + 1;
+                    lines += 1;
+                } else if !blank_byte(b) {
+                    break;
+                }
+            }
+            // A blank line longer than the buffer is left to `next_line`, which caps it.
+            if lines == 0 {
+                return Ok(());
+            }
+            self.reader.consume(used);
+            self.line_no += lines;
+        }
     }
 }
 
 enum Source {
-    /// Line formats: lines read ahead while detecting the format, then the rest of the file.
-    Lines {
-        ahead: std::collections::VecDeque<(usize, String)>,
-        lines: LineReader,
-    },
-    /// Grid blocks, parsed a line at a time as well.
+    /// Line formats, read a line at a time.
+    Lines(LineReader),
+    /// Grid blocks, parsed a line at a time as well; `pending` is an error found in the lines
+    /// before the first row (an empty `# name:`), reported by the first read.
     Grid {
-        ahead: std::collections::VecDeque<(usize, String)>,
         lines: LineReader,
         blocks: hparse::GridBlocks,
+        pending: Option<hparse::ParseError>,
     },
 }
 
-/// The puzzles of one file, in order, with their ids; line formats are read a line at a time.
+/// Whether a line holds content (not blank, not a `#` comment line).
+fn is_content(line: &str) -> bool {
+    let t = line.trim();
+    !t.is_empty() && !t.starts_with('#')
+}
+
+/// The puzzles of one file, in order, with their ids; every format is read a line at a time.
 pub struct FileReader {
     path: PathBuf,
     file_index: usize,
@@ -610,50 +674,60 @@ pub struct FileReader {
 
 impl FileReader {
     /// Open a file and detect its format from its first puzzle line (see [`Format::detect`]).
+    ///
+    /// The lines before it are not kept: they are blank or comments, which only the grid-block
+    /// parser reads (a `# name:` names the first block), so they are fed to it as they come and
+    /// it keeps what it needs (the pending name, or the first error). Only the few content
+    /// lines of the look-ahead are held.
     pub fn open(path: &Path, file_index: usize) -> Result<FileReader, DatasetError> {
         let mut lines = LineReader::open(path)?;
-        let mut ahead = std::collections::VecDeque::new();
-        let mut format = Format::HitoriGrid;
+        let mut blocks = hparse::GridBlocks::default();
+        let mut pending = None;
+        let mut first = None;
         while let Some((no, line)) = lines.next_line()? {
-            let trimmed = line.trim();
-            let content = !trimmed.is_empty() && !trimmed.starts_with('#');
-            if content {
-                format = Format::detect(&line);
-            }
-            ahead.push_back((no, line));
-            if content {
+            if is_content(line) {
+                first = Some((no, line.to_string()));
                 break;
             }
-        }
-        if ahead
-            .back()
-            .is_some_and(|(_, l)| crate::sudoku::order::looks_like_acs_start(l))
-        {
-            // A lone order 2-6 may start a `sudoku_acs` instance file, or a one-column Hitori
-            // grid: the next two content lines decide.
-            let mut content = 0;
-            while content < 2 {
-                let Some((no, l)) = lines.next_line()? else {
-                    break;
-                };
-                let t = l.trim();
-                if !t.is_empty() && !t.starts_with('#') {
-                    content += 1;
-                }
-                ahead.push_back((no, l));
+            if pending.is_none() {
+                // No block is open before the first row, so nothing is lost here but a name.
+                pending = blocks.line(line, no).err();
             }
-            let joined: Vec<&str> = ahead.iter().map(|(_, l)| l.as_str()).collect();
-            format = Format::detect(&joined.join("\n"));
+        }
+        let mut format = first
+            .as_ref()
+            .map_or(Format::HitoriGrid, |(_, l)| Format::detect(l));
+        if let Some((no, line)) = first {
+            let mut ahead = vec![(no, line)];
+            if crate::sudoku::order::looks_like_acs_start(&ahead[0].1) {
+                // A lone number starts a `sudoku_acs` instance file or no puzzle file at all:
+                // the next two content lines decide which parser says so. Blank and comment
+                // lines among them are dropped: the ACS parser skips them, and the grid parser
+                // refuses the lone number before it would read them.
+                while ahead.len() < 3 {
+                    let Some((no, l)) = lines.next_line()? else {
+                        break;
+                    };
+                    if is_content(l) {
+                        ahead.push((no, l.to_string()));
+                    }
+                }
+                let joined: Vec<&str> = ahead.iter().map(|(_, l)| l.as_str()).collect();
+                format = Format::detect(&joined.join("\n"));
+            }
+            for (no, l) in ahead {
+                lines.unread(no, l);
+            }
         }
         let source = match format {
             Format::Singles
             | Format::SudokuLines
             | Format::SudokuOrderLines
-            | Format::AcsInstance => Source::Lines { ahead, lines },
+            | Format::AcsInstance => Source::Lines(lines),
             Format::HitoriGrid => Source::Grid {
-                ahead,
                 lines,
-                blocks: hparse::GridBlocks::default(),
+                blocks,
+                pending,
             },
         };
         Ok(FileReader {
@@ -690,15 +764,14 @@ impl FileReader {
         };
         let found = match &mut self.source {
             Source::Grid {
-                ahead,
                 lines,
                 blocks,
+                pending,
             } => loop {
-                let next = match ahead.pop_front() {
-                    Some(l) => Some(l),
-                    None => lines.next_line()?,
-                };
-                let Some((no, line)) = next else {
+                if let Some(e) = pending.take() {
+                    return Err(parse_err(e.line, e.message));
+                }
+                let Some((no, line)) = lines.next_line()? else {
                     let last = blocks.finish().map_err(|e| parse_err(e.line, e.message))?;
                     break last.map(|p| {
                         self.count += 1;
@@ -706,28 +779,26 @@ impl FileReader {
                     });
                 };
                 if let Some(p) = blocks
-                    .line(&line, no)
+                    .line(line, no)
                     .map_err(|e| parse_err(e.line, e.message))?
                 {
                     self.count += 1;
                     break Some(hitori(p, self.count));
                 }
             },
-            Source::Lines { ahead, lines } => loop {
-                let next = match ahead.pop_front() {
-                    Some(l) => Some(l),
-                    None => lines.next_line()?,
-                };
-                let Some((no, line)) = next else { break None };
+            Source::Lines(lines) => loop {
                 if self.format == Format::AcsInstance {
                     if self.count > 0 {
                         break None;
                     }
                     self.count = 1;
-                    break Some(read_acs((no, line), ahead, lines, stem, file, &parse_err)?);
+                    break Some(read_acs(lines, stem, file, &parse_err)?);
                 }
+                let Some((no, line)) = lines.next_line()? else {
+                    break None;
+                };
                 if self.format == Format::SudokuOrderLines {
-                    if let Some((grid, sol)) = crate::sudoku::order::parse_order_line(&line)
+                    if let Some((grid, sol)) = crate::sudoku::order::parse_order_line(line)
                         .map_err(|m| parse_err(no, m))?
                     {
                         self.count += 1;
@@ -741,7 +812,7 @@ impl FileReader {
                     }
                 } else if self.format == Format::SudokuLines {
                     if let Some(p) =
-                        sparse::parse_line(&line, no).map_err(|e| parse_err(e.line, e.message))?
+                        sparse::parse_line(line, no).map_err(|e| parse_err(e.line, e.message))?
                     {
                         self.count += 1;
                         break Some(Puzzle {
@@ -754,7 +825,7 @@ impl FileReader {
                             },
                         });
                     }
-                } else if let Some(p) = hparse::parse_singles_line(&line, no)
+                } else if let Some(p) = hparse::parse_singles_line(line, no)
                     .map_err(|e| parse_err(e.line, e.message))?
                 {
                     self.count += 1;
@@ -769,27 +840,30 @@ impl FileReader {
     }
 }
 
-/// The rest of a `sudoku_acs` instance file from its first line `first`: its one puzzle.
+/// A `sudoku_acs` instance file's one puzzle, read a line at a time to the file's end (in the
+/// memory of one grid: a value past the grid is refused at its line).
 fn read_acs(
-    first: (usize, String),
-    ahead: &mut std::collections::VecDeque<(usize, String)>,
     lines: &mut LineReader,
     stem: &str,
     file: usize,
     parse_err: &dyn Fn(usize, String) -> DatasetError,
 ) -> Result<Puzzle, DatasetError> {
-    let (no, mut text) = first;
-    text.push('\n');
-    while let Some((_, l)) = ahead.pop_front() {
-        text.push_str(&l);
-        text.push('\n');
+    let mut acs = crate::sudoku::order::AcsReader::default();
+    let mut start = None;
+    while let Some((no, l)) = lines.next_line()? {
+        if start.is_none() && is_content(l) {
+            start = Some(no);
+        }
+        acs.line(l, no).map_err(|(l, m)| parse_err(l, m))?;
     }
-    while let Some((_, l)) = lines.next_line()? {
-        text.push_str(&l);
-        text.push('\n');
-    }
-    let grid = crate::sudoku::order::parse_acs(&text).map_err(|(l, m)| parse_err(no + l - 1, m))?;
-    Ok(sudoku_of_order(numbered_id(stem, 1), file, no, grid, None))
+    let grid = acs.finish().map_err(|(l, m)| parse_err(l, m))?;
+    Ok(sudoku_of_order(
+        numbered_id(stem, 1),
+        file,
+        start.unwrap_or(1),
+        grid,
+        None,
+    ))
 }
 
 /// A puzzle of order K: the classic 9x9 type for order 3 (so every 9x9 solver takes it), the
@@ -1348,5 +1422,131 @@ mod tests {
         }
         assert_eq!(a.first_common(&b), Some(8));
         assert_eq!(b.first_common(&Numbered::default()), None);
+    }
+
+    /// Bytes a reader holds besides its fixed buffer: the lines read ahead, and its line buffer.
+    fn held(r: &FileReader) -> usize {
+        let lines = match &r.source {
+            Source::Lines(l) | Source::Grid { lines: l, .. } => l,
+        };
+        lines.buf.capacity() + lines.back.iter().map(|(_, l)| l.capacity()).sum::<usize>()
+    }
+
+    // Issue 38: leading blank and comment lines, and the look-ahead that detects the format,
+    // were kept in memory (300 MB of newlines took 18.7 GB). What precedes the first puzzle
+    // line is read and let go; a reader holds a few lines at most.
+    #[test]
+    fn what_precedes_the_first_puzzle_is_not_held() {
+        let filler = format!(
+            "{}{}{}{}",
+            "\n".repeat(300_000),
+            "\r\n \t\n".repeat(100_000),
+            "# a comment line that is not a name\n".repeat(30_000),
+            "\n".repeat(100_000)
+        );
+        let cases = [
+            ("s.txt", format!("{filler}{SUDOKU}\n{filler}{SUDOKU2}\n{filler}"), 2),
+            ("h.txt", format!("{filler}{HITORI}{filler}{HITORI}"), 2),
+            (
+                "a.txt",
+                format!("{filler}2\n{filler}1\n{filler}{}\n", vec!["-1"; 16].join(" ")),
+                1,
+            ),
+            ("o.txt", format!("{filler}sudoku4:{}\n", vec!["0"; 16].join(",")), 1),
+        ];
+        for (name, text, puzzles) in cases {
+            let d = dir_with(&[(name, &text)]);
+            let path = d.path().join(name);
+            let mut r = FileReader::open(&path, 0).expect("open");
+            assert!(held(&r) < 4096, "{name}: holds {} bytes", held(&r));
+            let mut n = 0;
+            while let Some(p) = r.next_puzzle().unwrap_or_else(|e| panic!("{name}: {e}")) {
+                assert!(held(&r) < 4096, "{name}: holds {} bytes", held(&r));
+                n += 1;
+                // Line numbers count every line passed over (630,000 before the first).
+                assert!(p.line > 630_000, "{name}: line {}", p.line);
+            }
+            assert_eq!(n, puzzles, "{name}");
+        }
+        // The first puzzle line's number, after blank lines passed over in bulk.
+        let d = dir_with(&[("n.txt", &format!("{}\r\n\n  \n{SUDOKU}\n", "\n".repeat(70_000)))]);
+        let all = load_file(&d.path().join("n.txt"), 0).expect("load");
+        assert_eq!(all[0].line, 70_004);
+        // A file of nothing but blank lines is refused, holding nothing.
+        let d = dir_with(&[("e.txt", &"\n".repeat(1_000_000))]);
+        let mut r = FileReader::open(&d.path().join("e.txt"), 0).expect("open");
+        assert!(held(&r) < 4096);
+        assert!(matches!(r.next_puzzle(), Err(DatasetError::Empty { .. })));
+        // An empty `# name:` before the first block is still the grid parser's error.
+        let d = dir_with(&[("m.txt", &format!("\n# name:\n\n{HITORI}"))]);
+        let e = load_file(&d.path().join("m.txt"), 0).expect_err("empty name");
+        assert!(e.to_string().contains("m.txt:2: expected a puzzle name"), "{e}");
+        // A name before the blank-line run is cancelled by it; one right before the block is
+        // kept, whatever precedes it.
+        let text = format!("# name: gone\n{}# name: kept\n1 2\n2 1\n", "\n".repeat(5000));
+        let d = dir_with(&[("k.txt", &text)]);
+        let all = load_file(&d.path().join("k.txt"), 0).expect("load");
+        assert_eq!(all[0].id, "kept");
+        let d = dir_with(&[("g.txt", &format!("# name: gone\n\n\n1 2\n2 1\n"))]);
+        assert_eq!(load_file(&d.path().join("g.txt"), 0).expect("load")[0].id, "g:1");
+    }
+
+    // Issue 38: an ACS instance file was read whole before parsing (a header then 600 MB of
+    // rows took 590 MB). It is read a line at a time and refused at the first value past its
+    // grid: the invalid bytes far below are never reached.
+    #[test]
+    fn acs_files_are_read_a_line_at_a_time() {
+        let row = vec!["-1"; 9].join("\t");
+        let mut text = String::from("3\r\n1\r\n");
+        for _ in 0..20_000 {
+            text.push_str(&row);
+            text.push_str("\t\r\n");
+        }
+        let mut bytes = text.into_bytes();
+        bytes.extend_from_slice(b"\xff\xfe\n");
+        let d = tempfile::tempdir().expect("tempdir");
+        let path = d.path().join("inst.txt");
+        std::fs::write(&path, &bytes).expect("write");
+        let mut r = FileReader::open(&path, 0).expect("open");
+        assert_eq!(r.format(), Format::AcsInstance);
+        let e = r.next_puzzle().expect_err("too many values");
+        assert!(held(&r) < 4096, "holds {} bytes", held(&r));
+        let m = e.to_string();
+        assert!(
+            m.contains("inst.txt:12: more than the 81 values of an order-3 grid"),
+            "{m}"
+        );
+        assert!(m.contains("expected a sudoku_acs instance file"), "{m}");
+        // A valid one, with CRLF ends and comments, is one puzzle at its first line.
+        let mut ok = String::from("# an instance\n3\r\n1\r\n");
+        for _ in 0..9 {
+            ok.push_str(&row);
+            ok.push_str("\r\n");
+        }
+        let d = dir_with(&[("ok.txt", &ok)]);
+        let all = load_file(&d.path().join("ok.txt"), 0).expect("load");
+        assert_eq!((all.len(), all[0].line, all[0].sudoku_order()), (1, 2, Some(3)));
+    }
+
+    // Issue 38: an order outside 2-6, a malformed second line or a `#` line in an instance got
+    // a Hitori-grid message or "`#` is not a number"; each gets the ACS parser's, at its line.
+    #[test]
+    fn acs_like_files_get_acs_messages_with_file_and_line() {
+        for (text, want) in [
+            ("7\n1\n-1 -1 -1\n", "f.txt:1: the first line is `7`, not an order"),
+            ("100\n1\n-1 -1\n", "f.txt:1: the first line is `100`"),
+            ("0\n1\n-1\n", "f.txt:1: the first line is `0`"),
+            ("3\nabc\n-1 -1 -1\n", "f.txt:2: the second line is `abc`"),
+            ("3\n1 2\n-1 -1 -1\n", "f.txt:2: the second line is `1 2`"),
+            ("\n\n3\n\n1\n# note\n-1 -1 x\n", "f.txt:7: `x` is not a number"),
+        ] {
+            let d = dir_with(&[("f.txt", text)]);
+            let e = load_file(&d.path().join("f.txt"), 0).expect_err(text).to_string();
+            assert!(e.contains(want), "{text:?}: {e}");
+            assert!(
+                e.contains("expected a sudoku_acs instance file") && e.contains("(2 to 6"),
+                "{e}"
+            );
+        }
     }
 }

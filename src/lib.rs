@@ -7,7 +7,8 @@
 //!
 //! Modules, from the bottom up (each uses only those above it in this list, never one below):
 //!
-//! - [`hash`], [`seed`], [`kind`]: a stable hash; per-job seeding; the puzzle kinds.
+//! - [`hash`], [`seed`], [`kind`], [`number`]: a stable hash; per-job seeding; the puzzle
+//!   kinds; numbers as messages print them.
 //! - [`hitori`], [`sudoku`]: the puzzles — grids, parsers, solvers, verifiers, generators.
 //! - [`dataset`]: corpus loading (a file or a directory), format detection, stable ids.
 //! - [`results`]: the result files — [`results::Record`], columns, counters, run meta, trace,
@@ -34,6 +35,7 @@ pub mod harness;
 pub mod hash;
 pub mod hitori;
 pub mod kind;
+pub mod number;
 pub mod report;
 pub mod results;
 pub mod seed;

@@ -7,11 +7,11 @@ mod common;
 use anyhow::{bail, Context, Result};
 use clap::{Parser, Subcommand};
 use puzzlebench::hitori;
-use puzzlebench::results::write::write_atomic;
+use puzzlebench::results::write::AtomicFile;
 use puzzlebench::seed::job_rng;
 use puzzlebench::sudoku;
 use rayon::prelude::*;
-use std::fmt::Write as _;
+use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -56,6 +56,9 @@ enum Kind {
         /// Overwrite an existing file.
         #[arg(long)]
         force: bool,
+        /// Write an output estimated beyond 2 GiB (refused without it, with the estimate).
+        #[arg(long)]
+        allow_large: bool,
     },
     /// Sudoku puzzles with a unique solution, graded by the techniques a solution needs
     /// (--difficulty) or with an exact number of givens (--givens); or, with --order K and
@@ -89,6 +92,9 @@ enum Kind {
         /// Overwrite an existing file.
         #[arg(long)]
         force: bool,
+        /// Write an output estimated beyond 2 GiB (refused without it, with the estimate).
+        #[arg(long)]
+        allow_large: bool,
     },
 }
 
@@ -104,6 +110,70 @@ fn check_out(out: &Path, force: bool) -> Result<()> {
             .with_context(|| format!("{}: cannot create", dir.display()))?;
     }
     Ok(())
+}
+
+/// The largest output written without `--allow-large` (2 GiB): a mistyped `--count` or
+/// `--order` should cost a message, not a full disk. Ten million 9x9 puzzles with their
+/// solutions (1.6 GB) fit; ten million 36x36 ones (about 39 GB) do not.
+const MAX_OUTPUT: u64 = 2 << 30;
+
+/// Puzzles generated (in parallel) and written per chunk: the memory of the output is one
+/// chunk's text, whatever `--count` is.
+const CHUNK: u32 = 4096;
+
+/// `n` bytes for a message: `1.6 GB`, `39.0 GB`, `233.1 MB`.
+fn size_text(n: u64) -> String {
+    let n = n as f64;
+    if n >= 1e9 {
+        format!("{:.1} GB", n / 1e9)
+    } else {
+        format!("{:.1} MB", n / 1e6)
+    }
+}
+
+/// Refuses an output estimated (`per` bytes at most a puzzle) beyond [`MAX_OUTPUT`] unless
+/// `allow` (`--allow-large`), before anything is generated.
+fn check_size(count: u32, per: u64, allow: bool) -> Result<()> {
+    let total = u64::from(count) * per + header().len() as u64;
+    if total > MAX_OUTPUT && !allow {
+        bail!(
+            "the output would be up to about {} ({count} puzzles of up to {per} bytes each), \
+             beyond the 2 GiB bench-gen writes without --allow-large; lower --count, or add \
+             --allow-large if the disk has room",
+            size_text(total),
+        );
+    }
+    Ok(())
+}
+
+/// Decimal digits of `v`.
+fn digits(v: usize) -> u64 {
+    v.to_string().len() as u64
+}
+
+/// Writes the header, then puzzle `i`'s text (its line or lines) for every `i < count`, in
+/// order: generated [`CHUNK`] at a time in parallel, each chunk written before the next is
+/// made, into a temporary file renamed over `out` at the end (an error leaves `out` as it was).
+fn write_puzzles<F>(out: &Path, force: bool, count: u32, make: F) -> Result<()>
+where
+    F: Fn(u32) -> Result<String> + Sync,
+{
+    let werr = || format!("{}: cannot write", out.display());
+    let mut file = AtomicFile::create(out, force).with_context(werr)?;
+    file.write_all(header().as_bytes()).with_context(werr)?;
+    let mut start = 0;
+    while start < count {
+        let end = count.min(start.saturating_add(CHUNK));
+        let texts = (start..end)
+            .into_par_iter()
+            .map(&make)
+            .collect::<Result<Vec<String>>>()?;
+        for t in &texts {
+            file.write_all(t.as_bytes()).with_context(werr)?;
+        }
+        start = end;
+    }
+    file.commit().with_context(werr)
 }
 
 /// What `bench-gen sudoku` aims at.
@@ -150,6 +220,7 @@ fn run(args: Args) -> Result<()> {
             out,
             format,
             force,
+            allow_large,
         } => {
             let (w, h) = (size, height.unwrap_or(size));
             let max = hitori::grid::MAX_SIDE;
@@ -164,29 +235,28 @@ fn run(args: Args) -> Result<()> {
                 "grid" => true,
                 other => bail!("--format {other:?}: expected \"singles\" or \"grid\""),
             };
+            // Singles: `WxH:`, a character a cell, a tab, the mask, the line end. Grid: a
+            // blank line, then rows of numbers up to the larger side.
+            let per = if grid {
+                1 + h as u64 * (w as u64 * (digits(w.max(h)) + 1))
+            } else {
+                format!("{w}x{h}:").len() as u64 + 2 * (w * h) as u64 + 2
+            };
+            check_size(count, per, allow_large)?;
             check_out(&out, force)?;
             let stream = format!("bench-gen-hitori-{w}x{h}");
-            let puzzles: Vec<_> = (0..count)
-                .into_par_iter()
-                .map(|i| {
-                    let mut rng = job_rng(seed, &stream, i);
-                    hitori::generate::generate(w, h, &mut rng)
-                })
-                .collect();
-            let mut text = header();
-            for (p, s) in &puzzles {
+            write_puzzles(&out, force, count, |i| {
+                let mut rng = job_rng(seed, &stream, i);
+                let (p, s) = hitori::generate::generate(w, h, &mut rng);
                 if grid {
-                    text.push('\n');
-                    text.push_str(&hitori::parse::to_grid_block(p));
+                    Ok(format!("\n{}", hitori::parse::to_grid_block(&p)))
                 } else {
-                    let id = hitori::parse::to_singles_id(p).context(
+                    let id = hitori::parse::to_singles_id(&p).context(
                         "a value above 61 cannot be written as a Singles ID; use --format grid",
                     )?;
-                    let _ = writeln!(text, "{id}\t{}", s.to_mask());
+                    Ok(format!("{id}\t{}\n", s.to_mask()))
                 }
-            }
-            write_atomic(&out, text.as_bytes(), force)
-                .with_context(|| format!("{}: cannot write", out.display()))?;
+            })?;
             common::print(&format!(
                 "wrote {count} {w}x{h} Hitori puzzles to {}\n",
                 out.display()
@@ -199,34 +269,29 @@ fn run(args: Args) -> Result<()> {
             seed,
             out,
             force,
+            allow_large,
             ..
         } => {
             let target = sudoku_target(difficulty.as_deref(), givens)?;
             if count == 0 {
                 bail!("--count must be at least 1, found 0");
             }
+            // The puzzle's 81 cells, a space, the solution's 81 digits, the line end.
+            check_size(count, 164, allow_large)?;
             check_out(&out, force)?;
             let stream = match target {
                 SudokuTarget::Difficulty(d) => format!("bench-gen-sudoku-{}", d.name()),
                 SudokuTarget::Givens(g) => format!("bench-gen-sudoku-givens-{g}"),
             };
-            let puzzles: Vec<_> = (0..count)
-                .into_par_iter()
-                .map(|i| {
-                    let mut rng = job_rng(seed, &stream, i);
-                    match target {
-                        SudokuTarget::Difficulty(d) => Ok(sudoku::generate::generate(d, &mut rng)),
-                        SudokuTarget::Givens(g) => sudoku::generate::generate_givens(g, &mut rng),
-                    }
-                })
-                .collect::<Result<_, _>>()?;
-            let mut text = header();
-            for (p, s) in &puzzles {
+            write_puzzles(&out, force, count, |i| {
+                let mut rng = job_rng(seed, &stream, i);
+                let (p, s) = match target {
+                    SudokuTarget::Difficulty(d) => sudoku::generate::generate(d, &mut rng),
+                    SudokuTarget::Givens(g) => sudoku::generate::generate_givens(g, &mut rng)?,
+                };
                 let sol: String = s.iter().map(|&v| char::from(b'0' + v)).collect();
-                let _ = writeln!(text, "{} {sol}", p.to_line());
-            }
-            write_atomic(&out, text.as_bytes(), force)
-                .with_context(|| format!("{}: cannot write", out.display()))?;
+                Ok(format!("{} {sol}\n", p.to_line()))
+            })?;
             let what = match target {
                 SudokuTarget::Difficulty(d) => d.name().to_string(),
                 SudokuTarget::Givens(g) => format!("{g}-given"),
@@ -248,23 +313,19 @@ fn sudoku_of_order(
     seed: u64,
     out: &Path,
     force: bool,
+    allow_large: bool,
 ) -> Result<()> {
+    let n = usize::from(order) * usize::from(order);
+    // `sudokuN:`, N² values of up to digits(N) each with a comma between, the line end.
+    let per = format!("sudoku{n}:").len() as u64 + (n * n) as u64 * (digits(n) + 1);
+    check_size(count, per, allow_large)?;
     check_out(out, force)?;
     let stream = format!("bench-gen-sudoku-order-{order}-{pct}");
-    let lines: Vec<String> = (0..count)
-        .into_par_iter()
-        .map(|i| {
-            let mut rng = job_rng(seed, &stream, i);
-            sudoku::order::generate(usize::from(order), usize::from(pct), &mut rng).to_line()
-        })
-        .collect();
-    let mut text = header();
-    for l in &lines {
-        let _ = writeln!(text, "{l}");
-    }
-    write_atomic(out, text.as_bytes(), force)
-        .with_context(|| format!("{}: cannot write", out.display()))?;
-    let n = usize::from(order) * usize::from(order);
+    write_puzzles(out, force, count, |i| {
+        let mut rng = job_rng(seed, &stream, i);
+        let grid = sudoku::order::generate(usize::from(order), usize::from(pct), &mut rng);
+        Ok(format!("{}\n", grid.to_line()))
+    })?;
     common::print(&format!(
         "wrote {count} {n}x{n} Sudoku puzzles with {pct}% given (not checked unique) to {}\n",
         out.display()
@@ -282,8 +343,17 @@ fn main() -> ExitCode {
             seed,
             ref out,
             force,
+            allow_large,
             ..
-        } => sudoku_of_order(k, given_pct.unwrap_or(0), count, seed, out, force),
+        } => sudoku_of_order(
+            k,
+            given_pct.unwrap_or(0),
+            count,
+            seed,
+            out,
+            force,
+            allow_large,
+        ),
         _ => run(args),
     };
     match result {

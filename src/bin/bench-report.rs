@@ -281,8 +281,9 @@ struct HtmlArgs {
 #[derive(Args)]
 struct BandArgs {
     /// Relative band around 1 within which a time ratio counts as noise (default: measured
-    /// with --calibrate, else 0.25; never below 0.25 unless given here).
-    #[arg(long, value_name = "FRACTION", allow_negative_numbers = true, value_parser = common::non_negative)]
+    /// with --calibrate, else 0.25; never below 0.25 unless given here). Not with
+    /// --calibrate: the two are alternatives, and neither silently wins.
+    #[arg(long, value_name = "FRACTION", allow_negative_numbers = true, value_parser = common::non_negative, conflicts_with = "calibrate")]
     noise_band: Option<f64>,
     /// Measure the band from two or more runs of one plan on this host (an A/A pair, or past
     /// nightly runs), each a CSV or directory, compared in order.

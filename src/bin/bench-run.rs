@@ -333,10 +333,27 @@ fn check_descriptors(solvers: &[Box<dyn Solver>], threads: usize) -> Result<()> 
     let need = base + threads as u64 * per_thread;
     if need > soft {
         let most = soft.saturating_sub(base) / per_thread;
+        let cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+        // The advice is something the user can do: a thread count that fits both the limit
+        // and the CPUs the run may use, or (when not even one thread fits) a limit to set.
+        let advice = if most >= 1 {
+            format!(
+                "use --threads {} (the most that fit both the limit and the {cpus} CPU(s) \
+                 this process may use), or raise the limit to {need} (`ulimit -n {need}`; \
+                 above the hard limit only root can)",
+                most.min(cpus)
+            )
+        } else {
+            let one = base + per_thread;
+            format!(
+                "not even --threads 1 fits (it needs about {one}): raise the limit to at \
+                 least {one} (`ulimit -n {one}`; above the hard limit only root can)"
+            )
+        };
         bail!(
             "--threads {threads} needs about {need} open files for its {external} external \
              solver(s) ({per_thread} a thread, {base} for the run), but the limit is {soft} \
-             (hard limit {hard}; `ulimit -n`); use --threads {most} or fewer, or raise the limit",
+             (hard limit {hard}); {advice}",
         );
     }
     Ok(())

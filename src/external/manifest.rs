@@ -130,7 +130,20 @@ fn parse_orders(raw: Option<Vec<i64>>, kind: PuzzleKind) -> Result<Vec<usize>, S
         Some(o) if o.is_empty() || o.iter().any(|k| !(2..=6).contains(k)) => Err(format!(
             "{o:?}: expected Sudoku orders 2 to 6, e.g. [3, 4, 5]"
         )),
-        Some(o) => Ok(o.into_iter().map(|k| k as usize).collect()),
+        Some(o) => {
+            // A repeat is a slip (a typo for another order, or a merge), and the refusals that
+            // list the orders would list it twice.
+            let repeat = o
+                .iter()
+                .enumerate()
+                .find_map(|(i, k)| o[..i].contains(k).then_some(*k));
+            if let Some(k) = repeat {
+                return Err(format!(
+                    "{o:?}: order {k} is listed more than once; list each order once, e.g. [3, 4, 5]"
+                ));
+            }
+            Ok(o.into_iter().map(|k| k as usize).collect())
+        }
     }
 }
 
@@ -437,12 +450,18 @@ fn startup_limit(ready: bool, secs: Option<f64>) -> Result<std::time::Duration, 
     match secs {
         None => Ok(DEFAULT_STARTUP_LIMIT),
         Some(secs) if !ready => Err(format!(
-            "{secs} given without `ready = true`: only a start-up that says it is done can be waited for"
+            "{} given without `ready = true`: only a start-up that says it is done can be waited for",
+            crate::number::show(secs)
         )),
         Some(secs) => std::time::Duration::try_from_secs_f64(secs)
             .ok()
             .filter(|d| *d >= std::time::Duration::from_millis(1))
-            .ok_or_else(|| format!("{secs} is not a number of seconds of at least 0.001")),
+            .ok_or_else(|| {
+                format!(
+                    "{} is not a number of seconds of at least 0.001 (and at most about 584 billion years)",
+                    crate::number::show(secs)
+                )
+            }),
     }
 }
 
@@ -589,6 +608,14 @@ mod tests {
             let e = err(&format!("{OK}ready = true\nstartup_limit = {bad}\n"));
             assert!(e.contains("[solver.mine] startup_limit"), "{bad}: {e}");
         }
+        // Issue 38: 1e300 was refused with a 301-digit number.
+        for (bad, shown) in [("1e300", "1e300"), ("-1e30", "-1e30"), ("1e-9", "1e-9")] {
+            let e = err(&format!("{OK}ready = true\nstartup_limit = {bad}\n"));
+            assert!(e.contains(&format!("startup_limit: {shown} is not")), "{e}");
+            assert!(e.len() < 300, "{e}");
+        }
+        let e = err(&format!("{OK}startup_limit = 1e300\n"));
+        assert!(e.contains("1e300 given without"), "{e}");
         let e = err(&format!("{OK}ready = \"yes\"\n"));
         assert!(e.contains("ready"), "{e}");
     }
@@ -631,6 +658,14 @@ mod tests {
         );
         let e = err(&format!("{OK}orders = []\n"));
         assert!(e.contains("orders"), "{e}");
+        // Issue 38: a repeated order was kept, and refusals then listed it twice.
+        for list in ["[3, 3]", "[4, 3, 5, 4]", "[2, 2, 2]"] {
+            let e = err(&format!("{OK}orders = {list}\n"));
+            assert!(
+                e.contains("[solver.mine] orders") && e.contains("is listed more than once"),
+                "{e}"
+            );
+        }
     }
 
     #[test]

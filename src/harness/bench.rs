@@ -905,7 +905,20 @@ fn execute_and_finish(
             let _ = writer.abandon();
             let _ = write_meta(&paths.journal_meta, &meta);
             if tainted {
-                return Err(BenchError::Io(e.to_string()));
+                return Err(BenchError::Io(format!(
+                    "{e}; its rows cannot be trusted, so this run cannot be resumed: start a \
+                     new run of the same command with --force"
+                )));
+            }
+            // A changed dataset is not a passing fault: --resume refuses other contents.
+            if matches!(e, ExecuteError::Dataset(dataset::DatasetError::Changed { .. })) {
+                return Err(BenchError::Io(format!(
+                    "{e}; a run cannot be resumed against other contents: the {} finished rows \
+                     so far are kept in {}; put the dataset back as it was when the run started \
+                     and run the same command with --resume, or start a new run with --force",
+                    already + finished,
+                    paths.journal.display()
+                )));
             }
             return Err(BenchError::Io(format!(
                 "{e}; the {} finished rows so far are kept in {}; once the cause is fixed \

@@ -64,7 +64,8 @@ impl Band {
         if let Some(b) = noise_band {
             if !(b.is_finite() && (0.0..1.0).contains(&b)) {
                 return Err(GateError::Refused(format!(
-                    "--noise-band must be in [0, 1), got {b}"
+                    "--noise-band must be in [0, 1), got {}",
+                    crate::number::show(b)
                 )));
             }
             return Ok(Band::given(b));

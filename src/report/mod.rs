@@ -235,6 +235,10 @@ pub(crate) fn sig3(v: f64) -> String {
         return "0".to_string();
     }
     let mag = v.abs().log10().floor() as i32;
+    // Beyond 15 digits, plain form is a wall of digits (1e308 is 309 of them).
+    if mag >= 15 {
+        return format!("{v:.2e}");
+    }
     let decimals = (2 - mag).max(0) as usize;
     format!("{v:.decimals$}")
 }
@@ -345,6 +349,10 @@ mod tests {
         assert_eq!(sig3(1234.4), "1234");
         assert_eq!(sig3(4.56789), "4.57");
         assert_eq!(sig3(0.012345), "0.0123");
+        // Issue 38: `big=1e308` gave 309-digit cells.
+        assert_eq!(sig3(1e308), "1.00e308");
+        assert_eq!(sig3(-2.346e17), "-2.35e17");
+        assert_eq!(sig3(1.5e14), "150000000000000");
         assert_eq!(fmt_secs(0.0015), "1.50 ms");
         assert_eq!(fmt_secs(2.0), "2.00 s");
         assert_eq!(fmt_secs(0.0000021), "2.10 µs");

@@ -817,6 +817,8 @@ pub fn csv_num(v: Option<f64>) -> String {
 /// Whole numbers (medians of counts usually are) without decimals, others to 3 digits.
 fn opt_num(v: Option<f64>) -> String {
     match v {
+        // Values read from rows are finite, so an infinite sum (or mean) is an overflow.
+        Some(v) if v.is_infinite() => "overflow".to_string(),
         Some(v) if v.is_finite() && v.fract() == 0.0 && v.abs() < 1e15 => format!("{v:.0}"),
         Some(v) => sig3(v),
         None => "-".to_string(),

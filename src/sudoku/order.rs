@@ -151,26 +151,184 @@ pub fn looks_like_order_line(text: &str) -> bool {
         .is_some_and(|l| l.starts_with("sudoku") && l.contains(':'))
 }
 
-/// Whether a line is a lone order 2-6, as the first line of a `sudoku_acs` instance file is.
+/// What a `sudoku_acs` instance file holds, for error messages: every ACS error names the
+/// format it expected and the orders it takes.
+pub const ACS_FORMAT: &str = "a sudoku_acs instance file: the order K (2 to 6, for 4x4 to \
+36x36) alone on the first line, a whole number alone on the second, then the K²xK² grid's \
+values row by row, -1 for a blank (`#` comment lines and blank lines are skipped)";
+
+/// Whether a line is a lone whole number of at most four characters, as the first line of a
+/// `sudoku_acs` instance file is (its order). No Hitori grid row is a lone number, so such a
+/// file is an ACS file or no puzzle file at all; an order outside 2-6 is then refused by the
+/// ACS parser, which says what it takes.
 pub fn looks_like_acs_start(line: &str) -> bool {
     let t = line.trim();
-    t.len() == 1 && t.parse::<usize>().is_ok_and(|k| ORDERS.contains(&k))
+    let digits = t.strip_prefix(['-', '+']).unwrap_or(t);
+    t.len() <= 4 && !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit())
 }
 
-/// Whether `text` starts like a `sudoku_acs` instance file: its first three content lines are
-/// a lone order 2-6, a lone whole number, and a row of at least four numbers.
+/// Whether `text` starts like a `sudoku_acs` instance file: its first content line is a lone
+/// number (see [`looks_like_acs_start`]), and the second content line is a lone token (the
+/// file's second number, however malformed) or a `-1` (a blank, which no Hitori grid holds)
+/// appears in the second or third. Only the first three content lines are looked at.
 pub fn looks_like_acs(text: &str) -> bool {
     let mut ls = text
         .lines()
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'));
-    let (Some(a), Some(b), Some(c)) = (ls.next(), ls.next(), ls.next()) else {
+    let (Some(a), Some(b)) = (ls.next(), ls.next()) else {
         return false;
     };
-    looks_like_acs_start(a)
-        && b.parse::<i64>().is_ok()
-        && c.split_whitespace().count() >= 4
-        && c.split_whitespace().all(|t| t.parse::<i64>().is_ok())
+    let c = ls.next().unwrap_or("");
+    let blank = |l: &str| l.split_whitespace().any(|t| t == "-1");
+    looks_like_acs_start(a) && (b.split_whitespace().count() == 1 || blank(b) || blank(c))
+}
+
+/// A `sudoku_acs` instance file read a line at a time ([`AcsReader::line`], then
+/// [`AcsReader::finish`]), in the memory of one grid whatever the file holds: a value past the
+/// grid's last is refused at its line, so rows after the grid are never gathered. Errors give
+/// the 1-based line of the fault and end with what the format is ([`ACS_FORMAT`]).
+#[derive(Debug, Default)]
+pub struct AcsReader {
+    /// The order, once its line is read.
+    order: Option<usize>,
+    /// Whether the second number's line has been read.
+    second: bool,
+    cells: Vec<u8>,
+    /// Per row, column and box: the values given so far (bit v), to refuse a repeat at the
+    /// line that repeats it.
+    units: Vec<u64>,
+    /// The last content line read, where a file that ends too early is reported.
+    last_line: usize,
+}
+
+fn acs_err(line: usize, what: impl std::fmt::Display) -> (usize, String) {
+    (line, format!("{what}; expected {ACS_FORMAT}"))
+}
+
+impl AcsReader {
+    /// Takes the next line (1-based `line_no`, without its line end).
+    pub fn line(&mut self, raw: &str, line_no: usize) -> Result<(), (usize, String)> {
+        let t = raw.trim();
+        if t.is_empty() || t.starts_with('#') {
+            return Ok(());
+        }
+        self.last_line = line_no;
+        let mut toks = t.split_whitespace();
+        let Some(order) = self.order else {
+            let first = toks.next().unwrap_or("");
+            let order = first.parse().ok().filter(|k| ORDERS.contains(k));
+            let Some(order) = order.filter(|_| toks.next().is_none()) else {
+                return Err(acs_err(
+                    line_no,
+                    format!("the first line is `{}`, not an order", clip(t)),
+                ));
+            };
+            let n = order * order;
+            self.order = Some(order);
+            self.cells = Vec::with_capacity(n * n);
+            self.units = vec![0; 3 * n];
+            return Ok(());
+        };
+        if !self.second {
+            if toks.next().is_some_and(|s| s.parse::<i64>().is_ok()) && toks.next().is_none() {
+                self.second = true;
+                return Ok(());
+            }
+            return Err(acs_err(
+                line_no,
+                format!(
+                    "the second line is `{}`, not a lone whole number",
+                    clip(t)
+                ),
+            ));
+        }
+        let n = order * order;
+        for tok in toks {
+            let v: i64 = tok.parse().map_err(|_| {
+                acs_err(
+                    line_no,
+                    format!("`{}` is not a number (-1 for a blank or 1-{n})", clip(tok)),
+                )
+            })?;
+            let v = match v {
+                -1 => 0,
+                1.. if v as usize <= n => v as u8,
+                _ => {
+                    return Err(acs_err(
+                        line_no,
+                        format!("value {v}: an order-{order} grid takes -1 (blank) or 1-{n}"),
+                    ))
+                }
+            };
+            let i = self.cells.len();
+            if i == n * n {
+                return Err(acs_err(
+                    line_no,
+                    format!(
+                        "more than the {} values of an order-{order} grid ({n}x{n})",
+                        n * n
+                    ),
+                ));
+            }
+            if v > 0 {
+                let (r, c) = (i / n, i % n);
+                let b = r / order * order + c / order;
+                let bit = 1u64 << v;
+                for (kind, u, slot) in [("row", r, r), ("column", c, n + c), ("box", b, 2 * n + b)]
+                {
+                    if self.units[slot] & bit != 0 {
+                        return Err(acs_err(
+                            line_no,
+                            format!(
+                                "given {v} at r{}c{} repeats in {kind} {}",
+                                r + 1,
+                                c + 1,
+                                u + 1
+                            ),
+                        ));
+                    }
+                }
+                for slot in [r, n + c, 2 * n + b] {
+                    self.units[slot] |= bit;
+                }
+            }
+            self.cells.push(v);
+        }
+        Ok(())
+    }
+
+    /// The end of the file: the grid, or what is missing (at the file's last content line).
+    pub fn finish(self) -> Result<SudokuK, (usize, String)> {
+        let at = self.last_line.max(1);
+        let Some(order) = self.order else {
+            return Err(acs_err(at, "the file holds no order"));
+        };
+        if !self.second {
+            return Err(acs_err(at, "the file ends after the order"));
+        }
+        let n = order * order;
+        if self.cells.len() != n * n {
+            return Err(acs_err(
+                at,
+                format!(
+                    "the file ends after {} of the {} values of an order-{order} grid ({n}x{n})",
+                    self.cells.len(),
+                    n * n
+                ),
+            ));
+        }
+        SudokuK::new(order, self.cells).map_err(|e| acs_err(at, e))
+    }
+}
+
+/// At most 20 characters of `s`, for a message.
+fn clip(s: &str) -> String {
+    let mut out: String = s.chars().take(20).collect();
+    if s.chars().nth(20).is_some() {
+        out.push('…');
+    }
+    out
 }
 
 /// The values of one field of the one-line form, checked for count and range.
@@ -243,61 +401,14 @@ pub fn parse_order_line(line: &str) -> Result<Option<OrderLine>, String> {
     Ok(Some((grid, solution)))
 }
 
-/// A `sudoku_acs` instance file's whole text. `Err` gives the 1-based line and the problem.
+/// A `sudoku_acs` instance file's whole text (see [`AcsReader`]). `Err` gives the 1-based
+/// line and the problem.
 pub fn parse_acs(text: &str) -> Result<SudokuK, (usize, String)> {
-    let mut toks = text
-        .lines()
-        .enumerate()
-        .flat_map(|(i, l)| l.split_whitespace().map(move |t| (i + 1, t)));
-    let (l1, first) = toks.next().ok_or((1, "empty file".to_string()))?;
-    let order: usize = first.parse().ok().filter(|k| ORDERS.contains(k)).ok_or((
-        l1,
-        format!("first number is `{first}`, expected the order 2-6"),
-    ))?;
-    let (l2, second) = toks
-        .next()
-        .ok_or((l1, "expected a second number after the order".to_string()))?;
-    second.parse::<i64>().map_err(|_| {
-        (
-            l2,
-            format!("second number is `{second}`, expected a whole number"),
-        )
-    })?;
-    let n = order * order;
-    let mut cells = Vec::with_capacity(n * n);
-    let mut last = l2;
-    for (line, t) in toks {
-        last = line;
-        let v: i64 = t.parse().map_err(|_| {
-            (
-                line,
-                format!("`{t}` is not a number; expected -1 (blank) or 1-{n}"),
-            )
-        })?;
-        let v = match v {
-            -1 => 0,
-            1.. if v as usize <= n => v as u8,
-            _ => return Err((line, format!("value {v}: expected -1 (blank) or 1-{n}"))),
-        };
-        if cells.len() == n * n {
-            return Err((
-                line,
-                format!("more than the {} values of an order-{order} grid", n * n),
-            ));
-        }
-        cells.push(v);
+    let mut r = AcsReader::default();
+    for (i, l) in text.lines().enumerate() {
+        r.line(l, i + 1)?;
     }
-    if cells.len() != n * n {
-        return Err((
-            last,
-            format!(
-                "an order-{order} grid has {} values, found {}",
-                n * n,
-                cells.len()
-            ),
-        ));
-    }
-    SudokuK::new(order, cells).map_err(|e| (last, e))
+    r.finish()
 }
 
 /// A Lewis-style puzzle: a random complete grid of `order` (the propagating decoder from
@@ -399,13 +510,78 @@ mod tests {
             (g.order(), g.cells().iter().filter(|&&v| v == 0).count()),
             (2, 16)
         );
-        assert!(looks_like_acs(&blank) && !looks_like_acs("12\n1\n"));
-        assert!(!looks_like_acs("3\n1\n2\n"), "a one-column Hitori grid");
+        // A lone number never starts a Hitori grid (rows have 2 to 64 numbers), so any such
+        // start with a lone second line, or a -1 soon after, is the ACS parser's to judge.
+        assert!(looks_like_acs(&blank) && looks_like_acs("12\n1\n"));
+        assert!(looks_like_acs("7\n1\n-1 -1\n") && looks_like_acs("100\nx\n"));
+        assert!(looks_like_acs("3\n1 2\n-1 4\n"), "a malformed second line");
+        assert!(!looks_like_acs("5\n1 1 3 1 2\n4 4 2 5 1\n"), "a size above a grid");
+        assert!(!looks_like_acs("12345\n") && !looks_like_acs("3\n"));
         let short = "2\n1\n-1 -1\n";
         assert_eq!(parse_acs(short).err().map(|e| e.0), Some(3));
         let bad = "2\n1\n-1 7\n";
         let e = parse_acs(bad).err().unwrap_or_default();
         assert!(e.0 == 3 && e.1.contains("value 7"), "{e:?}");
         assert!(parse_acs("9\n1\n").is_err());
+    }
+
+    /// The error of an ACS text: (line, message).
+    fn acs_err(text: &str) -> (usize, String) {
+        parse_acs(text).expect_err("refused")
+    }
+
+    // Issue 38: a repeated given was reported at the file's last line, an order 7 or 100 or a
+    // malformed second line got a Hitori-grid message, and a `#` line was refused as "not a
+    // number". Each error is at its line and says what an ACS file is.
+    #[test]
+    fn acs_errors_are_at_the_faulty_line_and_name_the_format() {
+        let row = |v: &str| vec![v; 9].join("\t");
+        let mut rows: Vec<String> = (0..9).map(|_| row("-1")).collect();
+        rows[2] = format!("5\t{}", vec!["-1"; 8].join("\t"));
+        rows[6] = format!("5\t{}", vec!["-1"; 8].join("\t"));
+        let text = format!("3\n1\n{}\n", rows.join("\n"));
+        let (line, m) = acs_err(&text);
+        assert_eq!(line, 9, "{m}");
+        assert!(m.contains("given 5 at r7c1 repeats in column 1"), "{m}");
+        // A box repeat, on the line of the second given.
+        let mut rows: Vec<String> = (0..9).map(|_| row("-1")).collect();
+        rows[0] = format!("4\t{}", vec!["-1"; 8].join("\t"));
+        rows[1] = format!("-1\t4\t{}", vec!["-1"; 7].join("\t"));
+        let (line, m) = acs_err(&format!("3\n1\n{}\n", rows.join("\n")));
+        assert_eq!(line, 4, "{m}");
+        assert!(m.contains("repeats in box 1"), "{m}");
+        for (text, want_line, want) in [
+            ("7\n1\n-1 -1\n", 1, "`7`, not an order"),
+            ("100\n1\n-1\n", 1, "`100`, not an order"),
+            ("3\n1 2\n-1\n", 2, "the second line is `1 2`"),
+            ("3\nx\n-1\n", 2, "the second line is `x`"),
+            ("2\n1\n-1 -1 -1 -1\n-1 z\n", 4, "`z` is not a number"),
+            ("2\n1\n-1 -1 -1 -1\n-1 5\n", 4, "value 5"),
+            ("2\n1\n-1 -1\n# c\n", 3, "after 2 of the 16 values"),
+        ] {
+            let (line, m) = acs_err(text);
+            assert_eq!(line, want_line, "{text:?}: {m}");
+            assert!(m.contains(want), "{text:?}: {m}");
+            assert!(
+                m.contains("expected a sudoku_acs instance file") && m.contains("2 to 6"),
+                "{m}"
+            );
+        }
+        // `#` comment lines and blank lines are skipped, anywhere.
+        let mut with_comments = String::from("# from sudoku_acs\n2\n\n1\n");
+        for _ in 0..4 {
+            with_comments.push_str("# a row\n-1 -1 -1 -1\n");
+        }
+        assert_eq!(parse_acs(&with_comments).map(|g| g.order()), Ok(2));
+        // Values past the grid are refused at the first of them: nothing after it is read.
+        let mut r = AcsReader::default();
+        for (i, l) in ["2", "1", "-1 -1 -1 -1", "-1 -1 -1 -1", "-1 -1 -1 -1", "-1 -1 -1 -1"]
+            .iter()
+            .enumerate()
+        {
+            r.line(l, i + 1).expect("the grid");
+        }
+        let e = r.line("-1", 7).expect_err("past the grid");
+        assert!(e.0 == 7 && e.1.contains("more than the 16 values"), "{e:?}");
     }
 }

@@ -355,6 +355,26 @@ fn descriptor_limits_are_raised_or_refused_up_front() {
         "{stderr}"
     );
     assert!(!dir.path().join("r.csv").exists());
+    // Issue 38: the advice was "use --threads 0 or fewer" under a low limit. It names a
+    // thread count that fits both the limit and the CPUs, or the limit to set.
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let n: usize = stderr
+        .split("use --threads ")
+        .nth(1)
+        .and_then(|t| t.split(' ').next())
+        .and_then(|t| t.parse().ok())
+        .unwrap_or(0);
+    assert!((1..=cpus).contains(&n), "{stderr}");
+    assert!(stderr.contains("`ulimit -n "), "{stderr}");
+    let dir = tempfile::tempdir().unwrap();
+    let out = with_ulimit(dir.path(), "ulimit -n 60", "1");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("not even --threads 1 fits") && stderr.contains("`ulimit -n "),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("--threads 0"), "{stderr}");
 
     // Soft 256 under a higher hard limit: 40 threads need more than 256 and get them.
     let hard: u64 = String::from_utf8_lossy(

@@ -209,6 +209,14 @@ fn a_dataset_file_changed_mid_run_fails_the_run_and_keeps_its_rows_for_resume() 
         ),
         "{e}"
     );
+    // Issue 38: the advice was "once the cause is fixed (e.g. disk space freed)".
+    assert!(
+        e.to_string()
+            .contains("a run cannot be resumed against other contents")
+            && e.to_string().contains("put the dataset back as it was")
+            && !e.to_string().contains("disk space"),
+        "{e}"
+    );
     let out = dir.path().join("out.csv");
     assert!(!out.exists(), "no result file passes for complete");
     let journal = dir.path().join("out.csv.partial");
@@ -248,6 +256,10 @@ fn a_change_seen_only_after_its_puzzles_were_solved_cannot_be_resumed() {
         "{e}"
     );
     assert!(e.to_string().contains("already handed out"), "{e}");
+    assert!(
+        e.to_string().contains("this run cannot be resumed: start a new run"),
+        "{e}"
+    );
     assert!(!dir.path().join("out.csv").exists());
     let meta = std::fs::read_to_string(dir.path().join("out.csv.partial.meta.json")).unwrap();
     assert!(meta.contains("\"status\": \"dataset-changed\""), "{meta}");

@@ -10,6 +10,7 @@ mod cli_orphans;
 mod cli_paths;
 mod cli_provenance;
 mod cli_reliability;
+mod cli_reliability4;
 mod cli_repeat;
 mod cli_repro;
 mod cli_run;

@@ -277,3 +277,30 @@ fn stats_keys_work_like_counters_in_every_report() {
         assert!(!dir.path().join("unused").exists(), "nothing written");
     }
 }
+
+// Issue 38: `summary --counters` on `big=1e308` printed 309-digit cells and `-` for the sum,
+// which overflows. Such values are in scientific form, and an overflowing sum says so.
+#[test]
+fn huge_stats_values_are_scientific_and_an_overflowing_sum_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = run(dir.path());
+    let text = std::fs::read_to_string(&out).unwrap();
+    assert!(text.contains("decodes="), "{text}");
+    std::fs::write(&out, text.replace("decodes=", "big=1e308;decodes=")).unwrap();
+    let o = report()
+        .args(["summary", "--counters"])
+        .arg(&out)
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let row = stdout
+        .lines()
+        .find(|l| l.split_whitespace().nth(2) == Some("big"))
+        .unwrap_or_else(|| panic!("no `big` row: {stdout}"));
+    assert!(row.contains("1.00e308") && row.contains("overflow"), "{row}");
+    assert!(
+        row.split_whitespace().all(|w| w.len() < 30),
+        "a cell of plain digits: {row}"
+    );
+}
