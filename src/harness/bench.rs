@@ -911,7 +911,10 @@ fn execute_and_finish(
                 )));
             }
             // A changed dataset is not a passing fault: --resume refuses other contents.
-            if matches!(e, ExecuteError::Dataset(dataset::DatasetError::Changed { .. })) {
+            if matches!(
+                e,
+                ExecuteError::Dataset(dataset::DatasetError::Changed { .. })
+            ) {
                 return Err(BenchError::Io(format!(
                     "{e}; a run cannot be resumed against other contents: the {} finished rows \
                      so far are kept in {}; put the dataset back as it was when the run started \

@@ -36,6 +36,10 @@ pub struct Job {
 #[derive(Clone, Debug)]
 struct Block {
     strategy: usize,
+    /// Its place among the strategies sorted by identity (name, rules, params): the schedule
+    /// takes turns in that order, so `--strategy a,b` and `b,a` run the same jobs in the same
+    /// order (only their job numbers differ).
+    rank: usize,
     kind: PuzzleKind,
     colonies: u32,
     first: u64,
@@ -207,8 +211,14 @@ impl Plan {
                 });
             }
             let len = len as u64;
+            let me = (s.name(), s.rules(), s.params());
+            let rank = strategies
+                .iter()
+                .filter(|o| (o.name(), o.rules(), o.params()) < me)
+                .count();
             blocks.push(Block {
                 strategy: si,
+                rank,
                 kind: s.kind(),
                 colonies,
                 first,
@@ -313,8 +323,10 @@ impl Plan {
     /// that order (consecutive jobs of one group share it; a worker takes whole groups).
     ///
     /// Kind by kind (in the order of their first strategy), pair group by pair group (puzzle,
-    /// seed), colony by colony: every strategy of the kind that runs that colony, rotated so
-    /// that the `i`-th group of the shard starts with member `i mod m`. Across the shard each
+    /// seed), colony by colony: every strategy
+    /// of the kind that runs that colony, in identity order (name, rules, params: not the
+    /// order of `--strategy`), rotated so that the `i`-th group of the shard starts with
+    /// member `i mod m`. Across the shard each
     /// strategy is first equally often (counts differ by at most one) among the groups with
     /// the same members. With one strategy per kind this is plan order.
     pub fn schedule(&self, shard: Shard) -> Schedule {
@@ -339,6 +351,16 @@ impl Plan {
             let k = &mut kinds[at].1;
             k.blocks.push((b.first, b.colonies));
             k.colonies = k.colonies.max(b.colonies);
+        }
+        // Members take turns in identity order, whatever the order of `--strategy`.
+        let rank = |first: u64| {
+            self.blocks
+                .iter()
+                .find(|b| b.first == first)
+                .map(|b| b.rank)
+        };
+        for (_, k) in &mut kinds {
+            k.blocks.sort_by_key(|&(first, _)| (rank(first), first));
         }
         let first = u64::from(shard.index - 1);
         Schedule {
@@ -547,6 +569,7 @@ mod tests {
             let len = puzzles * u64::from(seeds) * u64::from(colonies);
             blocks.push(Block {
                 strategy,
+                rank: strategy,
                 kind,
                 colonies,
                 first,

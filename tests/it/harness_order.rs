@@ -192,3 +192,17 @@ fn pin_on_refuses_more_workers_than_allowed_cpus_and_pin_off_records_no_cpu() {
     let p = meta.execution.expect("execution").pinning;
     assert!(p.workers.is_empty() && p.note.is_some_and(|n| n.contains("not pinned")));
 }
+
+#[test]
+fn the_order_of_strategy_names_does_not_change_the_order_jobs_run_in() {
+    let d = tempfile::tempdir().expect("tmp");
+    let (ab, ba): (Calls, Calls) = (Arc::default(), Arc::default());
+    run(d.path(), &["a", "b"], 1, &ab);
+    run(d.path(), &["b", "a"], 1, &ba);
+    let ab = ab.lock().expect("lock").clone();
+    assert_eq!(ab, *ba.lock().expect("lock"));
+    // And they still take turns: a first in the first group (its warm-up, its job, then b's
+    // warm-up and job), b first in the second.
+    let names: Vec<&str> = ab[..6].iter().map(|(n, _)| *n).collect();
+    assert_eq!(names, ["a", "a", "b", "b", "b", "a"]);
+}
