@@ -37,13 +37,26 @@ cat > "$dir/src/main.rs" <<'RS'
 use std::time::Instant;
 use sudoku::Sudoku;
 
-/// This thread's on-CPU time in nanoseconds (Linux `/proc/thread-self/schedstat`), which time
-/// spent waiting for a core on a loaded machine does not inflate; 0 where it cannot be read.
+/// This thread's CPU time in nanoseconds (`CLOCK_THREAD_CPUTIME_ID`, declared here so the
+/// program needs no crate beyond the one it times), which time spent waiting for a core on a
+/// loaded machine does not inflate; 0 where it cannot be read. Not
+/// `/proc/thread-self/schedstat`, which read 2.69-2.72 µs where this clock read 4.10-4.16 µs.
 fn cpu_ns() -> u64 {
-    std::fs::read_to_string("/proc/thread-self/schedstat")
-        .ok()
-        .and_then(|s| s.split_whitespace().next()?.parse().ok())
-        .unwrap_or(0)
+    #[repr(C)]
+    struct Timespec {
+        tv_sec: i64,
+        tv_nsec: i64,
+    }
+    extern "C" {
+        fn clock_gettime(clock: i32, ts: *mut Timespec) -> i32;
+    }
+    const CLOCK_THREAD_CPUTIME_ID: i32 = 3; // Linux
+    let mut ts = Timespec { tv_sec: 0, tv_nsec: 0 };
+    // SAFETY: a valid clock id and a valid out-pointer (x86-64/aarch64 Linux timespec).
+    if unsafe { clock_gettime(CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
+        return 0;
+    }
+    ts.tv_sec as u64 * 1_000_000_000 + ts.tv_nsec as u64
 }
 
 fn main() {

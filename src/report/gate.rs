@@ -123,8 +123,8 @@ impl Band {
     }
 }
 
-/// The share of a run's CPU capacity (`cpus × wall_s`) that others may take beyond the spare
-/// CPUs before any of it counts against the run: kernel threads, daemons, the harness's own
+/// The share of a run's CPU capacity (`cpus × wall_s`) that others may take before any of it
+/// counts against the run: kernel threads, daemons, the harness's own
 /// bookkeeping that `getrusage` and `/proc/stat` see differently, and `/proc/stat`'s sampled
 /// accounting (a tick charges its whole 10 ms to whatever ran at that instant).
 pub const HOST_SLACK_SHARE: f64 = 0.05;
@@ -153,8 +153,8 @@ pub struct FileLoad {
     pub dataset: Option<String>,
     /// Strategies of the file's meta.
     pub strategies: Vec<String>,
-    /// Others' CPU seconds beyond the spare CPUs and the slack: what could have come out of
-    /// the run's own threads.
+    /// Others' CPU seconds beyond the slack, at most the run's time off a CPU: what could
+    /// have come out of the run's own threads.
     pub excess_s: f64,
     /// The largest factor by which that excess could have raised the median job time of a
     /// group in the file (1 when there is no excess, infinite when it could account for all
@@ -165,19 +165,21 @@ pub struct FileLoad {
 }
 
 impl FileLoad {
-    /// The bound from a meta's host state: `excess = others − (cpus − threads) × wall −
-    /// slack`, `slack = 2 ticks × cpus + 5% × cpus × wall`; the run's threads had
-    /// `threads × wall` seconds, and to raise a median by ×f others must slow at least half of
-    /// the jobs by (f − 1) each, so `f ≤ 1 + 2 × excess / (threads × wall − excess)`.
+    /// The bound from a meta's host state. Others' CPU beyond the slack (`2 ticks × cpus + 5%
+    /// × cpus × wall`) could have come out of the run's threads, but never more than the time
+    /// they were off a CPU (`threads × wall − run_cpu`, all of `threads × wall` when the meta
+    /// has no `run_cpu_s`): that is the excess. To raise a median by ×f others must slow at
+    /// least half of the jobs by (f − 1) each, so `f ≤ 1 + 2 × excess / (threads × wall −
+    /// excess)`. Spare CPUs are no shelter: a bursty load fills them and the run's threads alike.
     pub fn bound(path: &str, m: &RunMeta) -> Option<FileLoad> {
         let h = m.host_state.as_ref()?;
         let threads = m.threads?.max(1) as f64;
         let cpus = m.machine.get("cpus").and_then(serde_json::Value::as_u64)? as f64;
         let (wall, others) = (h.wall_s?, h.others_cpu_s?);
-        let spare = (cpus - threads).max(0.0) * wall;
-        let slack = HOST_SLACK_TICKS * cpus * tick_s() + HOST_SLACK_SHARE * cpus * wall;
-        let excess = (others - spare - slack).max(0.0);
         let own = threads * wall;
+        let off = (own - h.run_cpu_s.unwrap_or(0.0)).max(0.0);
+        let slack = HOST_SLACK_TICKS * cpus * tick_s() + HOST_SLACK_SHARE * cpus * wall;
+        let excess = (others - slack).clamp(0.0, off);
         let inflation = if excess <= 0.0 {
             1.0
         } else if excess >= own {
@@ -194,8 +196,9 @@ impl FileLoad {
             inflation,
             why: format!(
                 "others took {others:.2} s of CPU during {path} ({wall:.3} s, {threads} \
-                 thread{t} on {cpus} CPUs: {spare:.2} s spare, {slack:.2} s slack), \
-                 {excess:.2} s beyond, enough to raise median job times up to {}",
+                 thread{t} on {cpus} CPUs, {off:.2} s off a CPU, {slack:.2} s slack): up to \
+                 {excess:.2} s could have come out of the run, enough to raise median job \
+                 times up to {}",
                 if inflation.is_finite() {
                     format!("x{inflation:.2}")
                 } else {
