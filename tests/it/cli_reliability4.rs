@@ -255,3 +255,36 @@ fn a_directory_owns_no_meta_and_finished_runs_leave_no_lock() {
     assert!(e.contains("belongs to") && e.contains("third"), "{e}");
     assert!(!out.join("third.meta.lock").exists(), "a refused run leaves no lock");
 }
+
+// Issue 38, item 9: `compare` given the parent of nightly runs said only "holds no *.csv
+// files"; it says which night to name.
+#[test]
+fn compare_given_the_parent_of_nights_says_which_night_to_name() {
+    let d = tempfile::tempdir().unwrap();
+    let data = write(d.path(), "p.txt", HITORI_DEMO);
+    let nightly = d.path().join("nightly");
+    for night in ["2026-12-01", "2026-12-02"] {
+        bench_run()
+            .args(["--strategy", "mrv", "--dataset"])
+            .arg(&data)
+            .arg("--output")
+            .arg(nightly.join(night).join("hitori.csv"))
+            .assert()
+            .success();
+    }
+    let o = Command::cargo_bin("bench-report")
+        .unwrap()
+        .arg("compare")
+        .arg(nightly.join("2026-12-01"))
+        .arg(&nightly)
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(e.contains("directory holds no *.csv files"), "{e}");
+    assert!(
+        e.contains("2 of its subdirectories hold results")
+            && e.contains(&format!("{}", nightly.join("2026-12-02").display())),
+        "{e}"
+    );
+}
