@@ -1445,14 +1445,25 @@ mod tests {
             "\n".repeat(100_000)
         );
         let cases = [
-            ("s.txt", format!("{filler}{SUDOKU}\n{filler}{SUDOKU2}\n{filler}"), 2),
+            (
+                "s.txt",
+                format!("{filler}{SUDOKU}\n{filler}{SUDOKU2}\n{filler}"),
+                2,
+            ),
             ("h.txt", format!("{filler}{HITORI}{filler}{HITORI}"), 2),
             (
                 "a.txt",
-                format!("{filler}2\n{filler}1\n{filler}{}\n", vec!["-1"; 16].join(" ")),
+                format!(
+                    "{filler}2\n{filler}1\n{filler}{}\n",
+                    vec!["-1"; 16].join(" ")
+                ),
                 1,
             ),
-            ("o.txt", format!("{filler}sudoku4:{}\n", vec!["0"; 16].join(",")), 1),
+            (
+                "o.txt",
+                format!("{filler}sudoku4:{}\n", vec!["0"; 16].join(",")),
+                1,
+            ),
         ];
         for (name, text, puzzles) in cases {
             let d = dir_with(&[(name, &text)]);
@@ -1469,7 +1480,10 @@ mod tests {
             assert_eq!(n, puzzles, "{name}");
         }
         // The first puzzle line's number, after blank lines passed over in bulk.
-        let d = dir_with(&[("n.txt", &format!("{}\r\n\n  \n{SUDOKU}\n", "\n".repeat(70_000)))]);
+        let d = dir_with(&[(
+            "n.txt",
+            &format!("{}\r\n\n  \n{SUDOKU}\n", "\n".repeat(70_000)),
+        )]);
         let all = load_file(&d.path().join("n.txt"), 0).expect("load");
         assert_eq!(all[0].line, 70_004);
         // A file of nothing but blank lines is refused, holding nothing.
@@ -1480,15 +1494,24 @@ mod tests {
         // An empty `# name:` before the first block is still the grid parser's error.
         let d = dir_with(&[("m.txt", &format!("\n# name:\n\n{HITORI}"))]);
         let e = load_file(&d.path().join("m.txt"), 0).expect_err("empty name");
-        assert!(e.to_string().contains("m.txt:2: expected a puzzle name"), "{e}");
+        assert!(
+            e.to_string().contains("m.txt:2: expected a puzzle name"),
+            "{e}"
+        );
         // A name before the blank-line run is cancelled by it; one right before the block is
         // kept, whatever precedes it.
-        let text = format!("# name: gone\n{}# name: kept\n1 2\n2 1\n", "\n".repeat(5000));
+        let text = format!(
+            "# name: gone\n{}# name: kept\n1 2\n2 1\n",
+            "\n".repeat(5000)
+        );
         let d = dir_with(&[("k.txt", &text)]);
         let all = load_file(&d.path().join("k.txt"), 0).expect("load");
         assert_eq!(all[0].id, "kept");
         let d = dir_with(&[("g.txt", &format!("# name: gone\n\n\n1 2\n2 1\n"))]);
-        assert_eq!(load_file(&d.path().join("g.txt"), 0).expect("load")[0].id, "g:1");
+        assert_eq!(
+            load_file(&d.path().join("g.txt"), 0).expect("load")[0].id,
+            "g:1"
+        );
     }
 
     // Issue 38: an ACS instance file was read whole before parsing (a header then 600 MB of
@@ -1525,7 +1548,10 @@ mod tests {
         }
         let d = dir_with(&[("ok.txt", &ok)]);
         let all = load_file(&d.path().join("ok.txt"), 0).expect("load");
-        assert_eq!((all.len(), all[0].line, all[0].sudoku_order()), (1, 2, Some(3)));
+        assert_eq!(
+            (all.len(), all[0].line, all[0].sudoku_order()),
+            (1, 2, Some(3))
+        );
     }
 
     // Issue 38: an order outside 2-6, a malformed second line or a `#` line in an instance got
@@ -1533,15 +1559,23 @@ mod tests {
     #[test]
     fn acs_like_files_get_acs_messages_with_file_and_line() {
         for (text, want) in [
-            ("7\n1\n-1 -1 -1\n", "f.txt:1: the first line is `7`, not an order"),
+            (
+                "7\n1\n-1 -1 -1\n",
+                "f.txt:1: the first line is `7`, not an order",
+            ),
             ("100\n1\n-1 -1\n", "f.txt:1: the first line is `100`"),
             ("0\n1\n-1\n", "f.txt:1: the first line is `0`"),
             ("3\nabc\n-1 -1 -1\n", "f.txt:2: the second line is `abc`"),
             ("3\n1 2\n-1 -1 -1\n", "f.txt:2: the second line is `1 2`"),
-            ("\n\n3\n\n1\n# note\n-1 -1 x\n", "f.txt:7: `x` is not a number"),
+            (
+                "\n\n3\n\n1\n# note\n-1 -1 x\n",
+                "f.txt:7: `x` is not a number",
+            ),
         ] {
             let d = dir_with(&[("f.txt", text)]);
-            let e = load_file(&d.path().join("f.txt"), 0).expect_err(text).to_string();
+            let e = load_file(&d.path().join("f.txt"), 0)
+                .expect_err(text)
+                .to_string();
             assert!(e.contains(want), "{text:?}: {e}");
             assert!(
                 e.contains("expected a sudoku_acs instance file") && e.contains("(2 to 6"),

@@ -627,10 +627,9 @@ fn lock_refused(paths: &RunPaths, e: std::fs::TryLockError) -> Result<File, Benc
                 if holder.is_empty() { "holder unknown" } else { holder }
             )))
         }
-        std::fs::TryLockError::Error(e) => Err(BenchError::Io(format!(
-            "{}: {e}",
-            paths.lock.display()
-        ))),
+        std::fs::TryLockError::Error(e) => {
+            Err(BenchError::Io(format!("{}: {e}", paths.lock.display())))
+        }
     }
 }
 
@@ -875,7 +874,10 @@ fn execute_and_finish(
                 )));
             }
             // A changed dataset is not a passing fault: --resume refuses other contents.
-            if matches!(e, ExecuteError::Dataset(dataset::DatasetError::Changed { .. })) {
+            if matches!(
+                e,
+                ExecuteError::Dataset(dataset::DatasetError::Changed { .. })
+            ) {
                 return Err(BenchError::Io(format!(
                     "{e}; a run cannot be resumed against other contents: the {} finished rows \
                      so far are kept in {}; put the dataset back as it was when the run started \

@@ -160,8 +160,10 @@ fn unfinished(dir: &Path) -> Result<Option<PathBuf>, HistoryError> {
 /// allowed): runs are ordered by it, so anything else would sort anywhere.
 fn is_time(s: &str) -> bool {
     let b = s.as_bytes();
-    let digits = |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
-    let num = |r: std::ops::Range<usize>| s.get(r).and_then(|d| d.parse::<u32>().ok()).unwrap_or(99);
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    let num =
+        |r: std::ops::Range<usize>| s.get(r).and_then(|d| d.parse::<u32>().ok()).unwrap_or(99);
     let frac = s.get(19..s.len().saturating_sub(1)).unwrap_or("x");
     b.len() >= 20
         && digits(0..4)
@@ -178,7 +180,9 @@ fn is_time(s: &str) -> bool {
         && num(17..19) < 61
         && s.ends_with('Z')
         && (frac.is_empty()
-            || frac.strip_prefix('.').is_some_and(|f| !f.is_empty() && f.bytes().all(|d| d.is_ascii_digit())))
+            || frac
+                .strip_prefix('.')
+                .is_some_and(|f| !f.is_empty() && f.bytes().all(|d| d.is_ascii_digit())))
 }
 
 /// The results files of a directory when they are repeated runs of one command (`bench-run …
@@ -308,7 +312,10 @@ pub fn open_runs(paths: &[PathBuf], opts: &InputOptions) -> Result<Runs, History
     // twice) is the same run. A link gives way to the path it names.
     let mut found = candidates(paths, &mut notes)?;
     let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
-    let is_link = |p: &Path| p.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink());
+    let is_link = |p: &Path| {
+        p.symlink_metadata()
+            .is_ok_and(|m| m.file_type().is_symlink())
+    };
     found.sort_by_key(|(p, _)| is_link(p));
     let mut seen: Vec<(PathBuf, PathBuf)> = Vec::new();
     found.retain(|(p, _)| {
@@ -953,17 +960,29 @@ mod tests {
     fn each_run_is_counted_once_and_started_must_be_a_time() {
         let d = tempfile::tempdir().expect("tempdir");
         let nightly = d.path().join("nightly");
-        for (night, t) in [("n1", "2026-12-01T03:00:00Z"), ("n2", "2026-12-02T03:00:00Z")] {
+        for (night, t) in [
+            ("n1", "2026-12-01T03:00:00Z"),
+            ("n2", "2026-12-02T03:00:00Z"),
+        ] {
             run(&nightly.join(night), "r.csv", "P", t, &walls(1.0));
         }
         std::os::unix::fs::symlink(nightly.join("n1"), nightly.join("latest")).expect("link");
-        let runs = open_runs(std::slice::from_ref(&nightly), &InputOptions::default())
-            .expect("runs");
-        let paths: Vec<String> = runs.runs.iter().map(|r| r.path.display().to_string()).collect();
+        let runs =
+            open_runs(std::slice::from_ref(&nightly), &InputOptions::default()).expect("runs");
+        let paths: Vec<String> = runs
+            .runs
+            .iter()
+            .map(|r| r.path.display().to_string())
+            .collect();
         assert_eq!(paths.len(), 2, "{paths:?}");
-        assert!(paths[0].ends_with("n1") && paths[1].ends_with("n2"), "{paths:?}");
         assert!(
-            runs.notes.iter().any(|n| n.contains("latest: the same run as")),
+            paths[0].ends_with("n1") && paths[1].ends_with("n2"),
+            "{paths:?}"
+        );
+        assert!(
+            runs.notes
+                .iter()
+                .any(|n| n.contains("latest: the same run as")),
             "{:?}",
             runs.notes
         );
@@ -975,7 +994,12 @@ mod tests {
         )
         .expect("runs");
         assert_eq!(runs.runs.len(), 2);
-        for bad in ["yesterday", "2026-13-01T03:00:00Z", "2026-12-01 03:00:00", ""] {
+        for bad in [
+            "yesterday",
+            "2026-13-01T03:00:00Z",
+            "2026-12-01 03:00:00",
+            "",
+        ] {
             let p = run(&d.path().join("bad"), "r.csv", "P", bad, &walls(1.0));
             let e = history_of(&[a.clone(), p]).expect_err(bad).to_string();
             assert!(

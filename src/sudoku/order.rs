@@ -237,10 +237,7 @@ impl AcsReader {
             }
             return Err(acs_err(
                 line_no,
-                format!(
-                    "the second line is `{}`, not a lone whole number",
-                    clip(t)
-                ),
+                format!("the second line is `{}`, not a lone whole number", clip(t)),
             ));
         }
         let n = order * order;
@@ -515,7 +512,10 @@ mod tests {
         assert!(looks_like_acs(&blank) && looks_like_acs("12\n1\n"));
         assert!(looks_like_acs("7\n1\n-1 -1\n") && looks_like_acs("100\nx\n"));
         assert!(looks_like_acs("3\n1 2\n-1 4\n"), "a malformed second line");
-        assert!(!looks_like_acs("5\n1 1 3 1 2\n4 4 2 5 1\n"), "a size above a grid");
+        assert!(
+            !looks_like_acs("5\n1 1 3 1 2\n4 4 2 5 1\n"),
+            "a size above a grid"
+        );
         assert!(!looks_like_acs("12345\n") && !looks_like_acs("3\n"));
         let short = "2\n1\n-1 -1\n";
         assert_eq!(parse_acs(short).err().map(|e| e.0), Some(3));
@@ -575,9 +575,16 @@ mod tests {
         assert_eq!(parse_acs(&with_comments).map(|g| g.order()), Ok(2));
         // Values past the grid are refused at the first of them: nothing after it is read.
         let mut r = AcsReader::default();
-        for (i, l) in ["2", "1", "-1 -1 -1 -1", "-1 -1 -1 -1", "-1 -1 -1 -1", "-1 -1 -1 -1"]
-            .iter()
-            .enumerate()
+        for (i, l) in [
+            "2",
+            "1",
+            "-1 -1 -1 -1",
+            "-1 -1 -1 -1",
+            "-1 -1 -1 -1",
+            "-1 -1 -1 -1",
+        ]
+        .iter()
+        .enumerate()
         {
             r.line(l, i + 1).expect("the grid");
         }

@@ -16,7 +16,10 @@ fn bench_gen(args: &[&str], out: &Path) -> (Option<i32>, String) {
         .timeout(std::time::Duration::from_secs(300))
         .output()
         .expect("bench-gen runs");
-    (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned())
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
 }
 
 // Issue 38, item 2: `--count 10000000 --order 6` (about 35 GB) was accepted with no estimate,
@@ -28,7 +31,15 @@ fn bench_gen_refuses_an_output_beyond_the_bound_with_its_estimate() {
     let out = d.path().join("big.txt");
     for (args, estimate) in [
         (
-            vec!["sudoku", "--order", "6", "--given-pct", "45", "--count", "10000000"],
+            vec![
+                "sudoku",
+                "--order",
+                "6",
+                "--given-pct",
+                "45",
+                "--count",
+                "10000000",
+            ],
             "up to about 39.0 GB (10000000 puzzles of up to 3897 bytes each)",
         ),
         (
@@ -36,14 +47,19 @@ fn bench_gen_refuses_an_output_beyond_the_bound_with_its_estimate() {
             "up to about 8.2 GB",
         ),
         (
-            vec!["hitori", "--size", "40", "--format", "grid", "--count", "2000000"],
+            vec![
+                "hitori", "--size", "40", "--format", "grid", "--count", "2000000",
+            ],
             "GB (2000000 puzzles",
         ),
     ] {
         let (code, e) = bench_gen(&args, &out);
         assert_eq!(code, Some(2), "{args:?}: {e}");
         assert!(e.contains(estimate), "{args:?}: {e}");
-        assert!(e.contains("beyond the 2 GiB") && e.contains("--allow-large"), "{e}");
+        assert!(
+            e.contains("beyond the 2 GiB") && e.contains("--allow-large"),
+            "{e}"
+        );
         assert!(!out.exists(), "nothing is written");
     }
 }
@@ -92,7 +108,10 @@ fn run_on(dir: &Path, data: &Path) -> (Option<i32>, String) {
         .timeout(std::time::Duration::from_secs(300))
         .output()
         .expect("bench-run runs");
-    (o.status.code(), String::from_utf8_lossy(&o.stderr).into_owned())
+    (
+        o.status.code(),
+        String::from_utf8_lossy(&o.stderr).into_owned(),
+    )
 }
 
 // Issue 38, item 1: 10 MB of newlines before a grid took 629 MB; blank and comment lines are
@@ -129,7 +148,11 @@ fn acs_instance_errors_name_file_line_and_format() {
     grid[3] = format!("7\t{}", vec!["-1"; 15].join("\t"));
     grid[9] = format!("-1\t7\t{}", vec!["-1"; 14].join("\t"));
     grid[10] = format!("-1\t7\t{}", vec!["-1"; 14].join("\t"));
-    let repeat = write(d.path(), "r.txt", &format!("4\r\n1\r\n{}\r\n", grid.join("\r\n")));
+    let repeat = write(
+        d.path(),
+        "r.txt",
+        &format!("4\r\n1\r\n{}\r\n", grid.join("\r\n")),
+    );
     for (file, want) in [
         (repeat, "r.txt:13: given 7 at r11c2 repeats in column 2"),
         (
@@ -141,7 +164,11 @@ fn acs_instance_errors_name_file_line_and_format() {
             "s.txt:2: the second line is `1 x`",
         ),
         (
-            write(d.path(), "t.txt", &format!("2\n1\n{}\n", vec!["-1"; 17].join(" "))),
+            write(
+                d.path(),
+                "t.txt",
+                &format!("2\n1\n{}\n", vec!["-1"; 17].join(" ")),
+            ),
             "t.txt:3: more than the 16 values",
         ),
     ] {
@@ -181,7 +208,10 @@ fn noise_band_and_calibrate_are_refused_together() {
         let mut cmd = Command::cargo_bin("bench-report").unwrap();
         cmd.arg(sub);
         if sub == "html" {
-            cmd.arg("--out").arg(d.path().join("page")).arg(&a).arg("--baseline");
+            cmd.arg("--out")
+                .arg(d.path().join("page"))
+                .arg(&a)
+                .arg("--baseline");
         }
         let o = cmd
             .arg(&a)
@@ -194,7 +224,9 @@ fn noise_band_and_calibrate_are_refused_together() {
         let e = String::from_utf8_lossy(&o.stderr);
         assert_eq!(o.status.code(), Some(2), "{sub}: {e}");
         assert!(
-            e.contains("--noise-band") && e.contains("cannot be used with") && e.contains("--calibrate"),
+            e.contains("--noise-band")
+                && e.contains("cannot be used with")
+                && e.contains("--calibrate"),
             "{sub}: {e}"
         );
     }
@@ -253,7 +285,10 @@ fn a_directory_owns_no_meta_and_finished_runs_leave_no_lock() {
         .code(2);
     let e = String::from_utf8_lossy(&o.get_output().stderr).into_owned();
     assert!(e.contains("belongs to") && e.contains("third"), "{e}");
-    assert!(!out.join("third.meta.lock").exists(), "a refused run leaves no lock");
+    assert!(
+        !out.join("third.meta.lock").exists(),
+        "a refused run leaves no lock"
+    );
 }
 
 // Issue 38, item 9: `compare` given the parent of nightly runs said only "holds no *.csv

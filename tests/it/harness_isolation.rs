@@ -257,7 +257,8 @@ fn a_change_seen_only_after_its_puzzles_were_solved_cannot_be_resumed() {
     );
     assert!(e.to_string().contains("already handed out"), "{e}");
     assert!(
-        e.to_string().contains("this run cannot be resumed: start a new run"),
+        e.to_string()
+            .contains("this run cannot be resumed: start a new run"),
         "{e}"
     );
     assert!(!dir.path().join("out.csv").exists());

@@ -298,7 +298,10 @@ fn huge_stats_values_are_scientific_and_an_overflowing_sum_says_so() {
         .lines()
         .find(|l| l.split_whitespace().nth(2) == Some("big"))
         .unwrap_or_else(|| panic!("no `big` row: {stdout}"));
-    assert!(row.contains("1.00e308") && row.contains("overflow"), "{row}");
+    assert!(
+        row.contains("1.00e308") && row.contains("overflow"),
+        "{row}"
+    );
     assert!(
         row.split_whitespace().all(|w| w.len() < 30),
         "a cell of plain digits: {row}"
