@@ -633,6 +633,34 @@ fn lock_refused(paths: &RunPaths, e: std::fs::TryLockError) -> Result<File, Benc
     }
 }
 
+/// The error of a run that failed part-way, with what the user can do: resume once a passing
+/// cause is fixed, or not at all when the dataset changed (`--resume` refuses other
+/// contents; `tainted`: puzzles of the changed file were solved, so its rows are suspect).
+fn failed_run_error(e: &ExecuteError, tainted: bool, rows: u64, journal: &Path) -> BenchError {
+    if tainted {
+        return BenchError::Io(format!(
+            "{e}; its rows cannot be trusted, so this run cannot be resumed: start a new run of \
+             the same command with --force"
+        ));
+    }
+    if matches!(
+        e,
+        ExecuteError::Dataset(dataset::DatasetError::Changed { .. })
+    ) {
+        return BenchError::Io(format!(
+            "{e}; a run cannot be resumed against other contents: the {rows} finished rows so \
+             far are kept in {}; put the dataset back as it was when the run started and run \
+             the same command with --resume, or start a new run with --force",
+            journal.display()
+        ));
+    }
+    BenchError::Io(format!(
+        "{e}; the {rows} finished rows so far are kept in {}; once the cause is fixed (e.g. disk \
+         space freed), run the same command with --resume to finish the run",
+        journal.display()
+    ))
+}
+
 /// Run a benchmark. `interrupt` stops handing out jobs when set (Ctrl-C); finished rows are kept.
 pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, BenchError> {
     let paths = preflight(&cfg)?;
@@ -867,31 +895,12 @@ fn execute_and_finish(
             meta.jobs_done = Some(already + finished);
             let _ = writer.abandon();
             let _ = write_meta(&paths.journal_meta, &meta);
-            if tainted {
-                return Err(BenchError::Io(format!(
-                    "{e}; its rows cannot be trusted, so this run cannot be resumed: start a \
-                     new run of the same command with --force"
-                )));
-            }
-            // A changed dataset is not a passing fault: --resume refuses other contents.
-            if matches!(
-                e,
-                ExecuteError::Dataset(dataset::DatasetError::Changed { .. })
-            ) {
-                return Err(BenchError::Io(format!(
-                    "{e}; a run cannot be resumed against other contents: the {} finished rows \
-                     so far are kept in {}; put the dataset back as it was when the run started \
-                     and run the same command with --resume, or start a new run with --force",
-                    already + finished,
-                    paths.journal.display()
-                )));
-            }
-            return Err(BenchError::Io(format!(
-                "{e}; the {} finished rows so far are kept in {}; once the cause is fixed \
-                 (e.g. disk space freed), run the same command with --resume to finish the run",
+            return Err(failed_run_error(
+                &e,
+                tainted,
                 already + finished,
-                paths.journal.display()
-            )));
+                &paths.journal,
+            ));
         }
     };
     let done = already + summary.finished;
