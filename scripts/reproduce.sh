@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Re-measure every numeric claim of the two source articles (../shared/seeds/) and write
+# Re-measure every numeric claim of the two source articles (docs/articles.md) and write
 # docs/reproduction-results.md: claim (in English), the article's figure, the measured figure with the
 # command that measured it, and a verdict.
 #

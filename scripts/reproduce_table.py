@@ -844,9 +844,9 @@ first_summ = min((v[0] for k, v in CMDS.items() if k.startswith("s-")), default=
 lines = [
     "# Reproduction of the source articles' numeric claims",
     "",
-    "Written by `scripts/reproduce.sh` (do not edit by hand; rerun it). The articles are "
-    "`../shared/seeds/hitori-article.txt` and `../shared/seeds/sudoku-abc-article.txt` (Chinese; claims "
-    "translated in the table, original wording below it).",
+    "Written by `scripts/reproduce.sh` (do not edit by hand; rerun it). The articles (Chinese; "
+    "citation and summary in [articles.md](articles.md)) are quoted here: claims translated in "
+    "the table, original wording below it.",
     "",
     f"* Date: {ENV('REPRO_DATE', '?')}",
     f"* Git revision: `{rev}`",

@@ -1507,7 +1507,7 @@ mod tests {
         let d = dir_with(&[("k.txt", &text)]);
         let all = load_file(&d.path().join("k.txt"), 0).expect("load");
         assert_eq!(all[0].id, "kept");
-        let d = dir_with(&[("g.txt", &format!("# name: gone\n\n\n1 2\n2 1\n"))]);
+        let d = dir_with(&[("g.txt", "# name: gone\n\n\n1 2\n2 1\n")]);
         assert_eq!(
             load_file(&d.path().join("g.txt"), 0).expect("load")[0].id,
             "g:1"
@@ -1519,7 +1519,7 @@ mod tests {
     // grid: the invalid bytes far below are never reached.
     #[test]
     fn acs_files_are_read_a_line_at_a_time() {
-        let row = vec!["-1"; 9].join("\t");
+        let row = ["-1"; 9].join("\t");
         let mut text = String::from("3\r\n1\r\n");
         for _ in 0..20_000 {
             text.push_str(&row);

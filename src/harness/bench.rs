@@ -400,7 +400,9 @@ fn mem_available() -> Option<u64> {
 fn check_meta_owner(paths: &RunPaths) -> Result<(), BenchError> {
     for other in meta::sharing_meta(&paths.output) {
         let journal = journal_path(&other);
-        let held = [&other, &journal].into_iter().find(|p| p.exists());
+        // Only a results file (or a journal) owns a meta: a directory `out/x/` beside
+        // `out/x.csv` is someone's crate or dataset, and writes no `out/x.meta.json`.
+        let held = [&other, &journal].into_iter().find(|p| p.is_file());
         if let Some(held) = held {
             return Err(BenchError::Usage(format!(
                 "{}: its meta file {} belongs to {} too ({} exists); choose another --output",
@@ -557,9 +559,33 @@ fn run_meta(cfg: &BenchConfig, dataset: &Dataset, plan: &Plan, columns: Columns)
     }
 }
 
-/// The lock on a run's output, held until dropped.
+/// The lock on a run's output, held until dropped; dropping it removes the lock file, so a
+/// finished run leaves only its results and meta.
+///
+/// Removal keeps the one-writer guarantee because the file is removed while locked, and a
+/// run that takes the lock checks that the path still names the file it locked
+/// ([`lock_output`]): a run that opened the file just before its removal finds it gone and
+/// opens the path again, so two runs never hold locks on two different files of one name.
 struct OutputLock {
-    _file: File,
+    file: File,
+    path: PathBuf,
+}
+
+impl Drop for OutputLock {
+    fn drop(&mut self) {
+        if same_file(&self.file, &self.path) {
+            let _ = std::fs::remove_file(&self.path);
+        }
+    }
+}
+
+/// Whether `path` names the file `file` has open (not a file created since another removed it).
+fn same_file(file: &File, path: &Path) -> bool {
+    use std::os::unix::fs::MetadataExt;
+    match (file.metadata(), std::fs::symlink_metadata(path)) {
+        (Ok(a), Ok(b)) => a.dev() == b.dev() && a.ino() == b.ino(),
+        _ => false,
+    }
 }
 
 /// Step 4a: take the output's lock, or say who holds it.
@@ -569,25 +595,20 @@ fn lock_output(paths: &RunPaths) -> Result<OutputLock, BenchError> {
             .map_err(|e| BenchError::Io(format!("{}: cannot create: {e}", dir.display())))?;
     }
     let io = |e: std::io::Error| BenchError::Io(format!("{}: {e}", paths.lock.display()));
-    let mut file = crate::results::write::open_target(
-        "lock file",
-        &paths.lock,
-        crate::results::write::OpenMode::ReadWrite,
-    )
-    .map_err(|e| BenchError::Io(e.to_string()))?;
-    match file.try_lock() {
-        Ok(()) => {}
-        Err(std::fs::TryLockError::WouldBlock) => {
-            let holder = std::fs::read_to_string(&paths.lock).unwrap_or_default();
-            let holder = holder.trim();
-            return Err(BenchError::Locked(format!(
-                "{}: another bench-run is writing these results ({}); wait for it to end, or choose another --output",
-                paths.output.display(),
-                if holder.is_empty() { "holder unknown" } else { holder }
-            )));
+    let mut file = loop {
+        let file = crate::results::write::open_target(
+            "lock file",
+            &paths.lock,
+            crate::results::write::OpenMode::ReadWrite,
+        )
+        .map_err(|e| BenchError::Io(e.to_string()))?;
+        match file.try_lock() {
+            // The run that held it may have removed it between our open and our lock.
+            Ok(()) if !same_file(&file, &paths.lock) => continue,
+            Ok(()) => break file,
+            Err(e) => break lock_refused(paths, e)?,
         }
-        Err(std::fs::TryLockError::Error(e)) => return Err(io(e)),
-    }
+    };
     file.set_len(0).map_err(io)?;
     writeln!(
         file,
@@ -596,7 +617,57 @@ fn lock_output(paths: &RunPaths) -> Result<OutputLock, BenchError> {
         meta::now_utc()
     )
     .map_err(io)?;
-    Ok(OutputLock { _file: file })
+    Ok(OutputLock {
+        file,
+        path: paths.lock.clone(),
+    })
+}
+
+/// Why the lock could not be taken: another run holds it (named from the lock's text), or
+/// the error.
+fn lock_refused(paths: &RunPaths, e: std::fs::TryLockError) -> Result<File, BenchError> {
+    match e {
+        std::fs::TryLockError::WouldBlock => {
+            let holder = std::fs::read_to_string(&paths.lock).unwrap_or_default();
+            let holder = holder.trim();
+            Err(BenchError::Locked(format!(
+                "{}: another bench-run is writing these results ({}); wait for it to end, or choose another --output",
+                paths.output.display(),
+                if holder.is_empty() { "holder unknown" } else { holder }
+            )))
+        }
+        std::fs::TryLockError::Error(e) => {
+            Err(BenchError::Io(format!("{}: {e}", paths.lock.display())))
+        }
+    }
+}
+
+/// The error of a run that failed part-way, with what the user can do: resume once a passing
+/// cause is fixed, or not at all when the dataset changed (`--resume` refuses other
+/// contents; `tainted`: puzzles of the changed file were solved, so its rows are suspect).
+fn failed_run_error(e: &ExecuteError, tainted: bool, rows: u64, journal: &Path) -> BenchError {
+    if tainted {
+        return BenchError::Io(format!(
+            "{e}; its rows cannot be trusted, so this run cannot be resumed: start a new run of \
+             the same command with --force"
+        ));
+    }
+    if matches!(
+        e,
+        ExecuteError::Dataset(dataset::DatasetError::Changed { .. })
+    ) {
+        return BenchError::Io(format!(
+            "{e}; a run cannot be resumed against other contents: the {rows} finished rows so \
+             far are kept in {}; put the dataset back as it was when the run started and run \
+             the same command with --resume, or start a new run with --force",
+            journal.display()
+        ));
+    }
+    BenchError::Io(format!(
+        "{e}; the {rows} finished rows so far are kept in {}; once the cause is fixed (e.g. disk \
+         space freed), run the same command with --resume to finish the run",
+        journal.display()
+    ))
 }
 
 /// Where the run's workers will run (`--pin`): each its own CPUs (as many as its most
@@ -904,31 +975,12 @@ fn execute_and_finish(
             meta.jobs_done = Some(already + finished);
             let _ = writer.abandon();
             let _ = write_meta(&paths.journal_meta, &meta);
-            if tainted {
-                return Err(BenchError::Io(format!(
-                    "{e}; its rows cannot be trusted, so this run cannot be resumed: start a \
-                     new run of the same command with --force"
-                )));
-            }
-            // A changed dataset is not a passing fault: --resume refuses other contents.
-            if matches!(
-                e,
-                ExecuteError::Dataset(dataset::DatasetError::Changed { .. })
-            ) {
-                return Err(BenchError::Io(format!(
-                    "{e}; a run cannot be resumed against other contents: the {} finished rows \
-                     so far are kept in {}; put the dataset back as it was when the run started \
-                     and run the same command with --resume, or start a new run with --force",
-                    already + finished,
-                    paths.journal.display()
-                )));
-            }
-            return Err(BenchError::Io(format!(
-                "{e}; the {} finished rows so far are kept in {}; once the cause is fixed \
-                 (e.g. disk space freed), run the same command with --resume to finish the run",
+            return Err(failed_run_error(
+                &e,
+                tainted,
                 already + finished,
-                paths.journal.display()
-            )));
+                &paths.journal,
+            ));
         }
     };
     let done = already + summary.finished;

@@ -156,14 +156,90 @@ fn unfinished(dir: &Path) -> Result<Option<PathBuf>, HistoryError> {
         .find(|f| f.to_string_lossy().ends_with(".csv.partial")))
 }
 
+/// Whether `s` is a UTC time as metas write it (`2026-12-04T03:30:40Z`, fractions of a second
+/// allowed): runs are ordered by it, so anything else would sort anywhere.
+fn is_time(s: &str) -> bool {
+    let b = s.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| b.get(r).is_some_and(|d| d.iter().all(u8::is_ascii_digit));
+    let num =
+        |r: std::ops::Range<usize>| s.get(r).and_then(|d| d.parse::<u32>().ok()).unwrap_or(99);
+    let frac = s.get(19..s.len().saturating_sub(1)).unwrap_or("x");
+    b.len() >= 20
+        && digits(0..4)
+        && digits(5..7)
+        && digits(8..10)
+        && digits(11..13)
+        && digits(14..16)
+        && digits(17..19)
+        && (b[4], b[7], b[10], b[13], b[16]) == (b'-', b'-', b'T', b':', b':')
+        && (1..=12).contains(&num(5..7))
+        && (1..=31).contains(&num(8..10))
+        && num(11..13) < 24
+        && num(14..16) < 60
+        && num(17..19) < 61
+        && s.ends_with('Z')
+        && (frac.is_empty()
+            || frac
+                .strip_prefix('.')
+                .is_some_and(|f| !f.is_empty() && f.bytes().all(|d| d.is_ascii_digit())))
+}
+
+/// The results files of a directory when they are repeated runs of one command (`bench-run …
+/// -o results/day1.csv`, `day2.csv`, …: two or more, every one with a meta, all of one plan),
+/// each then its own run; `None` for a directory that is one run (a night of the nightly:
+/// files of different plans). Files of one plan beside files of another are refused: which
+/// files make a run cannot be told, so the user is told how to name them.
+fn repeated_runs(dir: &Path) -> Result<Option<Vec<PathBuf>>, HistoryError> {
+    let csvs: Vec<PathBuf> = entries(dir)?.into_iter().filter(|f| is_csv(f)).collect();
+    let mut plans: Vec<(PathBuf, String)> = Vec::new();
+    for f in &csvs {
+        let meta = crate::results::read::read_meta(f).ok().flatten();
+        if let Some(plan) = meta.and_then(|m| m.plan_hash) {
+            plans.push((f.clone(), plan));
+        }
+    }
+    if plans.len() < 2 {
+        return Ok(None);
+    }
+    if plans.len() == csvs.len() && plans.iter().all(|(_, h)| *h == plans[0].1) {
+        return Ok(Some(csvs));
+    }
+    for (i, (a, h)) in plans.iter().enumerate() {
+        if let Some((b, _)) = plans[i + 1..].iter().find(|(_, g)| g == h) {
+            return Err(refused(
+                dir,
+                format!(
+                    "{} and {} are two runs of one plan (plan_hash {h}) beside files of \
+                     other plans, and a directory is one run: name the runs one by one \
+                     (`bench-report history {} {} …`), or give each run a directory of its \
+                     own (as the nightly does, one per night)",
+                    a.display(),
+                    b.display(),
+                    a.display(),
+                    b.display()
+                ),
+            ));
+        }
+    }
+    Ok(None)
+}
+
 /// Inputs to runs: a directory without a results file of its own whose subdirectories hold
-/// some stands for those subdirectories; anything else is one run. `true`: named.
+/// some stands for those subdirectories; a directory of repeated runs of one plan stands for
+/// its files ([`repeated_runs`]); anything else is one run. `true`: named.
 fn candidates(
     paths: &[PathBuf],
     notes: &mut Vec<String>,
 ) -> Result<Vec<(PathBuf, bool)>, HistoryError> {
     let mut out = Vec::new();
     for p in paths {
+        if p.is_dir() {
+            if let Some(files) = repeated_runs(p)? {
+                out.extend(files.into_iter().map(|f| (f, true)));
+                continue;
+            }
+        }
         if !p.is_dir() || entries(p)?.iter().any(|f| is_csv(f)) {
             out.push((p.clone(), true));
             continue;
@@ -201,6 +277,16 @@ fn identify(path: PathBuf, set: RunSet, named: bool) -> Result<Run, HistoryError
                 format!("its meta names no plan_hash or no started time: {need}"),
             ));
         };
+        if !is_time(s) {
+            let shown: String = s.chars().take(40).collect();
+            return Err(refused(
+                &crate::results::meta::meta_path(&f.path),
+                format!(
+                    "its started {shown:?} is not a UTC time like 2026-12-04T03:30:40Z, and \
+                     history orders runs by it"
+                ),
+            ));
+        }
         plans.insert(plan.clone());
         if started.as_ref().is_none_or(|t| s < t) {
             started = Some(s.clone());
@@ -222,7 +308,30 @@ fn identify(path: PathBuf, set: RunSet, named: bool) -> Result<Run, HistoryError
 pub fn open_runs(paths: &[PathBuf], opts: &InputOptions) -> Result<Runs, HistoryError> {
     let mut notes = Vec::new();
     let mut runs = Vec::new();
-    for (path, named) in candidates(paths, &mut notes)? {
+    // Each run once, by its real path: a link to a night beside the nights (or a run named
+    // twice) is the same run. A link gives way to the path it names.
+    let mut found = candidates(paths, &mut notes)?;
+    let real = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+    let is_link = |p: &Path| {
+        p.symlink_metadata()
+            .is_ok_and(|m| m.file_type().is_symlink())
+    };
+    found.sort_by_key(|(p, _)| is_link(p));
+    let mut seen: Vec<(PathBuf, PathBuf)> = Vec::new();
+    found.retain(|(p, _)| {
+        let r = real(p);
+        if let Some((_, first)) = seen.iter().find(|(s, _)| *s == r) {
+            notes.push(format!(
+                "left out {}: the same run as {} (counted once)",
+                p.display(),
+                first.display()
+            ));
+            return false;
+        }
+        seen.push((r, p.clone()));
+        true
+    });
+    for (path, named) in found {
         if let Some(f) = unfinished(&path)? {
             notes.push(format!(
                 "left out {}: a run that did not finish ({} is in it)",
@@ -843,6 +952,96 @@ mod tests {
 
     fn history_of(paths: &[PathBuf]) -> Result<History, HistoryError> {
         History::build(&open_runs(paths, &InputOptions::default())?, &Band::floor())
+    }
+
+    // Issue 38, item 8: a link to a night inside the nightly directory counted that night
+    // twice, and a `started` that is not a time sorted last as "the newest run".
+    #[test]
+    fn each_run_is_counted_once_and_started_must_be_a_time() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let nightly = d.path().join("nightly");
+        for (night, t) in [
+            ("n1", "2026-12-01T03:00:00Z"),
+            ("n2", "2026-12-02T03:00:00Z"),
+        ] {
+            run(&nightly.join(night), "r.csv", "P", t, &walls(1.0));
+        }
+        std::os::unix::fs::symlink(nightly.join("n1"), nightly.join("latest")).expect("link");
+        let runs =
+            open_runs(std::slice::from_ref(&nightly), &InputOptions::default()).expect("runs");
+        let paths: Vec<String> = runs
+            .runs
+            .iter()
+            .map(|r| r.path.display().to_string())
+            .collect();
+        assert_eq!(paths.len(), 2, "{paths:?}");
+        assert!(
+            paths[0].ends_with("n1") && paths[1].ends_with("n2"),
+            "{paths:?}"
+        );
+        assert!(
+            runs.notes
+                .iter()
+                .any(|n| n.contains("latest: the same run as")),
+            "{:?}",
+            runs.notes
+        );
+        // Named twice, or by a link and by its path: once.
+        let a = nightly.join("n2").join("r.csv");
+        let runs = open_runs(
+            &[a.clone(), a.clone(), nightly.join("latest")],
+            &InputOptions::default(),
+        )
+        .expect("runs");
+        assert_eq!(runs.runs.len(), 2);
+        for bad in [
+            "yesterday",
+            "2026-13-01T03:00:00Z",
+            "2026-12-01 03:00:00",
+            "",
+        ] {
+            let p = run(&d.path().join("bad"), "r.csv", "P", bad, &walls(1.0));
+            let e = history_of(&[a.clone(), p]).expect_err(bad).to_string();
+            assert!(
+                e.contains("bad/r.meta.json: its started") && e.contains("is not a UTC time"),
+                "{bad}: {e}"
+            );
+        }
+        for good in ["2026-12-01T03:00:00Z", "2026-12-01T03:00:00.125Z"] {
+            assert!(is_time(good), "{good}");
+        }
+    }
+
+    // Issue 38, item 9: a flat directory of repeated runs of one command (`-o results/day1.csv`,
+    // `day2.csv`, …) was refused with "pass --allow-duplicates", wrong advice for history.
+    #[test]
+    fn a_flat_directory_of_repeated_runs_is_a_run_a_file() {
+        let d = tempfile::tempdir().expect("tempdir");
+        let flat = d.path().join("results");
+        run(&flat, "day1.csv", "P", "2026-12-01T03:00:00Z", &walls(1.0));
+        run(&flat, "day2.csv", "P", "2026-12-02T03:00:00Z", &walls(1.0));
+        run(&flat, "day3.csv", "P", "2026-12-03T03:00:00Z", &walls(3.0));
+        let h = history_of(std::slice::from_ref(&flat)).expect("history");
+        let order: Vec<&str> = h.runs.iter().map(|r| &r.path[r.path.len() - 8..]).collect();
+        assert_eq!(order, ["day1.csv", "day2.csv", "day3.csv"]);
+        assert_eq!(h.groups[0].points.len(), 3);
+        // Repeats beside another plan's file: which files make a run is unknown, so the
+        // refusal says how to name them.
+        run(&flat, "other.csv", "Q", "2026-12-03T04:00:00Z", &walls(1.0));
+        let e = history_of(std::slice::from_ref(&flat))
+            .expect_err("mixed")
+            .to_string();
+        assert!(
+            e.contains("are two runs of one plan (plan_hash P)")
+                && e.contains("name the runs one by one")
+                && !e.contains("--allow-duplicates"),
+            "{e}"
+        );
+        // A night of the nightly (files of different plans) stays one run.
+        let night = d.path().join("night");
+        run(&night, "a.csv", "A", "2026-12-01T03:00:00Z", &walls(1.0));
+        run(&night, "b.csv", "B", "2026-12-01T03:01:00Z", &walls(1.0));
+        assert_eq!(repeated_runs(&night).expect("read").map(|v| v.len()), None);
     }
 
     #[test]

@@ -502,7 +502,7 @@ fn expand(paths: &[PathBuf], notes: &mut Vec<String>) -> Result<Vec<PathBuf>, Re
                 }
             }
             if out.len() == before {
-                return Err(ReadError::EmptyDir { path: p.clone() });
+                return Err(ReadError::empty_dir(p));
             }
         } else if let Some(kind) =
             skipped_kind(p).filter(|_| !p.to_string_lossy().ends_with(".partial"))

@@ -93,11 +93,56 @@ pub enum ReadError {
         detail: String,
     },
     /// A directory given as input holds no `*.csv` file.
-    #[error("{path}: directory holds no *.csv files")]
+    #[error("{path}: directory holds no *.csv files{hint}")]
     EmptyDir {
         /// The directory.
         path: PathBuf,
+        /// Where the results are instead, when its subdirectories hold some (the parent of
+        /// nightly runs): which run to name. Empty otherwise.
+        hint: String,
     },
+}
+
+impl ReadError {
+    /// [`ReadError::EmptyDir`] for `dir`, saying which of its subdirectories hold results
+    /// files: given the parent of nightly runs, the user is told to name one night.
+    pub fn empty_dir(dir: &Path) -> ReadError {
+        let mut runs: Vec<PathBuf> = fs::read_dir(dir)
+            .into_iter()
+            .flatten()
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|d| {
+                d.is_dir()
+                    && fs::read_dir(d).into_iter().flatten().any(|f| {
+                        f.is_ok_and(|f| {
+                            let f = f.path();
+                            f.is_file()
+                                && f.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"))
+                        })
+                    })
+            })
+            .collect();
+        runs.sort();
+        let hint = match runs.as_slice() {
+            [] => String::new(),
+            [one] => format!(
+                "; its subdirectory {} holds results: name it (one run a directory)",
+                one.display()
+            ),
+            [.., last] => format!(
+                "; {} of its subdirectories hold results, one run each (the parent of nightly \
+                 runs?): name the run to use, e.g. the last by name, {} (`bench-report \
+                 history {}` reads them all)",
+                runs.len(),
+                last.display(),
+                dir.display()
+            ),
+        };
+        ReadError::EmptyDir {
+            path: dir.to_path_buf(),
+            hint,
+        }
+    }
 }
 
 /// A results file as read: its rows and which optional columns its header had.
@@ -622,7 +667,7 @@ pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ReadError> {
                 .collect();
             found.sort();
             if found.is_empty() {
-                return Err(ReadError::EmptyDir { path: p.clone() });
+                return Err(ReadError::empty_dir(p));
             }
             out.extend(found);
         } else {

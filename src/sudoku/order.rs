@@ -535,18 +535,18 @@ mod tests {
     // number". Each error is at its line and says what an ACS file is.
     #[test]
     fn acs_errors_are_at_the_faulty_line_and_name_the_format() {
-        let row = |v: &str| vec![v; 9].join("\t");
+        let row = |v: &str| [v; 9].join("\t");
         let mut rows: Vec<String> = (0..9).map(|_| row("-1")).collect();
-        rows[2] = format!("5\t{}", vec!["-1"; 8].join("\t"));
-        rows[6] = format!("5\t{}", vec!["-1"; 8].join("\t"));
+        rows[2] = format!("5\t{}", ["-1"; 8].join("\t"));
+        rows[6] = format!("5\t{}", ["-1"; 8].join("\t"));
         let text = format!("3\n1\n{}\n", rows.join("\n"));
         let (line, m) = acs_err(&text);
         assert_eq!(line, 9, "{m}");
         assert!(m.contains("given 5 at r7c1 repeats in column 1"), "{m}");
         // A box repeat, on the line of the second given.
         let mut rows: Vec<String> = (0..9).map(|_| row("-1")).collect();
-        rows[0] = format!("4\t{}", vec!["-1"; 8].join("\t"));
-        rows[1] = format!("-1\t4\t{}", vec!["-1"; 7].join("\t"));
+        rows[0] = format!("4\t{}", ["-1"; 8].join("\t"));
+        rows[1] = format!("-1\t4\t{}", ["-1"; 7].join("\t"));
         let (line, m) = acs_err(&format!("3\n1\n{}\n", rows.join("\n")));
         assert_eq!(line, 4, "{m}");
         assert!(m.contains("repeats in box 1"), "{m}");

@@ -231,3 +231,95 @@ fn noise_band_and_calibrate_are_refused_together() {
         );
     }
 }
+
+/// Names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+// Issue 38, items 10 and 11: `-o out/mycrate.csv` beside a directory `out/mycrate/` was
+// refused ("its meta file … belongs to …/mycrate too"): only a results file owns a meta. And
+// finished runs left a `*.meta.lock` beside every result.
+#[test]
+fn a_directory_owns_no_meta_and_finished_runs_leave_no_lock() {
+    let d = tempfile::tempdir().unwrap();
+    let data = write(d.path(), "p.txt", HITORI_DEMO);
+    let out = d.path().join("out");
+    std::fs::create_dir_all(out.join("mycrate").join("src")).unwrap();
+    for (name, args) in [
+        ("mycrate.csv", &["--strategy", "mrv"][..]),
+        ("second.csv", &["--strategy", "mrv,row"][..]),
+    ] {
+        bench_run()
+            .args(args)
+            .arg("--dataset")
+            .arg(&data)
+            .arg("--output")
+            .arg(out.join(name))
+            .assert()
+            .success();
+    }
+    assert_eq!(
+        names(&out),
+        [
+            "mycrate",
+            "mycrate.csv",
+            "mycrate.meta.json",
+            "second.csv",
+            "second.meta.json"
+        ]
+    );
+    // A results FILE of the other name still owns the meta.
+    std::fs::write(out.join("third"), "x\n").unwrap();
+    let o = bench_run()
+        .args(["--strategy", "mrv", "--dataset"])
+        .arg(&data)
+        .arg("--output")
+        .arg(out.join("third.csv"))
+        .assert()
+        .code(2);
+    let e = String::from_utf8_lossy(&o.get_output().stderr).into_owned();
+    assert!(e.contains("belongs to") && e.contains("third"), "{e}");
+    assert!(
+        !out.join("third.meta.lock").exists(),
+        "a refused run leaves no lock"
+    );
+}
+
+// Issue 38, item 9: `compare` given the parent of nightly runs said only "holds no *.csv
+// files"; it says which night to name.
+#[test]
+fn compare_given_the_parent_of_nights_says_which_night_to_name() {
+    let d = tempfile::tempdir().unwrap();
+    let data = write(d.path(), "p.txt", HITORI_DEMO);
+    let nightly = d.path().join("nightly");
+    for night in ["2026-12-01", "2026-12-02"] {
+        bench_run()
+            .args(["--strategy", "mrv", "--dataset"])
+            .arg(&data)
+            .arg("--output")
+            .arg(nightly.join(night).join("hitori.csv"))
+            .assert()
+            .success();
+    }
+    let o = Command::cargo_bin("bench-report")
+        .unwrap()
+        .arg("compare")
+        .arg(nightly.join("2026-12-01"))
+        .arg(&nightly)
+        .output()
+        .unwrap();
+    let e = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{e}");
+    assert!(e.contains("directory holds no *.csv files"), "{e}");
+    assert!(
+        e.contains("2 of its subdirectories hold results")
+            && e.contains(&format!("{}", nightly.join("2026-12-02").display())),
+        "{e}"
+    );
+}
