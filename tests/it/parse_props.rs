@@ -220,11 +220,15 @@ fn check_file(dir: &Path, bytes: &[u8]) {
                         line < want,
                         "error at {line}, after the invalid line {want}"
                     );
-                    assert_eq!(
-                        expected_load(before, "case").err(),
-                        Some((line, message)),
-                        "for the text before the invalid bytes {before:?}"
-                    );
+                    // (An ACS-like text's parser is checked elsewhere; see below.)
+                    let want = expected_load(before, "case").err();
+                    if want != Some((0, "order-K form".to_string())) {
+                        assert_eq!(
+                            want,
+                            Some((line, message)),
+                            "for the text before the invalid bytes {before:?}"
+                        );
+                    }
                 }
                 other => panic!("invalid UTF-8 gave {other:?}"),
             }
@@ -234,6 +238,9 @@ fn check_file(dir: &Path, bytes: &[u8]) {
     // The loader drops one leading byte-order mark before detection; the parsers do not.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     match (res, expected_load(text, "case")) {
+        // A text that reads as an ACS instance (a lone number first): its parser is checked
+        // by tests/it/sudoku_order.rs and the loader's unit tests.
+        (_, Err((0, m))) if m == "order-K form" => {}
         (Ok(got), Ok(want)) => {
             let got: Vec<_> = got
                 .into_iter()
@@ -268,9 +275,6 @@ fn check_file(dir: &Path, bytes: &[u8]) {
                 "load_file's error differs from the parser's for {text:?}"
             );
         }
-        // A text that reads as an ACS instance (a lone number first): its parser is checked
-        // by tests/it/sudoku_order.rs and the loader's unit tests.
-        (_, Err((0, m))) if m == "order-K form" => {}
         // The Sudoku parser's "no puzzle found" is the loader's `Empty`.
         (Err(DatasetError::Empty { .. }), Err((1, m))) if m.starts_with("no puzzle found") => {}
         // So is the grid-block parser's (the loader streams blocks and counts them itself).
