@@ -17,7 +17,8 @@ corpora=${CORPORA:-/work/shared/corpora}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/tud"
-grep -E '^(15x15|20x20|25x25)/' "$corpora/hitori/tud-singles-5to25.tsv" >"$tmp/tud/tud-15-25.tsv"
+# HITORI_SIZES (a grep -E alternation of sizes), HITORI_SEEDS and SUDOKU_SEEDS reshape the runs.
+grep -E "^(${HITORI_SIZES:-15x15|20x20|25x25})/" "$corpora/hitori/tud-singles-5to25.tsv" >"$tmp/tud/tud-15-25.tsv"
 echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)  N=$n"
 # `timed BIN COPIES THREADS ARGS...`: COPIES processes at once; prints the wall until the last
 # ends (python's clock; the previous outputs are removed first, outside the timing).
@@ -45,8 +46,8 @@ declare -A best
 keep() { # keep KEY VALUE: the minimum
   if [ -z "${best[$1]:-}" ] || [ "$(echo "$2 < ${best[$1]}" | bc)" = 1 ]; then best[$1]=$2; fi
 }
-sudoku=(--dataset "$corpora/sudoku/puzzles3_magictour_top1465.txt" --strategy backtrack --seeds 100)
-hitori=(--dataset "$tmp/tud/tud-15-25.tsv" --strategy mrv --seeds 40)
+sudoku=(--dataset "$corpora/sudoku/puzzles3_magictour_top1465.txt" --strategy backtrack --seeds "${SUDOKU_SEEDS:-100}")
+hitori=(--dataset "$tmp/tud/tud-15-25.tsv" --strategy mrv --seeds "${HITORI_SEEDS:-40}")
 for _ in $(seq "$n"); do
   for run in sudoku hitori; do
     declare -n args=$run
