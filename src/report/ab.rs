@@ -942,7 +942,8 @@ impl Ctx<'_> {
     }
 
     /// "row needs ×1.18 [1.12, 1.25] the mean nodes of mrv (Wilcoxon p < 1e-6, A12 0.38)",
-    /// or "no clear difference in ...": B relative to A, whichever is larger. A difference is
+    /// or "no clear difference in ...": the side that needs more, as a multiple of the other
+    /// ([`stats::costlier`], whichever of A and B that is). A difference is
     /// clear when the Wilcoxon test rejects at [`ALPHA`] and the bootstrap interval of a ratio
     /// excludes 1: the ratio of means is preferred (it is what the total cost scales by), the
     /// ratio of medians is used when only it is clear (heavy tails, e.g. a few slow puzzles,
@@ -995,12 +996,14 @@ impl Ctx<'_> {
         let Some(r) = r else {
             return format!("no ratio of {which} {noun} ({stats})");
         };
+        let clear = p < ALPHA && (r.lo > 1.0 || r.hi < 1.0);
+        let (more, less, r) = stats::costlier(r, la, lb);
         let (f, lo, hi) = (sig3(r.value), sig3(r.lo), sig3(r.hi));
-        if p < ALPHA && (r.lo > 1.0 || r.hi < 1.0) {
-            format!("{lb} {verb} ×{f} [{lo}, {hi}] the {which} {noun} of {la} ({stats})")
+        if clear {
+            format!("{more} {verb} ×{f} [{lo}, {hi}] the {which} {noun} of {less} ({stats})")
         } else {
             format!(
-                "no clear difference in {noun} ({lb} ×{f} [{lo}, {hi}] the {which} of {la}; \
+                "no clear difference in {noun} ({more} ×{f} [{lo}, {hi}] the {which} of {less}; \
                  {stats})"
             )
         }
@@ -1021,9 +1024,12 @@ fn fmt_p(p: f64) -> String {
     }
 }
 
-fn fmt_interval(i: Option<Interval>) -> String {
+/// A ratio `b / a` in the one convention: the side that needs more and its multiple of the
+/// other, `row ×1.18 [1.12, 1.25]`.
+fn fmt_interval(i: Option<Interval>, (la, lb): (&str, &str)) -> String {
     i.map_or("-".to_string(), |i| {
-        format!("×{} [{}, {}]", sig3(i.value), sig3(i.lo), sig3(i.hi))
+        let (more, _, i) = stats::costlier(i, la, lb);
+        format!("{more} ×{} [{}, {}]", sig3(i.value), sig3(i.lo), sig3(i.hi))
     })
 }
 
@@ -1043,7 +1049,7 @@ fn ratio_cell(c: &Comparison, r: Option<Interval>, (la, lb): (&str, &str)) -> St
         (true, true) => format!("both: no {noun}"),
         (true, false) => format!("{la}: no {noun}"),
         (false, true) => format!("{lb}: no {noun}"),
-        (false, false) => fmt_interval(r),
+        (false, false) => fmt_interval(r, (la, lb)),
     }
 }
 
@@ -1103,8 +1109,10 @@ impl AbReport {
             d.note(n.as_str());
         }
         d.note(format!(
-            "Ratios are {lb} / {la} on the pairs both solved, with paired percentile-bootstrap \
-             95% intervals (B = {}, seeded); success intervals are Wilson 95%; A12 is \
+            "Ratios are over the pairs both solved, said from the side that needs more (its \
+             multiple of the other, at least ×1; JSON keeps B / A), with paired \
+             percentile-bootstrap 95% intervals ({} resamples, seeded); success intervals are \
+             Wilson 95%; A12 is \
              P({la} > {lb}) + ½P(=), in the table and in the verdict; the verdict calls a \
              difference clear when Wilcoxon p < {ALPHA} and the interval of the ratio of means \
              (else of medians) excludes 1.",
@@ -1196,7 +1204,7 @@ impl AbReport {
             return;
         };
         d.para(format!(
-            "On the {} pairs both solved ({lb} / {la}):",
+            "On the {} pairs both solved (a ratio names the side that needs more):",
             first.pairs
         ));
         let (mean_a, mean_b) = (format!("mean {la}"), format!("mean {lb}"));
@@ -1301,7 +1309,7 @@ mod tests {
     }
 
     #[test]
-    fn a_side_that_needed_no_cycles_is_said_in_words_and_b_is_always_measured_against_a() {
+    fn a_side_that_needed_no_cycles_is_said_in_words_and_the_slower_side_is_named() {
         let mut rows = Vec::new();
         for i in 1..=8u32 {
             let mut a = rec("s", "abc", i, true, 0.001 * f64::from(i));
@@ -1323,8 +1331,19 @@ mod tests {
             v.contains("abc-hybrid needed no cycles (presolve) on all 8 pairs both solved"),
             "{v}"
         );
-        // B relative to A, the faster side second: a factor below 1, never turned around.
-        assert!(v.contains("abc-hybrid takes ×"), "{v}");
+        // B (abc-hybrid) is the faster side: the ratio is said from A, above 1, never as
+        // B's ×0.0… of A.
+        let said = v
+            .split("abc takes ×")
+            .nth(1)
+            .expect("abc named as the slower side");
+        let k: f64 = said
+            .split_whitespace()
+            .next()
+            .and_then(|k| k.parse().ok())
+            .expect("a factor");
+        assert!(k > 1.0, "{v}");
+        assert!(!v.contains("abc-hybrid takes ×0"), "{v}");
         for bad in ["×-", "×0 ", "×∞", "×inf", "NaN"] {
             let text = r.render(AbFormat::Text);
             assert!(!text.contains(bad), "{bad} in {text}");
@@ -1652,9 +1671,9 @@ mod tests {
         let e = &r.overall.comparisons[0];
         assert_eq!((e.mean_a, e.mean_b), (40.0, 20.0));
         assert!(
-            r.overall.verdict.starts_with(
-                "both solve all 3; no clear difference in evaluations (backtrack ×0.500"
-            ),
+            r.overall
+                .verdict
+                .starts_with("both solve all 3; no clear difference in evaluations (abc ×2.00"),
             "{}",
             r.overall.verdict
         );

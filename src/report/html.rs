@@ -558,7 +558,7 @@ fn ab_section(
                 let (na, nb) = side_names(&rep);
                 cards.push(card(
                     "",
-                    &format!("A/B {nb} vs {na}:"),
+                    &format!("A/B {na} vs {nb}:"),
                     &rep.overall.verdict,
                 ));
                 ab_block(&mut blocks, &rows, &rep, time_limit, n)?;

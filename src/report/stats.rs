@@ -98,6 +98,30 @@ pub struct Interval {
     pub hi: f64,
 }
 
+impl Interval {
+    /// The ratio the other way round (`a / b` from `b / a`): the value and both ends
+    /// inverted, the ends swapped.
+    pub fn inverse(self) -> Interval {
+        Interval {
+            value: 1.0 / self.value,
+            lo: 1.0 / self.hi,
+            hi: 1.0 / self.lo,
+        }
+    }
+}
+
+/// The one ratio convention of every report (docs/reports.md, "Ratios and directions"): a
+/// ratio between two named sides is said from the side that needs more, as a multiple of at
+/// least 1 of the other, so no reader meets ×0.000170 where ×5,880 of the other is meant.
+/// From the ratio `b / a`: `(more, less, ratio ≥ 1)`.
+pub fn costlier<'a>(b_over_a: Interval, a: &'a str, b: &'a str) -> (&'a str, &'a str, Interval) {
+    if b_over_a.value >= 1.0 {
+        (b, a, b_over_a)
+    } else {
+        (a, b, b_over_a.inverse())
+    }
+}
+
 /// The percentile-bootstrap 95% interval around `value`: the 2.5th and 97.5th percentiles of
 /// the resampled estimates `draws`. `None` when there are none.
 fn interval95(value: f64, mut draws: Vec<f64>) -> Option<Interval> {
@@ -241,6 +265,22 @@ pub fn bootstrap_median(xs: &[f64], resamples: usize, seed: u64) -> Option<Inter
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn costlier_names_the_side_that_needs_more_with_a_ratio_of_at_least_one() {
+        let iv = |value, lo, hi| Interval { value, lo, hi };
+        // B needs a quarter of A: said as A needing ×4 [2, 8] of B.
+        assert_eq!(
+            costlier(iv(0.25, 0.125, 0.5), "a", "b"),
+            ("a", "b", iv(4.0, 2.0, 8.0))
+        );
+        assert_eq!(
+            costlier(iv(3.0, 2.0, 5.0), "a", "b"),
+            ("b", "a", iv(3.0, 2.0, 5.0))
+        );
+        // Equal: B is named (its ratio to A is already ≥ 1).
+        assert_eq!(costlier(iv(1.0, 0.5, 2.0), "a", "b").0, "b");
+    }
 
     #[test]
     fn resample_median_equals_the_median_of_the_resample() {

@@ -175,33 +175,47 @@ pub struct Ratio {
 }
 
 impl Ratio {
-    /// `row / mrv: nodes x3.4 (mean), wall x2.1 (median) on 40 of 40 runs both solved`.
+    /// `row needs ×3.4 the mean nodes of mrv; mrv takes ×1.2 the median time of row, on the
+    /// 40 of 40 common runs both solved`: each ratio from the side that needs more, as every
+    /// report says it ([`stats::costlier`]).
     pub fn describe(&self) -> String {
+        let (a, b) = (self.a.as_str(), self.b.as_str());
         if self.pairs == 0 {
             return format!(
-                "{} / {}: no ratio, none of the {} common runs was solved by both",
-                self.a, self.b, self.common
+                "{a} and {b}: no ratio, none of the {} common runs was solved by both",
+                self.common
             );
         }
+        let say = |what: &str, verb: &str, a_over_b: f64| {
+            let (more, less, k) = if a_over_b >= 1.0 {
+                (a, b, a_over_b)
+            } else {
+                (b, a, 1.0 / a_over_b)
+            };
+            let k = sig2(k);
+            if k == "1.0" {
+                format!("equal {what} (×1.0)")
+            } else {
+                format!("{more} {verb} ×{k} the {what} of {less}")
+            }
+        };
         let mut parts = Vec::new();
         if let (Some(m), Some(r)) = (self.metric, self.effort_mean_ratio) {
-            parts.push(format!("{m} x{} (mean)", sig2(r)));
+            parts.push(say(&format!("mean {m}"), "needs", r));
         }
         if let Some(r) = self.wall_median_ratio {
-            parts.push(format!("wall x{} (median)", sig2(r)));
+            parts.push(say("median time", "takes", r));
         }
         format!(
-            "{} / {}: {} on the {} of {} common runs both solved",
-            self.a,
-            self.b,
-            parts.join(", "),
+            "{}, on the {} of {} common runs both solved",
+            parts.join("; "),
             self.pairs,
             self.common
         )
     }
 }
 
-/// Two significant digits at least one decimal: ratios read as `x3.4`, `x12`, `x1.0`.
+/// Two significant digits at least one decimal: ratios read as `×3.4`, `×12`, `×1.0`.
 fn sig2(v: f64) -> String {
     if !v.is_finite() {
         "-".to_string()
@@ -742,7 +756,7 @@ fn pair_ratios(
                 .zip(median(false))
                 .map(|(a, b)| a / b)
                 .filter(|r| r.is_finite());
-            // Put the costlier group first so ratios read as "x3.4", not "x0.29".
+            // Put the costlier group first (by effort, else time): it is named first.
             let swap = match (eff, wall) {
                 (Some(e), _) => e < 1.0,
                 (None, Some(w)) => w < 1.0,
@@ -1319,7 +1333,38 @@ pub(crate) mod tests {
         assert_eq!((s.ratios[0].common, s.ratios[0].pairs), (4, 3));
         assert_eq!(
             s.ratios[0].describe(),
-            "row basic / mrv basic: nodes x4.0 (mean), wall x3.0 (median) on the 3 of 4 common runs both solved"
+            "row basic needs ×4.0 the mean nodes of mrv basic; row basic takes ×3.0 the median \
+             time of mrv basic, on the 3 of 4 common runs both solved"
+        );
+    }
+
+    /// Issue 36: each ratio is said from the side that needs more, also when effort and time
+    /// point different ways; never a bare ×0.29.
+    #[test]
+    fn each_ratio_names_the_side_that_needs_more() {
+        let r = Ratio {
+            dataset: "d".into(),
+            a: "row".into(),
+            b: "mrv".into(),
+            common: 5,
+            pairs: 4,
+            metric: Some("nodes"),
+            effort_mean_ratio: Some(3.4),
+            wall_median_ratio: Some(0.25),
+        };
+        assert_eq!(
+            r.describe(),
+            "row needs ×3.4 the mean nodes of mrv; mrv takes ×4.0 the median time of row, on \
+             the 4 of 5 common runs both solved"
+        );
+        let same = Ratio {
+            wall_median_ratio: Some(0.98),
+            ..r
+        };
+        assert!(
+            same.describe().contains("; equal median time (×1.0),"),
+            "{}",
+            same.describe()
         );
     }
 
@@ -1627,7 +1672,8 @@ pub(crate) mod tests {
         assert!(lines[1].starts_with("h        mrv basic"), "{text}");
         assert!(text.contains("Portfolio over colonies:"));
         assert!(text.contains(
-            "h: row basic / mrv basic: nodes x4.0 (mean), wall x3.0 (median) on the 3 of 4 common runs both solved"
+            "h: row basic needs ×4.0 the mean nodes of mrv basic; row basic takes ×3.0 the median \
+             time of mrv basic, on the 3 of 4 common runs both solved"
         ));
         let md = s.render(Format::Markdown);
         assert!(md.starts_with("| dataset | strategy | runs |"), "{md}");

@@ -250,7 +250,8 @@ fn summary_ratios_and_csv_compare_like_with_like() {
         .success()
         .stdout(predicate::str::contains("Ratios on the runs both solved"))
         .stdout(predicate::str::contains(
-            "row basic / mrv basic: nodes x2.0 (mean), wall x1.0 (median) on the 3 of 4 common runs both solved",
+            "row basic needs ×2.0 the mean nodes of mrv basic; equal median time (×1.0), on the 3 \
+             of 4 common runs both solved",
         ))
         .stdout(predicate::str::contains("Wilson 95%"));
     let out = bench_report()

@@ -550,7 +550,7 @@ fn summary_formats_and_time_limit_from_meta() {
             "PAR-2: mean of wall time if solved, else 2 x the time limit (10.0 s).",
         ))
         .stdout(predicate::str::contains(
-            "row basic / mrv basic: nodes x1.0 (mean), wall x1.0 (median)",
+            "equal mean nodes (×1.0); equal median time (×1.0), on the",
         ));
     let out = bench_report()
         .args(["summary", "--format", "json"])
