@@ -334,6 +334,9 @@ pub struct Success {
     pub neither: u64,
     /// McNemar's exact test (two-sided) on `a_only` vs `b_only`.
     pub mcnemar_p: f64,
+    /// `mcnemar_p` Holm-adjusted over the report's family of tests ([`adjust_holm`]): what
+    /// the verdict judges.
+    pub mcnemar_p_holm: f64,
 }
 
 /// One measure compared on the pairs both sides solved. Ratios are B over A.
@@ -357,6 +360,9 @@ pub struct Comparison {
     pub ratio_of_medians: Option<Interval>,
     /// Wilcoxon signed-rank two-sided p-value; `None` when every pair is equal.
     pub wilcoxon_p: Option<f64>,
+    /// `wilcoxon_p` Holm-adjusted over the report's family of tests ([`adjust_holm`]): what
+    /// the verdict judges.
+    pub wilcoxon_p_holm: Option<f64>,
     /// How the p-value was computed.
     pub wilcoxon_method: WilcoxonMethod,
     /// A12 of A against B: `P(A > B) + P(A = B) / 2`.
@@ -416,6 +422,10 @@ pub struct Section {
     pub notes: Vec<String>,
     /// Which side is better on what, and how sure.
     pub verdict: String,
+    /// Whether every pair both solved left A (B) nothing after presolve: "needed no cycles
+    /// (presolve)" in the verdict.
+    #[serde(skip)]
+    presolved: (bool, bool),
 }
 
 /// The whole comparison.
@@ -438,6 +448,11 @@ pub struct AbReport {
     pub datasets: Vec<Section>,
     /// All pairs together.
     pub overall: Section,
+    /// How many tests the Holm adjustment was made over (each shown section's McNemar test
+    /// and Wilcoxon tests), and what that family is.
+    pub holm_tests: usize,
+    /// The family in words: this comparison, or the page's A/B pairs.
+    pub holm_family: String,
 }
 
 /// Output format of [`AbReport::render`].
@@ -653,8 +668,6 @@ pub fn ab(input: &AbInput, opts: &AbOptions) -> Result<AbReport, AbError> {
 
     let (la, lb) = labels_for(opts, &ca, &cb)?;
     let ctx = Ctx {
-        la: &la,
-        lb: &lb,
         time_limit_s,
         opts,
         efforts: &input.efforts,
@@ -683,7 +696,7 @@ pub fn ab(input: &AbInput, opts: &AbOptions) -> Result<AbReport, AbError> {
         rules: c.rules.clone(),
         params: c.params.as_str().to_string(),
     };
-    Ok(AbReport {
+    let mut report = AbReport {
         a: side(la.clone(), &opts.a, &ca),
         b: side(lb.clone(), &opts.b, &cb),
         time_limit_s,
@@ -692,7 +705,67 @@ pub fn ab(input: &AbInput, opts: &AbOptions) -> Result<AbReport, AbError> {
         notes,
         datasets,
         overall,
-    })
+        holm_tests: 0,
+        holm_family: String::new(),
+    };
+    adjust_holm(std::slice::from_mut(&mut report), "this comparison");
+    Ok(report)
+}
+
+impl AbReport {
+    /// The sections a reader is shown, whose tests are the report's family: each dataset's,
+    /// and all together when there are several (with one dataset, `overall` repeats it).
+    fn shown_sections_mut(&mut self) -> impl Iterator<Item = &mut Section> {
+        let several = self.datasets.len() > 1;
+        self.datasets
+            .iter_mut()
+            .chain(std::iter::once(&mut self.overall).filter(move |_| several))
+    }
+}
+
+/// Holm-adjust every test a family of reports makes and decide each verdict on the adjusted
+/// p-values: a command (one `ab`: success and each measure, per dataset and over all) or a
+/// page (every A/B pair the HTML page shows) that makes m tests calls a difference clear only
+/// when it would survive m of them at [`ALPHA`] family-wise. The raw p-values are kept beside
+/// the adjusted ones, so adjusting again over a larger family starts from them. `family`
+/// names the family in the report's note ("this comparison", "the 6 A/B pairs of this page").
+pub fn adjust_holm(reports: &mut [AbReport], family: &str) {
+    let mut ps = Vec::new();
+    for r in reports.iter_mut() {
+        for s in r.shown_sections_mut() {
+            ps.push(s.success.mcnemar_p);
+            ps.extend(s.comparisons.iter().filter_map(|c| c.wilcoxon_p));
+        }
+    }
+    let adjusted = inference::holm(&ps);
+    let mut next = adjusted.iter().copied();
+    for r in reports.iter_mut() {
+        let (la, lb) = (r.a.label.clone(), r.b.label.clone());
+        for s in r.shown_sections_mut() {
+            s.success.mcnemar_p_holm = next.next().unwrap_or(s.success.mcnemar_p);
+            for c in &mut s.comparisons {
+                c.wilcoxon_p_holm = c.wilcoxon_p.map(|p| next.next().unwrap_or(p));
+            }
+            s.verdict = Words { la: &la, lb: &lb }.verdict(s);
+        }
+        if r.datasets.len() == 1 {
+            // One dataset: the overall section is the same tests, judged the same way.
+            let one = r.datasets[0].clone();
+            r.overall.success.mcnemar_p_holm = one.success.mcnemar_p_holm;
+            for (o, c) in r.overall.comparisons.iter_mut().zip(&one.comparisons) {
+                o.wilcoxon_p_holm = c.wilcoxon_p_holm;
+            }
+            r.overall.verdict = one.verdict;
+        }
+        r.holm_tests = ps.len();
+        r.holm_family = family.to_string();
+    }
+}
+
+/// The side labels a verdict is written with.
+struct Words<'a> {
+    la: &'a str,
+    lb: &'a str,
 }
 
 /// Refuse a `--metric` that no row has (a misspelt name would otherwise only leave a note).
@@ -726,8 +799,6 @@ fn check_metrics<'r>(
 type RowPair<'r> = (&'r Record, &'r Record);
 
 struct Ctx<'a> {
-    la: &'a str,
-    lb: &'a str,
     time_limit_s: Option<f64>,
     opts: &'a AbOptions,
     efforts: &'a Efforts,
@@ -764,6 +835,7 @@ impl Ctx<'_> {
             b_only,
             neither: n - both - a_only - b_only,
             mcnemar_p: inference::mcnemar_exact(a_only, b_only),
+            mcnemar_p_holm: f64::NAN,
         };
 
         // A side's unit is its strategy's: the first of its rows that has one says it.
@@ -813,6 +885,7 @@ impl Ctx<'_> {
             par10_s: par(10.0),
             notes,
             verdict: String::new(),
+            presolved: (false, false),
         };
         // A side whose every solved pair had nothing left after presolve needed no search.
         let presolved = |side_a: bool| {
@@ -821,7 +894,7 @@ impl Ctx<'_> {
                 r.counters.empties_after_presolve == Some(0)
             })
         };
-        s.verdict = self.verdict(&s, (presolved(true), presolved(false)));
+        s.presolved = (presolved(true), presolved(false));
         s
     }
 
@@ -891,14 +964,19 @@ impl Ctx<'_> {
             ratio_of_means: ratios.and_then(|r| r.mean),
             ratio_of_medians: ratios.and_then(|r| r.median),
             wilcoxon_p: w.and_then(|w| w.p_value),
+            wilcoxon_p_holm: None,
             wilcoxon_method: w.map_or(WilcoxonMethod::Exact, |w| w.method),
             a12: inference::a12(&a, &b).unwrap_or(f64::NAN),
         }
     }
+}
 
-    /// The section's verdict, always B relative to A: success, then the effort counter, then
-    /// time. A12 is the table's (of A against B).
-    fn verdict(&self, s: &Section, presolved: (bool, bool)) -> String {
+impl Words<'_> {
+    /// The section's verdict: success, then the effort counter, then time, each said from
+    /// the side that needs more, judged on the Holm-adjusted p-values. A12 is the table's
+    /// (of A against B).
+    fn verdict(&self, s: &Section) -> String {
+        let presolved = s.presolved;
         let (la, lb) = (self.la, self.lb);
         let sc = &s.success;
         let mut parts = Vec::new();
@@ -914,9 +992,9 @@ impl Ctx<'_> {
                 sc.b.solved,
                 sc.a.solved,
                 s.pairs,
-                fmt_p(sc.mcnemar_p)
+                fmt_p_holm(sc.mcnemar_p, Some(sc.mcnemar_p_holm))
             );
-            if sc.mcnemar_p < ALPHA {
+            if sc.mcnemar_p_holm < ALPHA {
                 let how = if sc.b.solved > sc.a.solved {
                     "more"
                 } else {
@@ -982,7 +1060,7 @@ impl Ctx<'_> {
             }
             (false, false) => {}
         }
-        let Some(p) = c.wilcoxon_p else {
+        let (Some(raw), Some(p)) = (c.wilcoxon_p, c.wilcoxon_p_holm) else {
             return format!("the same {noun} on all {} pairs both solved", c.pairs);
         };
         let excludes_one = |r: &Option<Interval>| r.is_some_and(|r| r.lo > 1.0 || r.hi < 1.0);
@@ -992,7 +1070,7 @@ impl Ctx<'_> {
             } else {
                 ("mean", c.ratio_of_means)
             };
-        let stats = format!("Wilcoxon {}, A12 {:.2}", fmt_p(p), c.a12);
+        let stats = format!("Wilcoxon {}, A12 {:.2}", fmt_p_holm(raw, Some(p)), c.a12);
         let Some(r) = r else {
             return format!("no ratio of {which} {noun} ({stats})");
         };
@@ -1007,6 +1085,21 @@ impl Ctx<'_> {
                  {stats})"
             )
         }
+    }
+}
+
+/// A raw p-value with its Holm-adjusted value beside it where the adjustment changed it:
+/// `p = 0.02, Holm 0.04`.
+fn fmt_p_holm(raw: f64, holm: Option<f64>) -> String {
+    match holm {
+        Some(h) if fmt_p(h) != fmt_p(raw) => {
+            format!(
+                "{}, Holm {}",
+                fmt_p(raw),
+                &fmt_p(h)["p ".len()..].trim_start_matches("= ")
+            )
+        }
+        _ => fmt_p(raw),
     }
 }
 
@@ -1118,6 +1211,20 @@ impl AbReport {
              (else of medians) excludes 1.",
             self.resamples
         ));
+        if self.holm_tests > 1 {
+            d.note(format!(
+                "Holm: {} tests are made by {} (McNemar and Wilcoxon, per dataset{}); each \
+                 p-value is shown raw and Holm-adjusted, and \"clear\" is decided on the \
+                 adjusted value, so that the chance of any false \"clear\" stays below {ALPHA}.",
+                self.holm_tests,
+                self.holm_family,
+                if self.datasets.len() > 1 {
+                    " and all together"
+                } else {
+                    ""
+                }
+            ));
+        }
         d
     }
 
@@ -1185,7 +1292,7 @@ impl AbReport {
         d.table(t);
         d.para(format!(
             "McNemar exact {}: solved by {la} only {}, by {lb} only {}, both {}, neither {}",
-            fmt_p(sc.mcnemar_p),
+            fmt_p_holm(sc.mcnemar_p, Some(sc.mcnemar_p_holm)),
             sc.a_only,
             sc.b_only,
             sc.both,
@@ -1219,6 +1326,7 @@ impl AbReport {
                 &med_b,
                 "ratio of medians",
                 "Wilcoxon",
+                "Holm",
                 "A12",
             ],
             1,
@@ -1235,6 +1343,7 @@ impl AbReport {
                 c.wilcoxon_p.map_or("-".into(), |p| {
                     format!("{} ({})", fmt_p(p), c.wilcoxon_method.as_str())
                 }),
+                c.wilcoxon_p_holm.map_or("-".into(), fmt_p),
                 format!("{:.3}", c.a12),
             ]);
         }
@@ -1306,6 +1415,65 @@ mod tests {
         }
         rows.push(row("row", 7, true, 5, 0.01));
         one_file(rows, Some("h1"), Some(1.0))
+    }
+
+    /// Issue 36 item 8: a report that makes several tests decides "clear" on Holm-adjusted
+    /// p-values, shown beside the raw ones; a page of many pairs adjusts over all of them.
+    #[test]
+    fn clear_is_decided_on_holm_adjusted_p_values() {
+        // Ten pairs, row needing twice mrv's nodes and time on each: exact Wilcoxon p = 2/1024.
+        let mut rows = Vec::new();
+        for i in 1..=10u32 {
+            let n = u64::from(i) * 10;
+            rows.push(row("mrv", i, true, n, 0.001 * f64::from(i)));
+            rows.push(row("row", i, true, n * 2, 0.002 * f64::from(i)));
+        }
+        let input = one_file(rows, None, None);
+        let r = run(&input, "strategy=mrv", "strategy=row").expect("ok");
+        // One dataset: McNemar and the two Wilcoxon tests (nodes, time).
+        assert_eq!(r.holm_tests, 3);
+        let nodes = &r.overall.comparisons[0];
+        let raw = nodes.wilcoxon_p.expect("p");
+        assert!((raw - 2.0 / 1024.0).abs() < 1e-12, "{raw}");
+        // Tied with time's p, the smaller of the two is multiplied by 3 and the other kept
+        // at least as large: both 3 × raw.
+        assert!((nodes.wilcoxon_p_holm.expect("holm") - 3.0 * raw).abs() < 1e-12);
+        assert_eq!(r.overall.success.mcnemar_p_holm, 1.0);
+        let v = &r.overall.verdict;
+        assert!(
+            v.contains("row needs ×2.00 [2.00, 2.00] the mean nodes of mrv"),
+            "{v}"
+        );
+        assert!(v.contains("Wilcoxon p = 0.002, Holm 0.006"), "{v}");
+        let text = r.render(AbFormat::Text);
+        assert!(
+            text.contains("Holm: 3 tests are made by this comparison"),
+            "{text}"
+        );
+
+        // The same pair twenty times on one page: 60 tests, raw 0.002 adjusted to 0.12 (no
+        // longer clear), the raw value still shown.
+        let mut page = vec![r.clone(); 20];
+        adjust_holm(&mut page, "the 20 A/B pairs of this page");
+        let p0 = &page[0];
+        assert_eq!(p0.holm_tests, 60);
+        let c = &p0.overall.comparisons[0];
+        assert_eq!(c.wilcoxon_p, nodes.wilcoxon_p);
+        assert!(c.wilcoxon_p_holm.expect("holm") > ALPHA);
+        assert!(
+            p0.overall
+                .verdict
+                .contains("no clear difference in nodes (row ×2.00 [2.00, 2.00] the mean of mrv; Wilcoxon p = 0.002, Holm 0.12"),
+            "{}",
+            p0.overall.verdict
+        );
+        assert!(p0
+            .render(AbFormat::Text)
+            .contains("Holm: 60 tests are made by the 20 A/B pairs of this page"));
+        // Adjusting again starts from the raw p-values: the standalone report is unchanged.
+        let mut again = vec![p0.clone()];
+        adjust_holm(&mut again, "this comparison");
+        assert_eq!(again[0], r);
     }
 
     #[test]
@@ -1793,6 +1961,71 @@ mod tests {
         got
     }
 
+    /// Every key of one section (`overall` and each of `datasets[]`), sorted.
+    const SECTION_KEYS: &[&str] = &[
+        "comparisons",
+        "comparisons[].a12",
+        "comparisons[].mean_a",
+        "comparisons[].mean_b",
+        "comparisons[].median_a",
+        "comparisons[].median_b",
+        "comparisons[].metric",
+        "comparisons[].pairs",
+        "comparisons[].ratio_of_means",
+        "comparisons[].ratio_of_means.hi",
+        "comparisons[].ratio_of_means.lo",
+        "comparisons[].ratio_of_means.value",
+        "comparisons[].ratio_of_medians",
+        "comparisons[].ratio_of_medians.hi",
+        "comparisons[].ratio_of_medians.lo",
+        "comparisons[].ratio_of_medians.value",
+        "comparisons[].wilcoxon_method",
+        "comparisons[].wilcoxon_p",
+        "comparisons[].wilcoxon_p_holm",
+        "dataset",
+        "dataset_hash",
+        "effort_unit_a",
+        "effort_unit_b",
+        "ert_a",
+        "ert_a.effort",
+        "ert_a.seconds",
+        "ert_a.unit",
+        "ert_b",
+        "ert_b.effort",
+        "ert_b.seconds",
+        "ert_b.unit",
+        "notes",
+        "pairs",
+        "par10_s",
+        "par10_s.a",
+        "par10_s.b",
+        "par2_s",
+        "par2_s.a",
+        "par2_s.b",
+        "success",
+        "success.a",
+        "success.a.hi",
+        "success.a.lo",
+        "success.a.rate",
+        "success.a.runs",
+        "success.a.solved",
+        "success.a_only",
+        "success.b",
+        "success.b.hi",
+        "success.b.lo",
+        "success.b.rate",
+        "success.b.runs",
+        "success.b.solved",
+        "success.b_only",
+        "success.both",
+        "success.mcnemar_p",
+        "success.mcnemar_p_holm",
+        "success.neither",
+        "unpaired_a",
+        "unpaired_b",
+        "verdict",
+    ];
+
     /// The JSON keys are a documented interface (README "bench-report ab"); changing one
     /// must be deliberate.
     #[test]
@@ -1813,6 +2046,8 @@ mod tests {
                 "b",
                 "bootstrap_seed",
                 "datasets",
+                "holm_family",
+                "holm_tests",
                 "notes",
                 "overall",
                 "resamples",
@@ -1825,70 +2060,7 @@ mod tests {
             .iter()
             .filter_map(|p| p.strip_prefix("overall."))
             .collect();
-        assert_eq!(
-            section,
-            [
-                "comparisons",
-                "comparisons[].a12",
-                "comparisons[].mean_a",
-                "comparisons[].mean_b",
-                "comparisons[].median_a",
-                "comparisons[].median_b",
-                "comparisons[].metric",
-                "comparisons[].pairs",
-                "comparisons[].ratio_of_means",
-                "comparisons[].ratio_of_means.hi",
-                "comparisons[].ratio_of_means.lo",
-                "comparisons[].ratio_of_means.value",
-                "comparisons[].ratio_of_medians",
-                "comparisons[].ratio_of_medians.hi",
-                "comparisons[].ratio_of_medians.lo",
-                "comparisons[].ratio_of_medians.value",
-                "comparisons[].wilcoxon_method",
-                "comparisons[].wilcoxon_p",
-                "dataset",
-                "dataset_hash",
-                "effort_unit_a",
-                "effort_unit_b",
-                "ert_a",
-                "ert_a.effort",
-                "ert_a.seconds",
-                "ert_a.unit",
-                "ert_b",
-                "ert_b.effort",
-                "ert_b.seconds",
-                "ert_b.unit",
-                "notes",
-                "pairs",
-                "par10_s",
-                "par10_s.a",
-                "par10_s.b",
-                "par2_s",
-                "par2_s.a",
-                "par2_s.b",
-                "success",
-                "success.a",
-                "success.a.hi",
-                "success.a.lo",
-                "success.a.rate",
-                "success.a.runs",
-                "success.a.solved",
-                "success.a_only",
-                "success.b",
-                "success.b.hi",
-                "success.b.lo",
-                "success.b.rate",
-                "success.b.runs",
-                "success.b.solved",
-                "success.b_only",
-                "success.both",
-                "success.mcnemar_p",
-                "success.neither",
-                "unpaired_a",
-                "unpaired_b",
-                "verdict",
-            ]
-        );
+        assert_eq!(section, SECTION_KEYS);
         // Dataset sections have exactly the keys of the overall one.
         let per: Vec<&str> = got
             .iter()

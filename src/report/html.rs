@@ -552,17 +552,10 @@ fn ab_section(
     let mut cards = Vec::new();
     let mut failed = Vec::new();
     let mut blocks = Doc::default();
-    for (n, (label, a, b)) in pairs.into_iter().enumerate() {
+    let mut reports = Vec::new();
+    for (label, a, b) in pairs {
         match ab::ab(&rows, &AbOptions::new(a, b)) {
-            Ok(rep) => {
-                let (na, nb) = side_names(&rep);
-                cards.push(card(
-                    "",
-                    &format!("A/B {na} vs {nb}:"),
-                    &rep.overall.verdict,
-                ));
-                ab_block(&mut blocks, &rows, &rep, time_limit, n)?;
-            }
+            Ok(rep) => reports.push(rep),
             Err(source) if explicit => {
                 return Err(HtmlError::Ab {
                     pair: label,
@@ -575,6 +568,30 @@ fn ab_section(
                     .plain(format!(": not compared: {e}")),
             ),
         }
+    }
+    // The page makes every pair's tests at once: one Holm family, said on the page.
+    let family = format!(
+        "the {} A/B pair{} of this page",
+        reports.len(),
+        if reports.len() == 1 { "" } else { "s" }
+    );
+    ab::adjust_holm(&mut reports, &family);
+    if let Some(first) = reports.first().filter(|r| r.holm_tests > 1) {
+        d.note(format!(
+            "p-values are Holm-adjusted over the {} tests of {family} (McNemar and Wilcoxon, \
+             per dataset and pair); each is shown raw and adjusted, and a verdict calls a \
+             difference clear on the adjusted value.",
+            first.holm_tests
+        ));
+    }
+    for (n, rep) in reports.iter().enumerate() {
+        let (na, nb) = side_names(rep);
+        cards.push(card(
+            "",
+            &format!("A/B {na} vs {nb}:"),
+            &rep.overall.verdict,
+        ));
+        ab_block(&mut blocks, &rows, rep, time_limit, n)?;
     }
     d.list(failed);
     d.append(blocks, 0);

@@ -189,6 +189,25 @@ pub fn mcnemar_exact(a_only: u64, b_only: u64) -> f64 {
     (2.0 * (ln_pmf + sum.ln()).exp()).min(1.0)
 }
 
+/// Holm's step-down adjustment of a family of p-values (`p.adjust(p, "holm")` in R,
+/// `multipletests(p, method="holm")` in statsmodels): the i-th smallest of m is multiplied by
+/// m - i + 1, kept at least as large as the one before it and at most 1, and returned in the
+/// input's order. It controls the family-wise error rate under any dependence between the
+/// tests (a dataset's tests and the all-datasets test share pairs), so a report that makes
+/// many tests calls a difference clear only when its adjusted p is below the level.
+pub fn holm(ps: &[f64]) -> Vec<f64> {
+    let m = ps.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&i, &j| ps[i].total_cmp(&ps[j]));
+    let mut adjusted = vec![1.0; m];
+    let mut running = 0.0f64;
+    for (rank, &i) in order.iter().enumerate() {
+        running = running.max(((m - rank) as f64 * ps[i]).min(1.0));
+        adjusted[i] = running;
+    }
+    adjusted
+}
+
 /// How [`wilcoxon`] computed its p-value: the choice SciPy's `method="auto"` makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -376,6 +395,23 @@ pub fn a12(a: &[f64], b: &[f64]) -> Option<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn holm_matches_r_p_adjust() {
+        // R 4.3: p.adjust(c(0.01, 0.04, 0.03, 0.005), "holm") = 0.03 0.06 0.06 0.02.
+        let got = holm(&[0.01, 0.04, 0.03, 0.005]);
+        for (g, want) in got.iter().zip([0.03, 0.06, 0.06, 0.02]) {
+            assert!((g - want).abs() < 1e-12, "{got:?}");
+        }
+        // Capped at 1, a family of one unchanged, none empty.
+        assert_eq!(holm(&[0.6, 0.7]), [1.0, 1.0]);
+        assert_eq!(holm(&[0.02]), [0.02]);
+        assert!(holm(&[]).is_empty());
+        // Ties keep their adjusted values equal.
+        let t = holm(&[0.01, 0.01, 0.5]);
+        assert_eq!(t[0], t[1]);
+        assert!((t[0] - 0.03).abs() < 1e-12, "{t:?}");
+    }
     use serde_json::Value;
 
     /// The SciPy values pinned by `scripts/stats_reference.py`.
