@@ -37,4 +37,5 @@ mod report_stream;
 mod sudoku_corpus;
 
 mod docs;
+mod docs_samples;
 mod sudoku_order;
