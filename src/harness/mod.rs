@@ -15,5 +15,3 @@ mod progress;
 mod run;
 
 pub use bench::{bench, BenchConfig, BenchError, BenchOutcome};
-#[cfg(test)]
-pub(crate) use run::thread_cpu_s;

@@ -458,7 +458,7 @@ fn warm_up(
 }
 
 /// This thread's CPU time in seconds (`CLOCK_THREAD_CPUTIME_ID`).
-pub(crate) fn thread_cpu_s() -> Option<f64> {
+fn thread_cpu_s() -> Option<f64> {
     let mut ts = libc::timespec {
         tv_sec: 0,
         tv_nsec: 0,
