@@ -75,6 +75,11 @@ pub struct Stop<'a> {
     interrupt: &'a AtomicBool,
     deadline: Option<Instant>,
     timeout: Option<Duration>,
+    /// `--cpu-limit`: the job's CPU-time budget, and the calling thread's CPU clock (seconds)
+    /// at which it runs out. Built-ins run on the thread that polls the check, so the
+    /// thread's own clock is the solve's CPU time; external workers enforce the budget over
+    /// their process tree themselves ([`Stop::cpu_limit`]).
+    cpu: Option<(Duration, f64)>,
 }
 
 static NEVER: AtomicBool = AtomicBool::new(false);
@@ -96,12 +101,34 @@ impl<'a> Stop<'a> {
             interrupt,
             deadline: timeout.map(|t| start + t),
             timeout,
+            cpu: None,
         }
+    }
+
+    /// The same with a CPU-time budget of `limit`, counted from the calling thread's CPU clock
+    /// now (`None`: no CPU budget). The check then reads that clock (a system call), which is
+    /// why it is only done when a limit is given.
+    pub fn with_cpu_limit(mut self, limit: Option<Duration>) -> Stop<'a> {
+        self.cpu = limit.and_then(|l| Some((l, thread_cpu_s()? + l.as_secs_f64())));
+        self
     }
 
     /// Whether the solve must stop now.
     pub fn check(&self) -> bool {
-        self.interrupted() || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.interrupted()
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+            || self.cpu_spent()
+    }
+
+    /// Whether the CPU-time budget (if any) has run out on the calling thread.
+    pub fn cpu_spent(&self) -> bool {
+        self.cpu
+            .is_some_and(|(_, end)| thread_cpu_s().is_some_and(|now| now >= end))
+    }
+
+    /// The job's CPU-time budget (`--cpu-limit`).
+    pub fn cpu_limit(&self) -> Option<Duration> {
+        self.cpu.map(|(l, _)| l)
     }
 
     /// Whether the run was interrupted (a job cut short by it gets no row and is rerun by
@@ -128,8 +155,22 @@ impl Stop<'static> {
             interrupt: &NEVER,
             deadline: None,
             timeout: None,
+            cpu: None,
         }
     }
+}
+
+/// The calling thread's CPU time in seconds (`CLOCK_THREAD_CPUTIME_ID`).
+pub fn thread_cpu_s() -> Option<f64> {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: a valid clock id and out-pointer.
+    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
+        return None;
+    }
+    Some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
 }
 
 /// One job, as a solver sees it.
@@ -189,6 +230,11 @@ impl<'a> Task<'a> {
     /// The job's time budget.
     pub fn timeout(&self) -> Option<Duration> {
         self.stop.timeout()
+    }
+
+    /// The job's CPU-time budget (`--cpu-limit`).
+    pub fn cpu_limit(&self) -> Option<Duration> {
+        self.stop.cpu_limit()
     }
 }
 
@@ -317,6 +363,25 @@ pub trait Worker {
     ) -> Result<Option<f64>, SolverError> {
         Ok(None)
     }
+
+    /// Why the worker itself cut the last job short, where the harness cannot see it in the
+    /// outcome: an external worker that enforced a CPU or memory limit on its process tree,
+    /// or whose process died of a signal. Taken (reset) by the harness after each solve.
+    fn take_cut(&mut self) -> Option<Cut> {
+        None
+    }
+}
+
+/// How a worker cut a job short ([`Worker::take_cut`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Cut {
+    /// The CPU-time budget ran out (the outcome is [`End::Stopped`]).
+    Cpu,
+    /// The process tree went over the memory limit and was stopped (the outcome is
+    /// [`End::Stopped`]); the peak is in the outcome's `max_rss_kib`.
+    Memory,
+    /// The process died of a signal the harness did not send (an `Err` outcome).
+    Signal,
 }
 
 impl<F> Worker for F

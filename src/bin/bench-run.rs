@@ -115,6 +115,21 @@ struct Args {
     #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = common::parse_secs)]
     timeout: Option<Duration>,
 
+    // Resource limits (issue 37), kept together.
+    /// CPU-time budget per job in seconds (at least 0.001): a built-in's thread CPU time, an
+    /// external solver's whole process tree (children and grandchildren included). A job
+    /// that uses more is a `timeout` row with `ended_by` `cpu`. Either of --timeout and
+    /// --cpu-limit may be given, or both.
+    #[arg(long, value_name = "SECS", allow_negative_numbers = true, value_parser = common::parse_secs)]
+    cpu_limit: Option<Duration>,
+
+    /// Memory limit on each external solver's process tree while it serves a job, e.g. 512M
+    /// or 4G (at least 16M): a tree whose resident memory passes it is stopped, the job is a
+    /// `memout` row, and the solver is restarted for the next job. For built-ins the plan's
+    /// memory estimate is checked against it before the run.
+    #[arg(long, value_name = "SIZE", allow_negative_numbers = true, value_parser = puzzlebench::external::limits::parse_size)]
+    memory_limit: Option<u64>,
+
     /// Solve each job R times and record the median wall time in `wall_s` (and R in a
     /// `repeats` column): steadier timings for microsecond jobs. Counters must be identical
     /// across the solves; --timeout applies to each. Deterministic built-in strategies only.
@@ -298,6 +313,8 @@ fn config(args: &Args) -> Result<BenchConfig> {
     cfg.solver_builds = solver_builds;
     cfg.resume_any_build = args.resume_any_build;
     cfg.warmup = args.warmup;
+    cfg.cpu_limit = args.cpu_limit;
+    cfg.memory_limit = args.memory_limit;
     set_pinning(&mut cfg, &args.pin)?;
     Ok(cfg)
 }

@@ -5,6 +5,7 @@
 //! `process` owns one child process (pipes, deadlines, kill and reap); `worker` is the
 //! [`ExternalSolver`] the harness runs.
 
+pub mod limits;
 pub mod manifest;
 pub mod process;
 pub mod protocol;

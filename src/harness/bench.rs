@@ -78,6 +78,12 @@ pub struct BenchConfig {
     pub warmup: u32,
     /// `--pin`: whether worker threads get CPUs of their own.
     pub pin: PinMode,
+    /// `--cpu-limit`: CPU-time budget of one solve (a built-in's thread, an external
+    /// solver's process tree).
+    pub cpu_limit: Option<Duration>,
+    /// `--memory-limit` in bytes: external solvers carry it (with their manifest's own) in
+    /// their specs; recorded in the meta and checked against built-ins' estimates.
+    pub memory_limit: Option<u64>,
 }
 
 impl BenchConfig {
@@ -110,6 +116,8 @@ impl BenchConfig {
             resume_any_build: false,
             warmup: 1,
             pin: PinMode::Auto,
+            cpu_limit: None,
+            memory_limit: None,
         }
     }
 }
@@ -352,7 +360,31 @@ pub fn preflight(cfg: &BenchConfig) -> Result<RunPaths, BenchError> {
     }
     check_meta_owner(&paths)?;
     check_memory(cfg)?;
+    check_memory_limit(cfg)?;
     Ok(paths)
+}
+
+/// `--memory-limit` for built-ins: they run inside puzzlebench's own process, where no limit
+/// can be put on one job, so what a job of each would hold ([`Solver::memory_estimate`]) is
+/// checked against the limit before anything runs.
+fn check_memory_limit(cfg: &BenchConfig) -> Result<(), BenchError> {
+    let Some(limit) = cfg.memory_limit else {
+        return Ok(());
+    };
+    let mib = |b: u64| b.div_ceil(1 << 20);
+    for s in cfg.solvers.iter().filter(|s| !s.measures()) {
+        let need = s.memory_estimate(cfg.trace.is_some());
+        if need > limit {
+            return Err(BenchError::Usage(format!(
+                "--memory-limit {} MiB: a job of the built-in {} needs about {} MiB{}; raise the limit or lower --colony-size",
+                mib(limit),
+                s.name(),
+                mib(need),
+                if cfg.trace.is_some() { " with its trace" } else { "" },
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// Refuse a plan whose workers would need more memory at once than the machine has free
@@ -732,6 +764,8 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
         // Every solve's CPU time; start-ups where a solver has a process to start.
         cpu: true,
         startup: cfg.columns.startup || cfg.solvers.iter().any(|s| s.measures()),
+        // Why each job ended and what its solver claimed.
+        outcome: true,
         ..cfg.columns
     }
     .canonical();
@@ -749,6 +783,18 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
             allowed: placement.allowed.clone(),
             workers: placement.workers.clone(),
             note: placement.note.clone(),
+        },
+        limits: meta::Limits {
+            cpu_limit_s: cfg.cpu_limit.map(|d| d.as_secs_f64()),
+            memory_limit_bytes: cfg.memory_limit,
+            cpu_accounting: meta::CPU_ACCOUNTING_TREE.into(),
+            memory_sample_ms: cfg
+                .memory_limit
+                .map(|_| crate::external::limits::SAMPLE_EVERY.as_secs_f64() * 1e3),
+            cgroup: match crate::external::limits::detect_cgroup() {
+                Ok(path) => format!("available ({path}); not used: limits are enforced by sampling"),
+                Err(why) => format!("not available: {why}"),
+            },
         },
     });
     meta.results_file = meta::results_file_name(&paths.output);
@@ -929,6 +975,14 @@ fn execute_and_finish(
         repeat: cfg.repeat,
         columns: writer.columns(),
         warmup: cfg.warmup,
+        cpu_limit: cfg.cpu_limit,
+        files: std::sync::Arc::new(
+            dataset
+                .files
+                .iter()
+                .map(|f| f.path.display().to_string())
+                .collect(),
+        ),
     };
     let pending = pending_jobs(plan, cfg.shard, done_before);
     let feed = JobFeed::new(dataset, plan, pending, jobs - already);

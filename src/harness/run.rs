@@ -22,9 +22,9 @@
 
 use super::plan::{Job, Plan};
 use crate::dataset::{Dataset, DatasetError, Puzzle, Puzzles};
-use crate::results::{Columns, Record, Status};
+use crate::results::{Claim, Columns, EndedBy, Record, Status};
 use crate::seed::job_seed;
-use crate::solver::{End, Outcome, Rng, Solver, SolverError, Stop, Task, Worker};
+use crate::solver::{thread_cpu_s, Cut, End, Outcome, Rng, Solver, SolverError, Stop, Task, Worker};
 use crate::verify::check_answer;
 use rand::SeedableRng;
 use std::collections::{BTreeMap, VecDeque};
@@ -59,6 +59,12 @@ pub(crate) struct JobSettings {
     pub columns: Columns,
     /// Unrecorded solves per worker and strategy before its first measured job (`--warmup`).
     pub warmup: u32,
+    /// CPU-time budget of one solve (`--cpu-limit`): a built-in's thread CPU time, an
+    /// external solver's process tree.
+    pub cpu_limit: Option<Duration>,
+    /// The dataset's files as messages name them, by [`Puzzle::file`] (a false "no solution"
+    /// names the file that gives the solution).
+    pub files: Arc<Vec<String>>,
 }
 
 impl Default for JobSettings {
@@ -69,6 +75,8 @@ impl Default for JobSettings {
             repeat: 1,
             columns: Columns::default(),
             warmup: 0,
+            cpu_limit: None,
+            files: Arc::default(),
         }
     }
 }
@@ -168,6 +176,8 @@ pub(crate) struct Workers<'s> {
     warmed: Vec<bool>,
     /// Warm-up solves done and their seconds.
     pub warmup_done: (u64, f64),
+    /// How the worker cut the last solve short ([`Worker::take_cut`]).
+    cut: Option<Cut>,
 }
 
 /// Why a job's row is an `error` row.
@@ -187,6 +197,7 @@ impl<'s> Workers<'s> {
             cpus: Vec::new(),
             warmed: vec![false; solvers.len()],
             warmup_done: (0, 0.0),
+            cut: None,
         }
     }
 
@@ -219,6 +230,8 @@ impl<'s> Workers<'s> {
         r.cpu_s = None;
         r.max_rss_kib = None;
         r.startup_s = None;
+        r.claim = None;
+        r.ended_by = None;
         r.message.clear();
         r.stats = None;
         r.solution = None;
@@ -235,10 +248,14 @@ impl<'s> Workers<'s> {
         interrupt: &AtomicBool,
     ) -> JobEnd {
         self.reset_record(dataset, job, puzzle);
+        self.cut = None;
         match self.solve(job, puzzle, settings, interrupt) {
             Err(JobError(message)) => {
                 self.record.status = Some(Status::Error);
                 self.record.message = message;
+                if self.cut == Some(Cut::Signal) {
+                    self.record.ended_by = Some(EndedBy::Signal);
+                }
                 JobEnd::Row
             }
             Ok((outcome, over_budget)) => {
@@ -249,7 +266,7 @@ impl<'s> Workers<'s> {
                 self.record.max_rss_kib = outcome.measured.max_rss_kib;
                 self.record.stats = outcome.measured.stats;
                 let interrupted = interrupt.load(Ordering::Relaxed);
-                let Some(status) = job_status(
+                let Some(mut status) = job_status(
                     &mut self.record,
                     puzzle,
                     &outcome.end,
@@ -262,6 +279,28 @@ impl<'s> Workers<'s> {
                 };
                 if let Some(m) = outcome.message {
                     self.record.message = m;
+                }
+                let builtin = !self.solvers[job.strategy].measures();
+                ended_by(
+                    &mut self.record,
+                    &mut status,
+                    &outcome.end,
+                    outcome.count_cut_short.as_ref(),
+                    self.cut,
+                    settings.cpu_limit,
+                    builtin,
+                );
+                if self.record.claim == Some(Claim::NoSolution) && status == Status::Unsolved {
+                    if let Some(line) = known_solution(puzzle) {
+                        let file = settings
+                            .files
+                            .get(puzzle.file)
+                            .map_or("the dataset", String::as_str);
+                        self.record.message = format!(
+                            "claimed no solution, but the puzzle's file gives one ({file}, puzzle at line {line})"
+                        );
+                        status = Status::Wrong;
+                    }
                 }
                 self.record.status = Some(status);
                 JobEnd::Row
@@ -363,10 +402,14 @@ impl<'s> Workers<'s> {
             let start = Instant::now();
             // The budget counts from the wall clock's start, not from the task's making
             // (the CPU clock read above lies between them).
-            task.stop = Stop::counted_from(interrupt, settings.timeout, start);
+            task.stop = Stop::counted_from(interrupt, settings.timeout, start)
+                .with_cpu_limit(settings.cpu_limit);
             let result = catch_unwind(AssertUnwindSafe(|| worker.solve(&mut task)));
             let wall = start.elapsed();
             let cpu1 = thread_cpu_s();
+            if result.is_ok() {
+                self.cut = worker.take_cut();
+            }
             self.walls.push(wall.as_secs_f64());
             self.record.wall_s = median(&mut self.walls);
             if let (Some(a), Some(b)) = (cpu0, cpu1) {
@@ -457,18 +500,6 @@ fn warm_up(
     (solves, began.elapsed().as_secs_f64(), true)
 }
 
-/// This thread's CPU time in seconds (`CLOCK_THREAD_CPUTIME_ID`).
-fn thread_cpu_s() -> Option<f64> {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: a valid clock id and out-pointer.
-    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
-        return None;
-    }
-    Some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
-}
 
 /// The status of a job that ran to an end, with the message that explains it; `None` when
 /// the interrupt flag stopped it (it has no row and `--resume` runs it again).
@@ -519,9 +550,11 @@ fn job_status(
                 }
             }
         }
-        // One status for both, as DESIGN.md defines it; the message tells them apart.
+        // One status for both, as DESIGN.md defines it; the `claim` column tells them
+        // apart (and a claim on a puzzle whose file gives a solution becomes `wrong`).
         End::NoSolution => {
             record.message = "no solution: the search space was exhausted".into();
+            record.claim = Some(Claim::NoSolution);
             Status::Unsolved
         }
         End::GaveUp => {
@@ -533,6 +566,63 @@ fn job_status(
         End::Stopped => Status::Timeout,
     };
     Some(status)
+}
+
+/// The line of the puzzle's file when that file gives a solution for it.
+fn known_solution(puzzle: &Puzzle) -> Option<usize> {
+    use crate::dataset::PuzzleData;
+    let given = match &puzzle.data {
+        PuzzleData::Hitori { solution, .. } => solution.is_some(),
+        PuzzleData::Sudoku { solution, .. } => solution.is_some(),
+        PuzzleData::SudokuK { solution, .. } => solution.is_some(),
+    };
+    given.then_some(puzzle.line)
+}
+
+/// Fill the `ended_by` cell (which budget or limit the harness ended the job by), turning
+/// the status into `memout` or `timeout` where a limit the worker or the CPU clock enforced
+/// decides it.
+fn ended_by(
+    record: &mut Record,
+    status: &mut Status,
+    end: &End,
+    count_cut_short: Option<&End>,
+    cut: Option<Cut>,
+    cpu_limit: Option<Duration>,
+    builtin: bool,
+) {
+    let over_cpu = cpu_limit.is_some_and(|l| record.cpu_s.is_some_and(|c| c >= l.as_secs_f64()));
+    record.ended_by = match cut {
+        Some(Cut::Memory) => {
+            *status = Status::Memout;
+            Some(EndedBy::Memory)
+        }
+        Some(Cut::Cpu) => {
+            *status = Status::Timeout;
+            Some(EndedBy::Cpu)
+        }
+        Some(Cut::Signal) => Some(EndedBy::Signal),
+        None => match (end, count_cut_short) {
+            (_, Some(End::NodeLimit)) | (End::NodeLimit, _) => Some(EndedBy::NodeLimit),
+            (End::Stopped, _) | (_, Some(End::Stopped)) if over_cpu => Some(EndedBy::Cpu),
+            (End::Stopped, _) | (_, Some(End::Stopped)) => Some(EndedBy::Wall),
+            (End::GaveUp, _) if builtin => Some(EndedBy::CycleLimit),
+            _ if *status == Status::Timeout => Some(EndedBy::Wall),
+            _ => None,
+        },
+    };
+    // The CPU budget is a promise about every row, like the wall budget: a solve that used
+    // more ended after it, however it ended.
+    if record.ended_by.is_none() && over_cpu && *status != Status::Wrong {
+        if let (Some(l), Some(c)) = (cpu_limit, record.cpu_s) {
+            record.message = format!(
+                "ended after {c:.6} s of CPU time, over the {} s CPU budget",
+                l.as_secs_f64()
+            );
+        }
+        *status = Status::Timeout;
+        record.ended_by = Some(EndedBy::Cpu);
+    }
 }
 
 /// Where finished batches go.

@@ -4,7 +4,7 @@
 //! A filter is comma-separated terms, all of which a row must meet:
 //!
 //! * `key=value` on a text column (`dataset`, `puzzle_id`, `size`, `strategy`, `rules`,
-//!   `status`, `kind`), a parameter of `params` or a key of an external solver's `stats`;
+//!   `status`, `kind`, `ended_by`, `claim`), a parameter of `params` or a key of an external solver's `stats`;
 //!   `*` in the value matches any run of characters (`puzzle_id=generated:*`);
 //! * `key=N`, `key<N`, `key<=N`, `key>N`, `key>=N` on a number: `seed`, `colony`, `wall_s`,
 //!   `cpu_s`, `max_rss_kib`, `startup_s`, any counter, `off_path` (see [`off_path`]), or a
@@ -48,6 +48,10 @@ enum Key {
     Rules,
     Kind,
     Status,
+    /// `ended_by` (`wall`, `cpu`, `memory`, …; empty for a job that ended by itself).
+    EndedBy,
+    /// `claim` (`no-solution`).
+    Claim,
     Seed,
     Colony,
     Job,
@@ -69,6 +73,8 @@ impl Key {
             "rules" => Key::Rules,
             "kind" => Key::Kind,
             "status" => Key::Status,
+            "ended_by" => Key::EndedBy,
+            "claim" => Key::Claim,
             "seed" => Key::Seed,
             "colony" => Key::Colony,
             "job" => Key::Job,
@@ -110,6 +116,11 @@ impl Key {
             Key::Strategy => crate::builtin::STRATEGY_NAMES.iter().map(|s| s.0).collect(),
             Key::Rules => crate::hitori::Rules::ALL.iter().map(|r| r.name()).collect(),
             Key::Kind => vec!["hitori", "sudoku"],
+            Key::EndedBy => crate::results::EndedBy::ALL
+                .iter()
+                .map(|e| e.as_str())
+                .collect(),
+            Key::Claim => vec!["no-solution"],
             _ => return None,
         })
     }
@@ -220,8 +231,15 @@ fn parse_term(t: &str) -> Result<Term, String> {
         ));
     } else if key == Key::Status && value.parse::<Status>().is_err() {
         return Err(format!(
-            "{t:?}: status is solved, unsolved, timeout, error or wrong"
+            "{t:?}: status is solved, unsolved, timeout, error, wrong or memout"
         ));
+    } else if key == Key::EndedBy && value.parse::<crate::results::EndedBy>().is_err() {
+        return Err(format!(
+            "{t:?}: ended_by is {}",
+            crate::results::record::ENDED_BY_EXPECTED
+        ));
+    } else if key == Key::Claim && value != "no-solution" {
+        return Err(format!("{t:?}: claim is no-solution"));
     } else {
         Value::Text(value.to_string())
     };
@@ -396,6 +414,8 @@ fn text_of<'a>(key: &Key, r: &'a Record) -> Option<&'a str> {
         Key::Rules => &r.rules,
         Key::Kind => r.kind.name(),
         Key::Status => r.status?.as_str(),
+        Key::EndedBy => r.ended_by?.as_str(),
+        Key::Claim => r.claim?.as_str(),
         _ => return None,
     })
 }

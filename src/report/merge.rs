@@ -783,8 +783,12 @@ fn merged_columns(inputs: &[MergeInput]) -> Result<Columns, MergeError> {
                 repeats: rows.iter().any(|r| r.repeats.is_some()),
                 cpu: rows.iter().any(|r| r.cpu_s.is_some()),
                 startup: rows.iter().any(|r| r.startup_s.is_some()),
+                outcome: rows
+                    .iter()
+                    .any(|r| r.claim.is_some() || r.ended_by.is_some()),
             },
         };
+        c.outcome |= have.outcome;
         c.cpu |= have.cpu;
         c.startup |= have.startup;
         c.repeats |= have.repeats;

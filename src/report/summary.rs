@@ -126,6 +126,8 @@ pub struct GroupSummary {
     pub error: usize,
     /// `wrong` rows.
     pub wrong: usize,
+    /// `memout` rows (`--memory-limit`).
+    pub memout: usize,
     /// Nodes or cycles statistics, when the solver reports either.
     pub effort: Option<Effort>,
     /// Expected running time: total effort (in the group's unit, of every run, solved or not) and
@@ -318,7 +320,7 @@ impl EffortAcc {
 #[derive(Clone, Debug, Default)]
 struct GroupAcc {
     runs: usize,
-    by_status: [usize; 5],
+    by_status: [usize; Status::ALL.len()],
     walls: Vec<f64>,
     /// Wall times of the solved runs, for PAR-2 against a limit known only at the end.
     solved_walls: Vec<f64>,
@@ -345,6 +347,7 @@ fn status_slot(s: Status) -> usize {
         Status::Timeout => 2,
         Status::Error => 3,
         Status::Wrong => 4,
+        Status::Memout => 5,
     }
 }
 
@@ -537,6 +540,7 @@ impl SummaryBuilder {
                 timeout: count(Status::Timeout),
                 error: count(Status::Error),
                 wrong: count(Status::Wrong),
+                memout: count(Status::Memout),
                 effort: acc.effort.finish(),
                 ert,
                 wall_median_s: stats::percentile_sorted(&acc.walls, 0.5).unwrap_or(f64::NAN),
@@ -868,6 +872,11 @@ impl Summary {
         if show_par2 {
             header.push("PAR-2".to_string());
         }
+        // Only runs with a memory limit have memouts; other tables keep their columns.
+        let show_memout = self.groups.iter().any(|g| g.memout > 0);
+        if show_memout {
+            header.push("memout".to_string());
+        }
         let rows = self
             .groups
             .iter()
@@ -899,6 +908,9 @@ impl Summary {
                 ];
                 if show_par2 {
                     r.push(g.par2_s.map_or("-".to_string(), fmt_secs));
+                }
+                if show_memout {
+                    r.push(g.memout.to_string());
                 }
                 r
             })
@@ -1157,6 +1169,7 @@ impl Summary {
                 g.ert.unit.map(str::to_string).unwrap_or_default(),
                 num(g.ert.effort),
                 num(g.ert.seconds),
+                g.memout.to_string(),
             ]);
         }
         String::from_utf8(w.into_inner().unwrap_or_default()).unwrap_or_default()
@@ -1164,7 +1177,7 @@ impl Summary {
 }
 
 /// Columns of [`Format::Csv`], in order. Stable: scripts may rely on them.
-pub const SUMMARY_CSV_COLUMNS: [&str; 32] = [
+pub const SUMMARY_CSV_COLUMNS: [&str; 33] = [
     "dataset",
     "kind",
     "strategy",
@@ -1197,6 +1210,7 @@ pub const SUMMARY_CSV_COLUMNS: [&str; 32] = [
     "ert_unit",
     "ert_effort",
     "ert_s",
+    "memout",
 ];
 
 #[cfg(test)]

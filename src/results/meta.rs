@@ -196,6 +196,36 @@ pub struct Execution {
     pub warmup: Warmup,
     /// Where the workers ran.
     pub pinning: Pinning,
+    /// The resource limits and how CPU time and memory were accounted.
+    pub limits: Limits,
+}
+
+/// How an external solver's `cpu_s` is counted since `--cpu-limit` was added: the whole
+/// process tree (the leader's CPU clock, the reaped descendants' rusage the leader collects,
+/// and `/proc` for the living descendants). Runs before it (no `limits` in the meta) counted
+/// the leader process only.
+pub const CPU_ACCOUNTING_TREE: &str = "process-tree";
+
+/// Limits of a run ([`Execution::limits`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct Limits {
+    /// `--cpu-limit`, seconds per solve.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cpu_limit_s: Option<f64>,
+    /// `--memory-limit`, bytes, on each external solver's process tree (a manifest's
+    /// `memory_limit` may set a lower one per solver).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_limit_bytes: Option<u64>,
+    /// How external solvers' `cpu_s` was counted ([`CPU_ACCOUNTING_TREE`]); empty in metas
+    /// of runs before it, whose figure was the leader process's alone.
+    pub cpu_accounting: String,
+    /// How the memory limit was enforced: the `/proc` sampling interval (ms), and whether
+    /// a cgroup v2 `memory.max` was available (detected at start).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub memory_sample_ms: Option<f64>,
+    /// `available` or `not available: <why>` (cgroup v2 with a writable delegated group).
+    pub cgroup: String,
 }
 
 /// Warm-up solves of a run ([`Execution::warmup`]).

@@ -21,7 +21,7 @@ pub mod write;
 pub use counters::{Counters, COUNTERS};
 pub use meta::{RunMeta, RunStatus};
 pub use read::ReadError;
-pub use record::{Columns, JobKey, Params, Record, Status};
+pub use record::{Claim, Columns, EndedBy, JobKey, Params, Record, Status};
 pub use shard::{PlanLayout, Shard};
 pub use trace::TraceRun;
 pub use write::WriteError;

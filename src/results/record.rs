@@ -27,18 +27,22 @@ pub enum Status {
     Timeout,
     /// The solver panicked or failed; see `message`.
     Error,
-    /// The solver's answer failed verification.
+    /// The solver's answer failed verification, or it claimed no solution on a puzzle whose
+    /// dataset file gives one.
     Wrong,
+    /// The solver's process tree went over `--memory-limit` and was stopped.
+    Memout,
 }
 
 impl Status {
     /// Every status, in the order reports list them.
-    pub const ALL: [Status; 5] = [
+    pub const ALL: [Status; 6] = [
         Status::Solved,
         Status::Unsolved,
         Status::Timeout,
         Status::Error,
         Status::Wrong,
+        Status::Memout,
     ];
 
     /// The spelling used in CSV cells.
@@ -49,6 +53,7 @@ impl Status {
             Status::Timeout => "timeout",
             Status::Error => "error",
             Status::Wrong => "wrong",
+            Status::Memout => "memout",
         }
     }
 
@@ -57,7 +62,7 @@ impl Status {
         match self {
             Status::Solved => 3,
             Status::Unsolved => 2,
-            Status::Timeout => 1,
+            Status::Timeout | Status::Memout => 1,
             Status::Error | Status::Wrong => 0,
         }
     }
@@ -77,9 +82,93 @@ impl FromStr for Status {
             .find(|st| st.as_str() == s)
             .ok_or_else(|| {
                 format!(
-                    "unknown status {s:?}, expected one of solved, unsolved, timeout, error, wrong"
+                    "unknown status {s:?}, expected one of solved, unsolved, timeout, error, wrong, memout"
                 )
             })
+    }
+}
+
+/// What a solver claimed besides an answer (the `claim` column): told apart from giving up
+/// without reading messages.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Claim {
+    /// A proof that the puzzle has no solution (built-in `End::NoSolution`, protocol
+    /// `unsolved`).
+    NoSolution,
+}
+
+impl Claim {
+    /// The spelling used in CSV cells.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Claim::NoSolution => "no-solution",
+        }
+    }
+}
+
+impl FromStr for Claim {
+    type Err = &'static str;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s {
+            "no-solution" => Ok(Claim::NoSolution),
+            _ => Err("no-solution or empty"),
+        }
+    }
+}
+
+/// Why the harness ended a job (the `ended_by` column, benchexec's `terminationreason`);
+/// `None` for a job that ended by itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EndedBy {
+    /// The wall-clock budget (`--timeout`).
+    Wall,
+    /// The CPU-time budget (`--cpu-limit`).
+    Cpu,
+    /// The memory limit (`--memory-limit`).
+    Memory,
+    /// The node budget (`--node-limit`).
+    NodeLimit,
+    /// A built-in's cycle budget (ABC's cycles).
+    CycleLimit,
+    /// The solver died of a signal it was not sent by the harness.
+    Signal,
+}
+
+impl EndedBy {
+    /// Every value, in the order reports list them.
+    pub const ALL: [EndedBy; 6] = [
+        EndedBy::Wall,
+        EndedBy::Cpu,
+        EndedBy::Memory,
+        EndedBy::NodeLimit,
+        EndedBy::CycleLimit,
+        EndedBy::Signal,
+    ];
+
+    /// The spelling used in CSV cells.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EndedBy::Wall => "wall",
+            EndedBy::Cpu => "cpu",
+            EndedBy::Memory => "memory",
+            EndedBy::NodeLimit => "node-limit",
+            EndedBy::CycleLimit => "cycle-limit",
+            EndedBy::Signal => "signal",
+        }
+    }
+}
+
+/// What an `ended_by` cell may hold, for messages.
+pub const ENDED_BY_EXPECTED: &str =
+    "one of wall, cpu, memory, node-limit, cycle-limit, signal, or empty";
+
+impl FromStr for EndedBy {
+    type Err = &'static str;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        EndedBy::ALL
+            .into_iter()
+            .find(|e| e.as_str() == s)
+            .ok_or(ENDED_BY_EXPECTED)
     }
 }
 
@@ -217,6 +306,12 @@ pub struct Record {
     /// measured: jobs that reused a running process, and solvers without the `ready`
     /// handshake, whose start-up is unknown and lands inside the next job's `wall_s`.
     pub startup_s: Option<f64>,
+    /// What the solver claimed besides an answer (optional column `claim`): `no-solution`
+    /// for a proof of infeasibility, empty otherwise.
+    pub claim: Option<Claim>,
+    /// Which budget or limit the harness ended the job by (optional column `ended_by`);
+    /// empty for a job that ended by itself.
+    pub ended_by: Option<EndedBy>,
     /// Why the row ended as it did, where that needs words; empty otherwise.
     pub message: String,
     /// An external solver's own statistics, `key=value;…`, verbatim (optional column).
@@ -244,6 +339,9 @@ pub struct Columns {
     /// Include `startup_s` (runs with an external solver).
     #[serde(default)]
     pub startup: bool,
+    /// Include `claim` and `ended_by` (runs since they were added).
+    #[serde(default)]
+    pub outcome: bool,
 }
 
 /// The columns before the counters.
@@ -272,6 +370,7 @@ impl Columns {
         // Implied by `measured` (canonical form: see [`Columns::canonical`]).
         cpu: false,
         startup: true,
+        outcome: true,
     };
 
     /// The header for this selection of optional columns.
@@ -296,6 +395,10 @@ impl Columns {
         if self.startup {
             h.push("startup_s");
         }
+        if self.outcome {
+            h.push("claim");
+            h.push("ended_by");
+        }
         h.push("message");
         if self.measured {
             h.push("stats");
@@ -317,6 +420,7 @@ impl Columns {
                 "cpu_s" => c.cpu = true,
                 "max_rss_kib" | "stats" => c.measured = true,
                 "startup_s" => c.startup = true,
+                "claim" | "ended_by" => c.outcome = true,
                 _ => {}
             }
             Some(())
@@ -510,6 +614,16 @@ impl Record {
                 let _ = write!(out, "{s:.6}");
             }
         }
+        if cols.outcome {
+            out.push(b',');
+            if let Some(c) = self.claim {
+                out.extend_from_slice(c.as_str().as_bytes());
+            }
+            out.push(b',');
+            if let Some(e) = self.ended_by {
+                out.extend_from_slice(e.as_str().as_bytes());
+            }
+        }
         out.push(b',');
         write_text_cell(&self.message, out);
         if cols.measured {
@@ -607,7 +721,7 @@ impl Record {
             "colony" => self.colony = num(cell, "an unsigned 32-bit integer")?,
             "job" => self.job = num(cell, UINT)?,
             "status" => {
-                self.status = Some(num(cell, "one of solved, unsolved, timeout, error, wrong")?)
+                self.status = Some(num(cell, "one of solved, unsolved, timeout, error, wrong, memout")?)
             }
             "verified" => self.verified = num(cell, "true or false")?,
             "wall_s" => {
@@ -633,6 +747,20 @@ impl Record {
             }
             "max_rss_kib" => self.max_rss_kib = opt_num(cell, UINT)?,
             "repeats" => self.repeats = opt_num(cell, "an unsigned 32-bit integer")?,
+            "claim" => {
+                self.claim = if cell.is_empty() {
+                    None
+                } else {
+                    Some(num(cell, "no-solution or empty")?)
+                }
+            }
+            "ended_by" => {
+                self.ended_by = if cell.is_empty() {
+                    None
+                } else {
+                    Some(num(cell, ENDED_BY_EXPECTED)?)
+                }
+            }
             "message" => self.message = cell.to_string(),
             "stats" => self.stats = (!cell.is_empty()).then(|| cell.to_string()),
             "solution" => self.solution = (!cell.is_empty()).then(|| cell.to_string()),
@@ -683,12 +811,14 @@ mod tests {
             "cpu_s",
             "max_rss_kib",
             "startup_s",
+            "claim",
+            "ended_by",
             "stats",
         ] {
             assert!(!base.contains(&c), "{c}");
             assert!(Columns::ALL.header().contains(&c), "{c}");
         }
-        assert_eq!(base.len(), Columns::ALL.header().len() - 7);
+        assert_eq!(base.len(), Columns::ALL.header().len() - 9);
         // The column order the files have always had.
         assert_eq!(
             base.join(","),
@@ -708,6 +838,8 @@ mod tests {
                 "cpu_s",
                 "max_rss_kib",
                 "startup_s",
+                "claim",
+                "ended_by",
                 "stats",
                 "solution"
             ]
@@ -735,6 +867,8 @@ mod tests {
             stats: Some("x=1".into()),
             solution: Some("1".repeat(81)),
             repeats: Some(9),
+            claim: Some(Claim::NoSolution),
+            ended_by: Some(EndedBy::NodeLimit),
             ..Record::default()
         };
         r.counters.solutions = Some(1);
@@ -755,6 +889,28 @@ mod tests {
             back.set_cell("wall_s", "NaN"),
             Err("a non-negative number of seconds")
         );
+        assert_eq!(back.set_cell("ended_by", "oom"), Err(ENDED_BY_EXPECTED));
+        assert_eq!(back.set_cell("claim", "none"), Err("no-solution or empty"));
+        for e in EndedBy::ALL {
+            back.set_cell("ended_by", e.as_str()).expect("ended_by");
+            assert_eq!(back.ended_by, Some(e));
+        }
+        back.set_cell("ended_by", "").expect("empty");
+        assert_eq!(back.ended_by, None);
+    }
+
+    #[test]
+    fn a_file_without_the_outcome_columns_reads_as_before() {
+        let old: Vec<&str> = Columns::default().header();
+        assert!(!Columns::of_header(old.into_iter()).outcome);
+        let new = Columns {
+            outcome: true,
+            ..Columns::default()
+        };
+        let h = new.header();
+        let at = h.iter().position(|c| *c == "claim").expect("claim");
+        assert_eq!(&h[at..at + 3], ["claim", "ended_by", "message"]);
+        assert_eq!(Columns::of_header(h.into_iter()), new);
     }
 
     #[test]
@@ -783,7 +939,7 @@ mod tests {
                 message: format!("{t}\0end"),
                 stats: Some(t.to_string()),
                 solution: Some(t.to_string()),
-                status: Some(Status::ALL[i % 5]),
+                status: Some(Status::ALL[i % 6]),
                 verified: i % 2 == 0,
                 wall_s: i as f64 * 1.25e-6,
                 cpu_s: (i % 3 == 0).then_some(0.5),
