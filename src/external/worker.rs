@@ -27,6 +27,8 @@ pub struct ExternalSolver {
     /// solver is given up once, not once per thread.
     faults: AtomicU32,
     last_fault: Mutex<String>,
+    /// The restart-without-`ready` warning was given (once per solver and run).
+    warned_restart: std::sync::atomic::AtomicBool,
 }
 
 impl ExternalSolver {
@@ -36,6 +38,7 @@ impl ExternalSolver {
             spec,
             faults: AtomicU32::new(0),
             last_fault: Mutex::new(String::new()),
+            warned_restart: std::sync::atomic::AtomicBool::new(false),
         }
     }
 
@@ -120,6 +123,7 @@ impl Solver for ExternalSolver {
             solver: self,
             proc: None,
             request: String::with_capacity(256),
+            spawned: false,
         }))
     }
 }
@@ -129,6 +133,8 @@ struct ExternalWorker<'s> {
     /// Batch mode: the live process, None before the first job and after a fault or timeout.
     proc: Option<Proc>,
     request: String,
+    /// A process was started before (the next start is a restart).
+    spawned: bool,
 }
 
 /// A successfully parsed answer, before measurements are added.
@@ -236,8 +242,24 @@ impl Worker for ExternalWorker<'_> {
 }
 
 impl ExternalWorker<'_> {
-    fn spawn(&self, timeout: Option<Duration>) -> Result<Proc, SolverError> {
+    fn spawn(&mut self, timeout: Option<Duration>) -> Result<Proc, SolverError> {
         let spec = &self.solver.spec;
+        let restart = std::mem::replace(&mut self.spawned, true);
+        // A batch solver without the handshake restarted under a wall budget: its start-up
+        // is charged to the next job, which a small --timeout may not survive (issue 37).
+        if restart
+            && spec.mode == Mode::Batch
+            && !spec.ready
+            && timeout.is_some()
+            && !self.solver.warned_restart.swap(true, Ordering::Relaxed)
+        {
+            eprintln!(
+                "bench-run: warning: `{}` was restarted and has no `ready = true` in its manifest: \
+                 each restart's start-up is charged to the next job's --timeout budget \
+                 (see PROTOCOL.md §3)",
+                spec.name
+            );
+        }
         Proc::spawn(spec, timeout).map_err(|e| self.solver.spawn_error(&e))
     }
 

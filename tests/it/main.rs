@@ -4,6 +4,7 @@
 mod cli_bad_input;
 mod cli_external;
 mod cli_hostile;
+mod cli_limits;
 mod cli_interrupt;
 mod cli_messages;
 mod cli_orphans;
