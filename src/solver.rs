@@ -115,9 +115,7 @@ impl<'a> Stop<'a> {
 
     /// Whether the solve must stop now.
     pub fn check(&self) -> bool {
-        self.interrupted()
-            || self.deadline.is_some_and(|d| Instant::now() >= d)
-            || self.cpu_spent()
+        self.interrupted() || self.deadline.is_some_and(|d| Instant::now() >= d) || self.cpu_spent()
     }
 
     /// Whether the CPU-time budget (if any) has run out on the calling thread.

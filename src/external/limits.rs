@@ -136,7 +136,10 @@ fn rss_kib_of(pid: i32) -> u64 {
 }
 
 fn push_pids(text: &str, out: &mut Vec<i32>) {
-    out.extend(text.split_ascii_whitespace().filter_map(|p| p.parse::<i32>().ok()));
+    out.extend(
+        text.split_ascii_whitespace()
+            .filter_map(|p| p.parse::<i32>().ok()),
+    );
 }
 
 /// Children of `pid` (of all its threads when it has more than one).
@@ -258,8 +261,12 @@ pub fn detect_cgroup() -> Result<String, String> {
         return Err("no cgroup v2 hierarchy (no `0::` line in /proc/self/cgroup)".into());
     };
     let dir = std::path::Path::new("/sys/fs/cgroup").join(path.trim_start_matches('/'));
-    let controllers = std::fs::read_to_string(dir.join("cgroup.controllers"))
-        .map_err(|e| format!("cannot read {}: {e}", dir.join("cgroup.controllers").display()))?;
+    let controllers = std::fs::read_to_string(dir.join("cgroup.controllers")).map_err(|e| {
+        format!(
+            "cannot read {}: {e}",
+            dir.join("cgroup.controllers").display()
+        )
+    })?;
     if !controllers.split_ascii_whitespace().any(|c| c == "memory") {
         return Err(format!(
             "the memory controller is not enabled for {}",
@@ -296,7 +303,10 @@ mod tests {
             ("99999999999999T", "too large"),
         ] {
             let e = parse_size(bad).expect_err(bad);
-            assert!(e.contains(says) && e.contains(&format!("{bad:?}")), "{bad}: {e}");
+            assert!(
+                e.contains(says) && e.contains(&format!("{bad:?}")),
+                "{bad}: {e}"
+            );
         }
     }
 

@@ -792,7 +792,9 @@ pub fn bench(cfg: BenchConfig, interrupt: &AtomicBool) -> Result<BenchOutcome, B
                 .memory_limit
                 .map(|_| crate::external::limits::SAMPLE_EVERY.as_secs_f64() * 1e3),
             cgroup: match crate::external::limits::detect_cgroup() {
-                Ok(path) => format!("available ({path}); not used: limits are enforced by sampling"),
+                Ok(path) => {
+                    format!("available ({path}); not used: limits are enforced by sampling")
+                }
                 Err(why) => format!("not available: {why}"),
             },
         },

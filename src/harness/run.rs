@@ -24,7 +24,9 @@ use super::plan::{Job, Plan};
 use crate::dataset::{Dataset, DatasetError, Puzzle, Puzzles};
 use crate::results::{Claim, Columns, EndedBy, Record, Status};
 use crate::seed::job_seed;
-use crate::solver::{thread_cpu_s, Cut, End, Outcome, Rng, Solver, SolverError, Stop, Task, Worker};
+use crate::solver::{
+    thread_cpu_s, Cut, End, Outcome, Rng, Solver, SolverError, Stop, Task, Worker,
+};
 use crate::verify::check_answer;
 use rand::SeedableRng;
 use std::collections::{BTreeMap, VecDeque};
@@ -499,7 +501,6 @@ fn warm_up(
     }
     (solves, began.elapsed().as_secs_f64(), true)
 }
-
 
 /// The status of a job that ran to an end, with the message that explains it; `None` when
 /// the interrupt flag stopped it (it has no row and `--resume` runs it again).

@@ -1426,6 +1426,57 @@ pub(crate) mod tests {
     }
 
     #[test]
+    fn memout_rows_are_counted_and_shown_only_where_there_are_some() {
+        let plain = summarize(&hitori_rows(), &SummaryOptions::default());
+        assert!(plain.groups.iter().all(|g| g.memout == 0));
+        let header = plain.render(Format::Text);
+        assert!(
+            !header.lines().next().unwrap_or("").contains("memout"),
+            "{header}"
+        );
+        let mut rows = hitori_rows();
+        for (i, st) in [Status::Memout, Status::Memout, Status::Solved]
+            .iter()
+            .enumerate()
+        {
+            let mut r = Record::sample("h", "big", &format!("p{i}"), *st, 0.5);
+            r.counters.nodes = Some(1);
+            rows.push(r);
+        }
+        let s = summarize(&rows, &SummaryOptions::default());
+        let big = s
+            .groups
+            .iter()
+            .find(|g| g.key.config.strategy == "big")
+            .expect("group");
+        assert_eq!(
+            (big.runs, big.solved, big.memout, big.timeout),
+            (3, 1, 2, 0)
+        );
+        let text = s.render(Format::Text);
+        let mut lines = text.lines();
+        assert!(lines.next().unwrap_or("").ends_with("memout"), "{text}");
+        assert!(
+            text.lines()
+                .any(|l| l.starts_with("h ") && l.contains("big") && l.ends_with(" 2")),
+            "{text}"
+        );
+        let csv = s.render(Format::Csv);
+        assert!(
+            csv.lines()
+                .any(|l| l.contains(",big,") && l.ends_with(",2")),
+            "{csv}"
+        );
+        let json: serde_json::Value =
+            serde_json::from_str(&s.render(Format::Json)).expect("json parses");
+        let g = json["groups"]
+            .as_array()
+            .and_then(|a| a.iter().find(|g| g["strategy"] == "big"))
+            .expect("big in json");
+        assert_eq!(g["memout"], 2);
+    }
+
+    #[test]
     fn csv_numbers_have_no_nan_and_no_float_noise() {
         assert_eq!(csv_num(Some(14397.000000000002)), "14397");
         assert_eq!(csv_num(Some(0.1 + 0.2)), "0.3");
@@ -1446,7 +1497,8 @@ pub(crate) mod tests {
         let line = csv.lines().nth(1).expect("row");
         assert!(!line.contains("NaN") && !line.contains("0000000"), "{line}");
         // ERT time: (0.1 + 0.2 + 14396.9) / 3 = 4799.0666...
-        assert!(line.ends_with(",nodes,1,4799.06666667"), "{line}");
+        // ... and no memout (the last column).
+        assert!(line.ends_with(",nodes,1,4799.06666667,0"), "{line}");
     }
 
     #[test]
@@ -1595,6 +1647,7 @@ pub(crate) mod tests {
                 "ert",
                 "kind",
                 "label",
+                "memout",
                 "par2_s",
                 "params",
                 "portfolio",
@@ -1697,7 +1750,7 @@ pub(crate) mod tests {
         assert_eq!(lines.next(), Some(SUMMARY_CSV_COLUMNS.join(",").as_str()));
         assert_eq!(
             lines.next(),
-            Some("h,hitori,mrv,basic,,4,4,100,0,0,0,0,nodes,4,15,11,24.6,30,0.25,0.37,0.25,,,,,,,51.0109163545,100,nodes,15,0.25")
+            Some("h,hitori,mrv,basic,,4,4,100,0,0,0,0,nodes,4,15,11,24.6,30,0.25,0.37,0.25,,,,,,,51.0109163545,100,nodes,15,0.25,0")
         );
         let json: serde_json::Value =
             serde_json::from_str(&s.render(Format::Json)).expect("json parses");

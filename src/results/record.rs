@@ -721,7 +721,10 @@ impl Record {
             "colony" => self.colony = num(cell, "an unsigned 32-bit integer")?,
             "job" => self.job = num(cell, UINT)?,
             "status" => {
-                self.status = Some(num(cell, "one of solved, unsolved, timeout, error, wrong, memout")?)
+                self.status = Some(num(
+                    cell,
+                    "one of solved, unsolved, timeout, error, wrong, memout",
+                )?)
             }
             "verified" => self.verified = num(cell, "true or false")?,
             "wall_s" => {

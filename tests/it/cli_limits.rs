@@ -77,7 +77,14 @@ fn a_node_limit_row_says_so_in_ended_by_and_a_free_row_says_nothing() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out.csv");
     bench_run()
-        .args(["--strategy", "backtrack", "--node-limit", "1", "--threads", "1"])
+        .args([
+            "--strategy",
+            "backtrack",
+            "--node-limit",
+            "1",
+            "--threads",
+            "1",
+        ])
         .arg("--dataset")
         .arg(datasets().join("sudoku-hard"))
         .arg("--output")
@@ -153,7 +160,10 @@ fn bad_limit_values_are_refused_with_the_value_and_what_is_expected() {
     let dir = tempfile::tempdir().unwrap();
     let data = write(dir.path(), "s.txt", &format!("{SUDOKU_DEMO}\n"));
     for (args, needles) in [
-        (&["--memory-limit", "0"][..], &["\"0\"", "at least 16 MiB"][..]),
+        (
+            &["--memory-limit", "0"][..],
+            &["\"0\"", "at least 16 MiB"][..],
+        ),
         (&["--memory-limit", "10X"], &["\"10X\"", "unknown unit"]),
         (&["--memory-limit", "1M"], &["\"1M\"", "at least 16 MiB"]),
         (&["--cpu-limit=-1"], &["\"-1\"", "seconds"]),
@@ -172,7 +182,10 @@ fn bad_limit_values_are_refused_with_the_value_and_what_is_expected() {
         let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
         assert!(!stderr.contains("panicked"), "{stderr}");
         for n in needles {
-            assert!(stderr.contains(n), "{args:?}: stderr lacks {n:?}:\n{stderr}");
+            assert!(
+                stderr.contains(n),
+                "{args:?}: stderr lacks {n:?}:\n{stderr}"
+            );
         }
         assert!(!out.exists());
     }

@@ -156,7 +156,11 @@ fn built_in_solves_record_their_cpu_time() {
         .success();
     let header = std::fs::read_to_string(&out).unwrap();
     let header = header.lines().next().unwrap().to_string();
-    assert!(header.contains(",wall_s,cpu_s,message"), "{header}");
+    // Every run since issue 37 records what a solver claimed and why a job ended.
+    assert!(
+        header.contains(",wall_s,cpu_s,claim,ended_by,message"),
+        "{header}"
+    );
     assert!(
         !header.contains("max_rss_kib") && !header.contains("startup_s"),
         "{header}"

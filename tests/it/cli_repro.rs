@@ -261,12 +261,13 @@ fn summary_ratios_and_csv_compare_like_with_like() {
     let csv = String::from_utf8(out.get_output().stdout.clone()).expect("utf-8");
     assert!(!csv.contains("NaN") && !csv.contains("000000000"), "{csv}");
     // mrv's ERT time: (14397.000000000002 + 3 x 0.001) / 4 solved.
-    assert!(csv.contains(",nodes,10,3599.25075\n"), "{csv}");
+    // ... then mrv's memout count, 0: new columns go at the end.
+    assert!(csv.contains(",nodes,10,3599.25075,0\n"), "{csv}");
     assert!(csv
         .lines()
         .next()
         .expect("header")
-        .ends_with("solved_lo_pct,solved_hi_pct,ert_unit,ert_effort,ert_s"));
+        .ends_with("solved_lo_pct,solved_hi_pct,ert_unit,ert_effort,ert_s,memout"));
 }
 
 /// Hitori rows of mrv: `generated:1..4` with nodes 3, 7, 1, 9 (max depth nodes - 1 for the

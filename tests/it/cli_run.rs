@@ -62,7 +62,7 @@ fn csv_header_is_pinned() {
         header,
         "dataset,puzzle_id,kind,size,strategy,rules,params,seed,colony,job,status,verified,nodes,\
          max_depth,backtracks,propagated,guesses,cycles,evaluations,scouts,best_conflicts,\
-         empties_after_presolve,solutions,wall_s,cpu_s,message"
+         empties_after_presolve,solutions,wall_s,cpu_s,claim,ended_by,message"
     );
     let r = rows(&out);
     assert_eq!(r.len(), 2);

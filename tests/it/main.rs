@@ -4,8 +4,8 @@
 mod cli_bad_input;
 mod cli_external;
 mod cli_hostile;
-mod cli_limits;
 mod cli_interrupt;
+mod cli_limits;
 mod cli_messages;
 mod cli_orphans;
 mod cli_paths;
