@@ -69,6 +69,9 @@ pub struct SolverOptions {
     pub node_limit: Option<u64>,
     /// ABC parameters (`presolve` is set per strategy).
     pub abc: AbcParams,
+    /// `--memory-limit` in bytes: external solvers carry it (with their manifest's own
+    /// `memory_limit`, the lower holds); built-ins run in puzzlebench's own process.
+    pub memory_limit: Option<u64>,
 }
 
 impl Default for SolverOptions {
@@ -79,6 +82,7 @@ impl Default for SolverOptions {
             max_solutions: 1,
             node_limit: None,
             abc: AbcParams::default(),
+            memory_limit: None,
         }
     }
 }

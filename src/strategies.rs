@@ -74,7 +74,7 @@ pub fn resolve_with_manifest(
             .find(|e| e.as_ref().is_some_and(|e| e.name() == name))
             .and_then(Option::take);
         match found {
-            Some(e) => out.push(Box::new(e)),
+            Some(e) => out.push(Box::new(e.with_run_memory_limit(opts.memory_limit))),
             None => {
                 let mut known: Vec<String> = builtins.iter().map(|s| s.to_string()).collect();
                 known.extend(externals.iter().flatten().map(|e| e.name().to_string()));

@@ -242,6 +242,7 @@ fn config(args: &Args) -> Result<BenchConfig> {
         max_solutions: args.count_solutions.unwrap_or(1),
         node_limit: args.node_limit,
         abc,
+        memory_limit: args.memory_limit,
     };
     // Read once: the solvers and the meta's hash come from the same bytes.
     let manifest = match &args.solvers {

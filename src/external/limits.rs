@@ -12,11 +12,16 @@
 //!   largest sample (and at least the leader's `VmHWM`).
 //!
 //! Without a limit nothing is sampled during a job (no thread, no timer): the tree's CPU time
-//! is read once per job, at its end.
+//! is read once per job, at its end. With one, the worker thread itself samples: its waits
+//! for the solver's answer poll in slices of [`SAMPLE_EVERY`] and [`Watch::over`] runs
+//! between them (no extra thread either way).
 
+use std::cell::Cell;
 use std::fs::File;
 use std::os::unix::fs::FileExt;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+
+use crate::solver::Cut;
 
 /// How often the tree is sampled while a job with a CPU or memory limit runs. A 100 MB/s
 /// allocator grows by 0.5 MB between samples; the stop is SIGKILL at once (no grace), so
@@ -165,6 +170,8 @@ pub struct TreeSample {
     /// CPU time of the tree beyond the leader's own clock, seconds: the leader's reaped
     /// descendants and the living descendants (their own and their reaped descendants').
     pub extra_cpu_s: f64,
+    /// The leader's own CPU time from `/proc` (clock-tick resolution), seconds.
+    pub own_cpu_s: f64,
     /// Resident memory of the tree, KiB.
     pub rss_kib: u64,
     /// Processes counted (the leader included).
@@ -200,6 +207,7 @@ impl TreeFiles {
             .unwrap_or_default();
         let mut s = TreeSample {
             extra_cpu_s: leader.reaped_s,
+            own_cpu_s: leader.own_s,
             rss_kib: 0,
             procs: 1,
         };
@@ -247,6 +255,164 @@ impl TreeFiles {
             children_of(p, st.threads, &mut todo);
         }
         s
+    }
+}
+
+/// A solver process's tree, as the limits and `cpu_s` see it: the leader's `/proc` files and
+/// its CPU-time clock (nanoseconds, all threads).
+pub struct Tree {
+    files: TreeFiles,
+    clock: Option<libc::clockid_t>,
+    /// Also count adopted orphans of the leader's group (puzzlebench is a subreaper).
+    orphans: bool,
+}
+
+impl Tree {
+    /// Opens the tree of the solver leader `pid` (`None` without `/proc`).
+    pub fn open(pid: i32, orphans: bool) -> Option<Tree> {
+        let files = TreeFiles::open(pid)?;
+        let mut clk: libc::clockid_t = 0;
+        // SAFETY: plain FFI call with a valid out-pointer.
+        let clock = (unsafe { libc::clock_getcpuclockid(pid, &mut clk) } == 0).then_some(clk);
+        Some(Tree {
+            files,
+            clock,
+            orphans,
+        })
+    }
+
+    fn leader_clock_s(&self) -> Option<f64> {
+        let clk = self.clock?;
+        let mut ts = libc::timespec {
+            tv_sec: 0,
+            tv_nsec: 0,
+        };
+        // SAFETY: a clock id from clock_getcpuclockid and a valid out-pointer.
+        if unsafe { libc::clock_gettime(clk, &mut ts) } != 0 {
+            return None;
+        }
+        Some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
+    }
+
+    /// CPU time of the whole tree so far (seconds) and one sample of it (`memory`: with
+    /// the resident sets summed). `watched`: also count adopted orphans (a limit is on).
+    pub fn sample(&self, memory: bool, watched: bool) -> (f64, TreeSample) {
+        let s = self.files.sample(memory, watched && self.orphans);
+        let own = self.leader_clock_s().unwrap_or(s.own_cpu_s);
+        (own + s.extra_cpu_s, s)
+    }
+
+    /// The CPU time of the tree beyond the leader's own clock (reaped and living
+    /// descendants), seconds: the one `/proc` read a job without limits makes, at its end.
+    pub fn descendants_cpu_s(&self) -> f64 {
+        self.files.sample(false, false).extra_cpu_s
+    }
+}
+
+/// The limits of one job, checked against its tree between waits ([`Watch::over`]).
+pub struct Watch<'t> {
+    tree: &'t Tree,
+    cpu_limit_s: Option<f64>,
+    memory_limit_kib: Option<u64>,
+    /// Tree CPU time when the job started.
+    cpu0: f64,
+    next: Cell<Instant>,
+    cpu_s: Cell<f64>,
+    peak_kib: Cell<u64>,
+    samples: Cell<u64>,
+    cut: Cell<Option<Cut>>,
+}
+
+impl<'t> Watch<'t> {
+    /// Starts watching a job (one sample now, for the CPU base); `None` when neither limit
+    /// is given, so that a run without limits samples nothing.
+    /// `whole_life`: the job is the process's whole life (per-puzzle mode), so its CPU
+    /// time counts from zero, not from now.
+    pub fn start(
+        tree: Option<&'t Tree>,
+        cpu_limit: Option<Duration>,
+        memory_limit: Option<u64>,
+        whole_life: bool,
+    ) -> Option<Watch<'t>> {
+        if cpu_limit.is_none() && memory_limit.is_none() {
+            return None;
+        }
+        let tree = tree?;
+        let (now, s) = tree.sample(memory_limit.is_some(), true);
+        let cpu0 = if whole_life { 0.0 } else { now };
+        Some(Watch {
+            tree,
+            cpu_limit_s: cpu_limit.map(|d| d.as_secs_f64()),
+            memory_limit_kib: memory_limit.map(|b| b / 1024),
+            cpu0,
+            next: Cell::new(Instant::now() + SAMPLE_EVERY),
+            cpu_s: Cell::new(0.0),
+            peak_kib: Cell::new(s.rss_kib),
+            samples: Cell::new(1),
+            cut: Cell::new(None),
+        })
+    }
+
+    /// Samples the tree if [`SAMPLE_EVERY`] has passed since the last sample; true once a
+    /// limit is passed (the job must be stopped; [`Watch::cut`] says which).
+    pub fn over(&self) -> bool {
+        if self.cut.get().is_some() {
+            return true;
+        }
+        let now = Instant::now();
+        if now < self.next.get() {
+            return false;
+        }
+        self.next.set(now + SAMPLE_EVERY);
+        self.sample_now();
+        self.cut.get().is_some()
+    }
+
+    fn sample_now(&self) {
+        let (cpu, s) = self.tree.sample(self.memory_limit_kib.is_some(), true);
+        self.samples.set(self.samples.get() + 1);
+        let used = (cpu - self.cpu0).max(0.0);
+        self.cpu_s.set(self.cpu_s.get().max(used));
+        self.peak_kib.set(self.peak_kib.get().max(s.rss_kib));
+        if self.memory_limit_kib.is_some_and(|l| s.rss_kib > l) {
+            self.cut.set(Some(Cut::Memory));
+        } else if self.cpu_limit_s.is_some_and(|l| used >= l) {
+            self.cut.set(Some(Cut::Cpu));
+        }
+    }
+
+    /// Which limit was passed, if one was.
+    pub fn cut(&self) -> Option<Cut> {
+        self.cut.get()
+    }
+
+    /// The tree's CPU time during the job at the last sample, seconds.
+    pub fn cpu_s(&self) -> f64 {
+        self.cpu_s.get()
+    }
+
+    /// The tree's CPU time during the job now (one more sample), seconds.
+    pub fn cpu_now_s(&self) -> f64 {
+        if self.cut.get().is_none() {
+            self.sample_now();
+        }
+        self.cpu_s.get()
+    }
+
+    /// The largest resident memory of the tree sampled during the job, KiB (0 without a
+    /// memory limit: the resident sets are then not read).
+    pub fn peak_kib(&self) -> u64 {
+        self.peak_kib.get()
+    }
+
+    /// The memory limit, KiB.
+    pub fn memory_limit_kib(&self) -> Option<u64> {
+        self.memory_limit_kib
+    }
+
+    /// The CPU-time limit, seconds.
+    pub fn cpu_limit_s(&self) -> Option<f64> {
+        self.cpu_limit_s
     }
 }
 
@@ -327,6 +493,22 @@ mod tests {
         for l in [MIN_MEMORY_LIMIT, 256 << 20, 4 << 30] {
             assert!(data_backstop(l) > l + MEMORY_MARGIN_KIB * 1024);
         }
+    }
+
+    #[test]
+    fn without_limits_nothing_is_watched() {
+        let me = std::process::id() as i32;
+        let tree = Tree::open(me, false).expect("/proc");
+        assert!(Watch::start(Some(&tree), None, None, false).is_none());
+        let w = Watch::start(Some(&tree), None, Some(1 << 40), false).expect("watched");
+        assert!(!w.over() && w.cut().is_none());
+        assert!(w.peak_kib() > 0);
+        let w =
+            Watch::start(Some(&tree), Some(Duration::from_nanos(1)), None, true).expect("watched");
+        // The whole life of this process is far more than a nanosecond of CPU.
+        std::thread::sleep(SAMPLE_EVERY);
+        assert!(w.over());
+        assert_eq!(w.cut(), Some(Cut::Cpu));
     }
 
     #[test]

@@ -70,6 +70,9 @@ pub struct ExternalSpec {
     /// CPUs one solve uses at once (`cpus = N`, default 1): a pinned worker is given that
     /// many, and its process inherits them.
     pub cpus: usize,
+    /// The memory limit on its process tree while it serves a job, bytes: the manifest's
+    /// `memory_limit` (`"512M"`) or `--memory-limit`, whichever is lower.
+    pub memory_limit: Option<u64>,
 }
 
 /// How long a `ready` start-up may take when the manifest does not say.
@@ -190,6 +193,7 @@ struct RawSolver {
     orders: Option<Vec<i64>>,
     effort: Option<String>,
     cpus: Option<i64>,
+    memory_limit: Option<String>,
 }
 
 #[derive(Deserialize)]
@@ -335,6 +339,8 @@ pub fn parse(
             key,
             message,
         };
+        let memory_limit = memory_limit(&name, s.memory_limit.as_deref(), builtins)
+            .map_err(|m| invalid("memory_limit", m))?;
         check_name(&name, builtins).map_err(|m| invalid("name", m))?;
         let kind = match s.kind {
             RawKind::Sudoku => PuzzleKind::Sudoku,
@@ -391,6 +397,7 @@ pub fn parse(
             }
         };
         out.push(ExternalSpec {
+            memory_limit,
             effort,
             cpus,
             orders,
@@ -408,6 +415,20 @@ pub fn parse(
         });
     }
     Ok(out)
+}
+
+/// The `memory_limit` key: a size (`"512M"`), and never on a built-in's name (built-ins run
+/// inside puzzlebench's own process).
+fn memory_limit(name: &str, text: Option<&str>, builtins: &[&str]) -> Result<Option<u64>, String> {
+    let Some(text) = text else { return Ok(None) };
+    if builtins.contains(&name) {
+        return Err(format!(
+            "`{name}` is a built-in strategy: built-ins run inside puzzlebench's own process, \
+             where no per-solver limit can be set (--memory-limit checks their memory \
+             estimate); `memory_limit` is for external solvers"
+        ));
+    }
+    super::limits::parse_size(text).map(Some)
 }
 
 /// A table's name: it goes into CSV cells and `--strategy a,b` lists, so a safe alphabet, and
@@ -625,6 +646,26 @@ mod tests {
         let e = err(&OK.replace("mine", "backtrack"));
         assert!(
             e.contains("[solver.backtrack] name") && e.contains("built-in"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn memory_limit_is_a_size_and_never_for_a_built_in() {
+        let (_d, m) = dir_with_exe();
+        let specs = parse(&m, &format!("{OK}memory_limit = \"512M\"\n"), &[]).expect("valid");
+        assert_eq!(specs[0].memory_limit, Some(512 << 20));
+        assert_eq!(parse(&m, OK, &[]).expect("valid")[0].memory_limit, None);
+        let e = err(&format!("{OK}memory_limit = \"10X\"\n"));
+        assert!(
+            e.contains("[solver.mine] memory_limit") && e.contains("unknown unit"),
+            "{e}"
+        );
+        let e = err(&format!("{OK}memory_limit = \"0\"\n"));
+        assert!(e.contains("at least 16 MiB"), "{e}");
+        let e = err(&format!("{OK}memory_limit = \"1G\"\n").replace("mine", "backtrack"));
+        assert!(
+            e.contains("[solver.backtrack] memory_limit") && e.contains("built-in"),
             "{e}"
         );
     }

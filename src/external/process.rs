@@ -65,6 +65,11 @@ pub fn become_subreaper() -> io::Result<()> {
     Err(io::Error::other("child subreapers are a Linux feature"))
 }
 
+/// Whether [`become_subreaper`] was called (orphans of solvers are adopted by this process).
+pub fn is_subreaper() -> bool {
+    SUBREAPER.load(Ordering::Relaxed)
+}
+
 /// The soft and hard `RLIMIT_NOFILE`.
 pub fn nofile_limit() -> io::Result<(u64, u64)> {
     let mut lim = libc::rlimit {
@@ -109,8 +114,9 @@ pub fn raise_nofile_limit() -> io::Result<(u64, u64, u64)> {
 }
 
 /// Descriptors one worker thread holds open for an external solver process: its three pipes
-/// and `/proc/<pid>/status`, plus the pipes that exist only while it is being started.
-pub const FDS_PER_PROCESS: u64 = 4 + 5;
+/// and `/proc/<pid>/status`, the three `/proc` files of its tree (`stat`, `statm`,
+/// `children`: [`super::limits::Tree`]), plus the pipes that exist only while it is being started.
+pub const FDS_PER_PROCESS: u64 = 4 + 3 + 5;
 /// Descriptors a run needs besides its solvers' (dataset, results, journal, lock, standard
 /// streams, the executable's own).
 pub const FDS_BASE: u64 = 64;
@@ -213,6 +219,9 @@ pub struct Proc {
     cpu_clock: Option<libc::clockid_t>,
     /// `/proc/<pid>/status`, kept open and re-read with `pread` for `VmHWM`.
     status_file: Option<File>,
+    /// The longest wait between interrupt checks ([`SLICE`]; shorter while a limit is
+    /// watched, so that the stop check samples the tree often enough).
+    slice: Duration,
     /// The last `VmHWM` sample and when it was taken.
     hwm: Option<(Instant, u64)>,
 }
@@ -222,7 +231,7 @@ pub struct Proc {
 /// children; this covers the deaths it cannot handle. (The signal is tied to the thread that
 /// started the child; worker threads outlive their solvers, so it fires only when they cannot.)
 #[cfg(target_os = "linux")]
-fn die_with_parent(cmd: &mut Command) {
+fn die_with_parent(cmd: &mut Command, data_limit: Option<u64>) {
     let parent = std::process::id();
     // SAFETY: the closure runs in the forked child before exec and calls only async-signal-safe
     // functions (prctl, getppid), allocating nothing.
@@ -243,19 +252,38 @@ fn die_with_parent(cmd: &mut Command) {
                 return Err(io::Error::from_raw_os_error(libc::ESRCH));
             }
             restore_nofile();
+            set_data_limit(data_limit);
             Ok(())
         });
     }
 }
 
 #[cfg(not(target_os = "linux"))]
-fn die_with_parent(cmd: &mut Command) {
+fn die_with_parent(cmd: &mut Command, data_limit: Option<u64>) {
     // SAFETY: the closure calls only async-signal-safe functions (getrlimit, setrlimit).
     unsafe {
-        cmd.pre_exec(|| {
+        cmd.pre_exec(move || {
             restore_nofile();
+            set_data_limit(data_limit);
             Ok(())
         });
+    }
+}
+
+/// In a forked child before exec: the `RLIMIT_DATA` backstop of a memory limit (soft limit
+/// only, never above the hard one; [`super::limits::data_backstop`]). Async-signal-safe.
+fn set_data_limit(limit: Option<u64>) {
+    let Some(want) = limit else { return };
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: valid pointers; a failure leaves the inherited limit.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_DATA, &mut lim) == 0 {
+            lim.rlim_cur = want.min(lim.rlim_max);
+            libc::setrlimit(libc::RLIMIT_DATA, &lim);
+        }
     }
 }
 
@@ -389,7 +417,10 @@ impl Proc {
         if let Some(dir) = &spec.workdir {
             cmd.current_dir(dir);
         }
-        die_with_parent(&mut cmd);
+        die_with_parent(
+            &mut cmd,
+            spec.memory_limit.map(super::limits::data_backstop),
+        );
         let mut child = {
             let _gate = SPAWN_GATE.read().unwrap_or_else(|e| e.into_inner());
             let child = cmd.spawn()?;
@@ -418,6 +449,7 @@ impl Proc {
             cpu_clock: None,
             status_file: None,
             hwm: None,
+            slice: SLICE,
         };
         // If any of this fails, `p`'s Drop kills and reaps the child.
         if let Some(s) = &p.stdin {
@@ -436,6 +468,11 @@ impl Proc {
             p.status_file = File::open(format!("/proc/{pid}/status")).ok();
         }
         Ok(p)
+    }
+
+    /// Sets the longest wait between stop checks (at most [`SLICE`]).
+    pub fn set_slice(&mut self, slice: Duration) {
+        self.slice = slice.min(SLICE);
     }
 
     /// The process id (also its process group id).
@@ -458,7 +495,7 @@ impl Proc {
                 Ok(0) => return Err(ReadEnd::Closed),
                 Ok(n) => bytes = &bytes[n..],
                 Err(e) if e.kind() == io::ErrorKind::WouldBlock => {
-                    let slice = slice_until(deadline, stop)?;
+                    let slice = slice_until(deadline, stop, self.slice)?;
                     self.poll_once(true, slice).map_err(ReadEnd::Io)?;
                 }
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
@@ -495,7 +532,7 @@ impl Proc {
             if self.stdout_eof {
                 return Err(ReadEnd::Eof);
             }
-            let slice = slice_until(deadline, stop)?;
+            let slice = slice_until(deadline, stop, self.slice)?;
             self.poll_once(false, slice).map_err(ReadEnd::Io)?;
         }
     }
@@ -522,7 +559,7 @@ impl Proc {
             if self.out.len() > MAX_LINE {
                 return Err(ReadEnd::TooLong);
             }
-            let slice = slice_until(deadline, stop)?;
+            let slice = slice_until(deadline, stop, self.slice)?;
             self.poll_once(false, slice).map_err(ReadEnd::Io)?;
         }
         Ok(std::mem::take(&mut self.out))
@@ -536,7 +573,7 @@ impl Proc {
     ) -> Result<ExitInfo, ReadEnd> {
         let mut nap = Duration::from_micros(50);
         while !self.has_exited() {
-            let slice = slice_until(deadline, stop)?;
+            let slice = slice_until(deadline, stop, self.slice)?;
             // Keep stderr flowing so a chatty solver is not blocked on a full pipe.
             self.poll_stderr();
             std::thread::sleep(nap.min(slice));
@@ -559,7 +596,7 @@ impl Proc {
             if self.out.len() > MAX_LINE {
                 return Err(ReadEnd::TooLong);
             }
-            let slice = slice_until(deadline, stop)?;
+            let slice = slice_until(deadline, stop, self.slice)?;
             self.poll_once(false, nap.min(slice)).map_err(ReadEnd::Io)?;
             nap = (nap * 2).min(Duration::from_millis(5));
         }
@@ -891,18 +928,22 @@ fn set_nonblocking(fd: i32) -> io::Result<()> {
 
 /// The next wait slice: at most [`SLICE`], never past the deadline; Err when it is time to
 /// stop.
-fn slice_until(deadline: Option<Instant>, stop: &dyn Fn() -> bool) -> Result<Duration, ReadEnd> {
+fn slice_until(
+    deadline: Option<Instant>,
+    stop: &dyn Fn() -> bool,
+    slice: Duration,
+) -> Result<Duration, ReadEnd> {
     if stop() {
         return Err(ReadEnd::Stopped);
     }
     match deadline {
-        None => Ok(SLICE),
+        None => Ok(slice),
         Some(d) => {
             let now = Instant::now();
             if now >= d {
                 Err(ReadEnd::Deadline)
             } else {
-                Ok((d - now).min(SLICE))
+                Ok((d - now).min(slice))
             }
         }
     }

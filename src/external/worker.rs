@@ -1,16 +1,18 @@
 //! [`ExternalSolver`]: an external program as one more implementor of the solver seam, in
 //! batch mode (one long-lived process per worker thread) or per-puzzle mode (one per job).
 
+use std::cell::Cell;
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use super::limits::{Tree, Watch, SAMPLE_EVERY};
 use super::manifest::{ExternalSpec, Mode};
-use super::process::{is_resource_exhaustion, Proc, ReadEnd, GRACE};
+use super::process::{is_resource_exhaustion, is_subreaper, Proc, ReadEnd, GRACE};
 use super::protocol::{encode_request, excerpt, parse_answer, split_stats, to_answer, Status};
 use crate::results::Params;
 use crate::solver::{
-    Counters, End, Measured, Outcome, PuzzleKind, Solver, SolverError, Task, Worker,
+    Counters, Cut, End, Measured, Outcome, PuzzleKind, Solver, SolverError, Task, Worker,
 };
 
 /// Crashes or protocol breaks in a row after which a solver is not started again.
@@ -32,6 +34,16 @@ pub struct ExternalSolver {
 }
 
 impl ExternalSolver {
+    /// Applies the run's `--memory-limit` on top of the manifest's own `memory_limit`:
+    /// the lower of the two holds.
+    pub fn with_run_memory_limit(mut self, run: Option<u64>) -> Self {
+        self.spec.memory_limit = match (self.spec.memory_limit, run) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
+        self
+    }
+
     /// Wraps a validated manifest entry.
     pub fn new(spec: ExternalSpec) -> Self {
         ExternalSolver {
@@ -124,6 +136,9 @@ impl Solver for ExternalSolver {
             proc: None,
             request: String::with_capacity(256),
             spawned: false,
+            tree: None,
+            descendants0: Cell::new(0.0),
+            cut: Cell::new(None),
         }))
     }
 }
@@ -135,6 +150,12 @@ struct ExternalWorker<'s> {
     request: String,
     /// A process was started before (the next start is a restart).
     spawned: bool,
+    /// The live process's tree (`cpu_s` of the whole tree, the limits).
+    tree: Option<Tree>,
+    /// Batch mode: CPU time of the process's descendants at the end of the last job.
+    descendants0: Cell<f64>,
+    /// How the last job was cut short by a limit or a signal ([`Worker::take_cut`]).
+    cut: Cell<Option<Cut>>,
 }
 
 /// A successfully parsed answer, before measurements are added.
@@ -206,6 +227,10 @@ impl Worker for ExternalWorker<'_> {
         }
     }
 
+    fn take_cut(&mut self) -> Option<Cut> {
+        self.cut.take()
+    }
+
     fn solve(&mut self, task: &mut Task<'_>) -> Result<Outcome, SolverError> {
         if let Some(e) = self.solver.given_up() {
             return Err(e);
@@ -260,12 +285,69 @@ impl ExternalWorker<'_> {
                 spec.name
             );
         }
-        Proc::spawn(spec, timeout).map_err(|e| self.solver.spawn_error(&e))
+        let proc = Proc::spawn(spec, timeout).map_err(|e| self.solver.spawn_error(&e))?;
+        self.tree = Tree::open(proc.pid(), is_subreaper());
+        self.descendants0.set(0.0);
+        Ok(proc)
+    }
+
+    /// Batch mode, no limit watched: the job's CPU time, the leader's clock over the job
+    /// plus what its descendants (reaped and living) used since the last job ended.
+    fn batch_cpu(&self, leader0: Option<f64>, leader1: Option<f64>) -> Option<f64> {
+        let leader = delta(leader0, leader1)?;
+        let Some(tree) = &self.tree else {
+            return Some(leader);
+        };
+        let now = tree.descendants_cpu_s();
+        let before = self.descendants0.replace(now);
+        Some(leader + (now - before).max(0.0))
+    }
+
+    /// A limit was passed: the tree is killed at once (no grace: a fast allocator would go
+    /// on growing) and the job gets a row saying which limit, with the tree's figures.
+    fn limit_stop(
+        &self,
+        mut proc: Proc,
+        w: &Watch<'_>,
+        cut: Cut,
+        leader_rss: Option<u64>,
+    ) -> Outcome {
+        let cpu = w.cpu_s();
+        let (exit, _) = proc.terminate(std::time::Duration::ZERO);
+        self.cut.set(Some(cut));
+        let (cpu_s, rss) = match self.solver.spec.mode {
+            Mode::Batch => (cpu, leader_rss.unwrap_or(0)),
+            Mode::PerPuzzle => (cpu.max(exit.cpu_s), exit.max_rss_kib),
+        };
+        let peak = w.peak_kib();
+        let message = match cut {
+            Cut::Memory => format!(
+                "the solver's process tree reached {} MiB resident, over the {} MiB memory limit \
+                 (sampled every {} ms); solver ended (SIGKILL)",
+                peak / 1024,
+                w.memory_limit_kib().unwrap_or(0) / 1024,
+                SAMPLE_EVERY.as_millis()
+            ),
+            _ => format!(
+                "the solver's process tree used {cpu:.3} s of CPU time, over the {} s CPU-time \
+                 limit (--cpu-limit); solver ended (SIGKILL)",
+                w.cpu_limit_s().unwrap_or(0.0)
+            ),
+        };
+        let measured = Measured {
+            cpu_s: Some(cpu_s),
+            max_rss_kib: Some(if cut == Cut::Memory {
+                peak
+            } else {
+                peak.max(rss)
+            }),
+            stats: None,
+        };
+        outcome(End::Stopped, measured, Some(message))
     }
 
     fn solve_batch(&mut self, task: &mut Task<'_>) -> Result<Outcome, SolverError> {
         let deadline = task.deadline();
-        let stop = || task.interrupted();
         let mut proc = match self.proc.take() {
             Some(p) => p,
             None => self.spawn(task.timeout())?,
@@ -281,6 +363,12 @@ impl ExternalWorker<'_> {
             return Err(self.died(proc, "closed its output", "between jobs"));
         }
         proc.clear_stderr();
+        let memory_limit = self.solver.spec.memory_limit;
+        let watch = Watch::start(self.tree.as_ref(), task.cpu_limit(), memory_limit, false);
+        if watch.is_some() {
+            proc.set_slice(SAMPLE_EVERY);
+        }
+        let stop = || task.interrupted() || watch.as_ref().is_some_and(Watch::over);
         let cpu0 = proc.cpu_s();
         let read = proc
             .write_all(self.request.as_bytes(), deadline, &stop)
@@ -288,13 +376,21 @@ impl ExternalWorker<'_> {
         let line = match read {
             Ok(line) => line,
             Err(end) => {
-                let cpu = delta(cpu0, proc.cpu_s());
-                return self.read_failed(proc, end, task, cpu);
+                let cpu = match &watch {
+                    Some(w) => Some(w.cpu_now_s()),
+                    None => self.batch_cpu(cpu0, proc.cpu_s()),
+                };
+                return self.read_failed(proc, end, task, cpu, watch.as_ref());
             }
         };
         let measured = Measured {
-            cpu_s: delta(cpu0, proc.cpu_s()),
-            max_rss_kib: proc.peak_rss_kib(),
+            cpu_s: match &watch {
+                Some(w) => Some(w.cpu_now_s()),
+                None => self.batch_cpu(cpu0, proc.cpu_s()),
+            },
+            max_rss_kib: proc
+                .peak_rss_kib()
+                .map(|k| k.max(watch.as_ref().map_or(0, Watch::peak_kib))),
             stats: None,
         };
         match self.interpret(&line, task, &mut proc) {
@@ -314,11 +410,16 @@ impl ExternalWorker<'_> {
 
     fn solve_once(&mut self, task: &mut Task<'_>) -> Result<Outcome, SolverError> {
         let deadline = task.deadline();
-        let stop = || task.interrupted();
         let mut proc = match self.proc.take() {
             Some(p) => p,
             None => self.spawn(task.timeout())?,
         };
+        let memory_limit = self.solver.spec.memory_limit;
+        let watch = Watch::start(self.tree.as_ref(), task.cpu_limit(), memory_limit, true);
+        if watch.is_some() {
+            proc.set_slice(SAMPLE_EVERY);
+        }
+        let stop = || task.interrupted() || watch.as_ref().is_some_and(Watch::over);
         let read = proc
             .write_all(self.request.as_bytes(), deadline, &stop)
             .and_then(|()| {
@@ -327,7 +428,16 @@ impl ExternalWorker<'_> {
             });
         let line = match read {
             Ok(line) => line,
-            Err(end) => return self.read_failed(proc, end, task, None),
+            Err(end) => {
+                let cpu = watch.as_ref().map(Watch::cpu_now_s);
+                return self.read_failed(proc, end, task, cpu, watch.as_ref());
+            }
+        };
+        // The tree as the answer came: descendants still living are killed with the leader
+        // and their CPU time would be lost to the leader's rusage.
+        let tree_cpu = match &watch {
+            Some(w) => w.cpu_now_s(),
+            None => self.tree.as_ref().map_or(0.0, |t| t.sample(false, false).0),
         };
         let parsed = match self.interpret(&line, task, &mut proc) {
             Ok(p) => Ok(p),
@@ -352,7 +462,13 @@ impl ExternalWorker<'_> {
         let exit = match exit {
             Ok(e) => e,
             Err(ReadEnd::Deadline) if deadline.is_some_and(|d| Instant::now() >= d) => {
-                return self.read_failed(proc, ReadEnd::Deadline, task, None)
+                return self.read_failed(
+                    proc,
+                    ReadEnd::Deadline,
+                    task,
+                    Some(tree_cpu),
+                    watch.as_ref(),
+                )
             }
             Err(ReadEnd::Deadline) => {
                 let what = format!(
@@ -364,7 +480,7 @@ impl ExternalWorker<'_> {
             Err(ReadEnd::Io(e)) if e.kind() == std::io::ErrorKind::Other => {
                 return Err(self.protocol_fault(proc, e.to_string()))
             }
-            Err(end) => return self.read_failed(proc, end, task, None),
+            Err(end) => return self.read_failed(proc, end, task, Some(tree_cpu), watch.as_ref()),
         };
         if !exit.success() {
             return Err(self.died(proc, "ended", "after answering"));
@@ -372,8 +488,11 @@ impl ExternalWorker<'_> {
         self.solver.faults.store(0, Ordering::Relaxed);
         let parsed = parsed?;
         let measured = Measured {
-            cpu_s: Some(exit.cpu_s),
-            max_rss_kib: Some(exit.max_rss_kib),
+            cpu_s: Some(exit.cpu_s.max(tree_cpu)),
+            max_rss_kib: Some(
+                exit.max_rss_kib
+                    .max(watch.as_ref().map_or(0, Watch::peak_kib)),
+            ),
             stats: None,
         };
         Ok(finish(parsed, measured))
@@ -431,9 +550,17 @@ impl ExternalWorker<'_> {
         end: ReadEnd,
         task: &Task<'_>,
         cpu: Option<f64>,
+        watch: Option<&Watch<'_>>,
     ) -> Result<Outcome, SolverError> {
         match end {
             ReadEnd::Stopped => {
+                if let Some((w, cut)) = watch.and_then(|w| Some((w, w.cut()?))) {
+                    let rss = match self.solver.spec.mode {
+                        Mode::Batch => proc.peak_rss_kib(),
+                        Mode::PerPuzzle => None,
+                    };
+                    return Ok(self.limit_stop(proc, w, cut, rss));
+                }
                 proc.terminate(GRACE);
                 Ok(outcome(End::Stopped, Measured::default(), None))
             }
@@ -451,7 +578,7 @@ impl ExternalWorker<'_> {
                         ..Measured::default()
                     },
                     Mode::PerPuzzle => Measured {
-                        cpu_s: Some(exit.cpu_s),
+                        cpu_s: Some(exit.cpu_s.max(cpu.unwrap_or(0.0))),
                         max_rss_kib: Some(exit.max_rss_kib),
                         stats: None,
                     },
@@ -495,7 +622,12 @@ impl ExternalWorker<'_> {
     fn died(&self, mut proc: Proc, what: &str, when: &str) -> SolverError {
         // It normally has exited already; a short wait lets a closing process finish.
         let mut m = match proc.wait_exit(Some(Instant::now() + GRACE), &|| false) {
-            Ok(exit) => format!("the solver {} {when}", exit.describe()),
+            Ok(exit) => {
+                if exit.reaped && libc::WIFSIGNALED(exit.status) {
+                    self.cut.set(Some(Cut::Signal));
+                }
+                format!("the solver {} {when}", exit.describe())
+            }
             Err(_) => {
                 let (exit, killed) = proc.terminate(GRACE);
                 let how = if killed {
@@ -574,6 +706,7 @@ mod tests {
             orders: vec![3],
             effort: None,
             cpus: 1,
+            memory_limit: None,
         })
     }
 

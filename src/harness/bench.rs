@@ -950,6 +950,25 @@ fn open_output(
     )
 }
 
+/// What every job of the run is given besides its puzzle.
+fn job_settings(cfg: &BenchConfig, dataset: &Dataset, columns: Columns) -> JobSettings {
+    JobSettings {
+        timeout: cfg.timeout,
+        trace: cfg.trace.is_some(),
+        repeat: cfg.repeat,
+        columns,
+        warmup: cfg.warmup,
+        cpu_limit: cfg.cpu_limit,
+        files: std::sync::Arc::new(
+            dataset
+                .files
+                .iter()
+                .map(|f| f.path.display().to_string())
+                .collect(),
+        ),
+    }
+}
+
 /// Steps 5 and 6.
 #[allow(clippy::too_many_arguments)]
 fn execute_and_finish(
@@ -971,21 +990,7 @@ fn execute_and_finish(
     let jobs = plan.shard_len(cfg.shard);
     let host = HostProbe::start();
     let progress = Progress::new(cfg.progress, jobs, already, &counts);
-    let settings = JobSettings {
-        timeout: cfg.timeout,
-        trace: cfg.trace.is_some(),
-        repeat: cfg.repeat,
-        columns: writer.columns(),
-        warmup: cfg.warmup,
-        cpu_limit: cfg.cpu_limit,
-        files: std::sync::Arc::new(
-            dataset
-                .files
-                .iter()
-                .map(|f| f.path.display().to_string())
-                .collect(),
-        ),
-    };
+    let settings = job_settings(cfg, dataset, writer.columns());
     let pending = pending_jobs(plan, cfg.shard, done_before);
     let feed = JobFeed::new(dataset, plan, pending, jobs - already);
     let executed = execute(

@@ -166,6 +166,7 @@ fn bad_limit_values_are_refused_with_the_value_and_what_is_expected() {
         ),
         (&["--memory-limit", "10X"], &["\"10X\"", "unknown unit"]),
         (&["--memory-limit", "1M"], &["\"1M\"", "at least 16 MiB"]),
+        (&["--memory-limit=-5M"], &["\"-5M\"", "expected a size"]),
         (&["--cpu-limit=-1"], &["\"-1\"", "seconds"]),
         (&["--cpu-limit", "NaN"], &["\"NaN\"", "seconds"]),
     ] {
@@ -186,6 +187,212 @@ fn bad_limit_values_are_refused_with_the_value_and_what_is_expected() {
                 stderr.contains(n),
                 "{args:?}: stderr lacks {n:?}:\n{stderr}"
             );
+        }
+        assert!(!out.exists());
+    }
+}
+
+/// A manifest of test solvers: each `(name, mode, command)`, with fault.sh's `unknown`
+/// answers for the well-behaved `calm` beside them.
+fn limits_manifest(dir: &Path, entries: &[(&str, &str, String)]) -> std::path::PathBuf {
+    let fault = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/solvers/fault.sh");
+    let mut text = format!(
+        "[solver.calm]\nkind = \"sudoku\"\ncommand = [\"{}\"]\nmode = \"batch\"\nenv = {{ FAULT = \"unknown\" }}\n",
+        fault.display()
+    );
+    for (name, mode, command) in entries {
+        text.push_str(&format!(
+            "[solver.{name}]\nkind = \"sudoku\"\ncommand = {command}\nmode = \"{mode}\"\n"
+        ));
+    }
+    write(dir, "limits.toml", &text)
+}
+
+/// Three Sudoku lines (no solutions given).
+fn three_sudokus(dir: &Path) -> std::path::PathBuf {
+    let lines: Vec<String> = sudoku_lines().lines().take(3).map(str::to_string).collect();
+    write(dir, "three.txt", &(lines.join("\n") + "\n"))
+}
+
+// A solver that allocates 1 MiB every 10 ms (about 100 MB/s) and never answers: every job
+// is a `memout` stopped near the limit, the solver is restarted for each, and `calm` in
+// the same run is unaffected. (`--timeout 120` only guards against a hang.)
+#[test]
+fn an_allocator_without_bound_is_a_memout_on_every_job_and_the_run_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let hog = write(
+        dir.path(),
+        "hog.py",
+        "import sys, time\nhog = []\nfor line in sys.stdin:\n    while True:\n        hog.append(b'\\x01' * (1 << 20))\n        time.sleep(0.01)\n",
+    );
+    let m = limits_manifest(
+        dir.path(),
+        &[(
+            "hog",
+            "batch",
+            format!("[\"python3\", \"{}\"]", hog.display()),
+        )],
+    );
+    let data = three_sudokus(dir.path());
+    let out = dir.path().join("out.csv");
+    bench_run()
+        .args([
+            "--strategy",
+            "hog,calm",
+            "--threads",
+            "1",
+            "--timeout",
+            "120",
+        ])
+        .args(["--memory-limit", "64M", "--solvers"])
+        .arg(&m)
+        .arg("--dataset")
+        .arg(&data)
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .code(0);
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 6);
+    for r in rows.iter().filter(|r| r.strategy == "hog") {
+        assert_eq!(r.status, Some(Status::Memout), "{r:?}");
+        assert_eq!(r.ended_by, Some(EndedBy::Memory), "{r:?}");
+        let peak = r.max_rss_kib.expect("peak");
+        // Past the limit, and not by more than the run's whole allowance (generous: a
+        // loaded machine may sample late; the documented margin is measured separately).
+        assert!(peak > 64 * 1024 && peak < 64 * 1024 + 128 * 1024, "{r:?}");
+        assert!(r.message.contains("64 MiB memory limit"), "{}", r.message);
+    }
+    for r in rows.iter().filter(|r| r.strategy == "calm") {
+        assert_eq!(r.status, Some(Status::Unsolved), "{r:?}");
+        assert_eq!(r.ended_by, None, "{r:?}");
+    }
+    let meta = std::fs::read_to_string(dir.path().join("out.meta.json")).unwrap();
+    assert!(meta.contains("\"memory_limit_bytes\": 67108864"), "{meta}");
+    assert!(meta.contains("\"memory_sample_ms\""), "{meta}");
+    // The summary counts them.
+    let s = puzzlebench_report(&out, "ended_by=memory");
+    assert!(s.contains("hog") && s.contains("memout"), "{s}");
+}
+
+/// A sh solver whose forked child does the work: `burn` spins until killed; `work` spins
+/// for a fixed count and exits, and the parent answers `unknown`.
+const CHILD_SOLVER: &str = "tab=$(printf '\\t')\nwhile IFS=\"$tab\" read -r job seed puzzle; do\n    if [ \"$1\" = burn ]; then\n        sh -c 'while :; do :; done' &\n        wait\n    else\n        sh -c 'i=0; while [ $i -lt 300000 ]; do i=$((i+1)); done'\n        printf '%s\\tunknown\\t\\t\\n' \"$job\"\n    fi\ndone\n";
+
+// The CPU-time limit is on the whole tree: a child that burns CPU while its parent waits
+// is stopped by it, in both modes, with the child's CPU time in `cpu_s`.
+#[test]
+fn a_child_burning_cpu_is_stopped_by_the_cpu_limit_of_the_tree() {
+    let dir = tempfile::tempdir().unwrap();
+    let sh = write(dir.path(), "child.sh", CHILD_SOLVER);
+    let cmd = format!("[\"sh\", \"{}\", \"burn\"]", sh.display());
+    let m = limits_manifest(
+        dir.path(),
+        &[("burn", "batch", cmd.clone()), ("burn1", "per-puzzle", cmd)],
+    );
+    let data = three_sudokus(dir.path());
+    let out = dir.path().join("out.csv");
+    bench_run()
+        .args(["--strategy", "burn,burn1,calm", "--threads", "1"])
+        .args(["--timeout", "120", "--cpu-limit", "0.3", "--solvers"])
+        .arg(&m)
+        .arg("--dataset")
+        .arg(&data)
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .code(0);
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 9);
+    for r in rows.iter().filter(|r| r.strategy.starts_with("burn")) {
+        assert_eq!(r.status, Some(Status::Timeout), "{r:?}");
+        assert_eq!(r.ended_by, Some(EndedBy::Cpu), "{r:?}");
+        // The child's CPU time is counted (sampled in clock ticks: 10 ms of slack).
+        assert!(r.cpu_s.unwrap_or(0.0) >= 0.29, "{r:?}");
+        assert!(r.message.contains("CPU-time limit"), "{}", r.message);
+    }
+    for r in rows.iter().filter(|r| r.strategy == "calm") {
+        assert_eq!(r.ended_by, None, "{r:?}");
+    }
+}
+
+// Without any limit, `cpu_s` still counts the whole tree: a child the solver ran and
+// reaped before answering.
+#[test]
+fn cpu_s_counts_a_reaped_child_without_any_limit() {
+    let dir = tempfile::tempdir().unwrap();
+    let sh = write(dir.path(), "child.sh", CHILD_SOLVER);
+    let cmd = format!("[\"sh\", \"{}\", \"work\"]", sh.display());
+    let m = limits_manifest(
+        dir.path(),
+        &[("work", "batch", cmd.clone()), ("work1", "per-puzzle", cmd)],
+    );
+    let data = three_sudokus(dir.path());
+    let out = dir.path().join("out.csv");
+    bench_run()
+        .args(["--strategy", "work,work1", "--threads", "1", "--solvers"])
+        .arg(&m)
+        .arg("--dataset")
+        .arg(&data)
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .code(0);
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 6);
+    for r in &rows {
+        assert_eq!(r.status, Some(Status::Unsolved), "{r:?}");
+        // The parent only waits; nearly all of the CPU time is the child's, and it
+        // exceeds a third of the wall time even on a loaded machine.
+        let (cpu, wall) = (r.cpu_s.unwrap_or(0.0), r.wall_s);
+        assert!(cpu > 0.02 && cpu > wall / 3.0, "{r:?}");
+    }
+}
+
+#[test]
+fn a_memory_limit_in_the_manifest_is_checked_and_never_for_a_built_in() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = write(dir.path(), "s.txt", &format!("{SUDOKU_DEMO}\n"));
+    let fault = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/solvers/fault.sh");
+    for (name, limit, needles) in [
+        (
+            "backtrack",
+            "1G",
+            &["[solver.backtrack] memory_limit", "built-in"][..],
+        ),
+        (
+            "mine",
+            "10X",
+            &["[solver.mine] memory_limit", "\"10X\"", "unknown unit"],
+        ),
+        (
+            "mine",
+            "0",
+            &["[solver.mine] memory_limit", "at least 16 MiB"],
+        ),
+    ] {
+        let m = write(
+            dir.path(),
+            "m.toml",
+            &format!(
+                "[solver.{name}]\nkind = \"sudoku\"\ncommand = [\"{}\"]\nmode = \"batch\"\nmemory_limit = \"{limit}\"\n",
+                fault.display()
+            ),
+        );
+        let out = dir.path().join("out.csv");
+        let assert = bench_run()
+            .args(["--strategy", "backtrack", "--solvers"])
+            .arg(&m)
+            .arg("--dataset")
+            .arg(&data)
+            .arg("--output")
+            .arg(&out)
+            .assert()
+            .code(2);
+        let stderr = String::from_utf8_lossy(&assert.get_output().stderr).into_owned();
+        assert!(!stderr.contains("panicked"), "{stderr}");
+        for n in needles {
+            assert!(stderr.contains(n), "{name} {limit}: lacks {n:?}:\n{stderr}");
         }
         assert!(!out.exists());
     }
