@@ -18,6 +18,9 @@ use crate::solver::{
 /// Crashes or protocol breaks in a row after which a solver is not started again.
 pub const GIVE_UP_AFTER: u32 = 5;
 
+/// How stale the batch-mode reading of a solver's descendants' CPU time may be.
+const DESCENDANTS_EVERY: Duration = Duration::from_millis(1);
+
 /// How long a per-puzzle solver may take to exit after its answer line (when no job budget
 /// ends sooner).
 const EXIT_AFTER_ANSWER: Duration = Duration::from_secs(10);
@@ -138,6 +141,7 @@ impl Solver for ExternalSolver {
             spawned: false,
             tree: None,
             descendants0: Cell::new(0.0),
+            descendants_at: Cell::new(None),
             cut: Cell::new(None),
         }))
     }
@@ -152,8 +156,9 @@ struct ExternalWorker<'s> {
     spawned: bool,
     /// The live process's tree (`cpu_s` of the whole tree, the limits).
     tree: Option<Tree>,
-    /// Batch mode: CPU time of the process's descendants at the end of the last job.
+    /// Batch mode: CPU time of the process's descendants when last read, and when.
     descendants0: Cell<f64>,
+    descendants_at: Cell<Option<Instant>>,
     /// How the last job was cut short by a limit or a signal ([`Worker::take_cut`]).
     cut: Cell<Option<Cut>>,
 }
@@ -288,16 +293,29 @@ impl ExternalWorker<'_> {
         let proc = Proc::spawn(spec, timeout).map_err(|e| self.solver.spawn_error(&e))?;
         self.tree = Tree::open(proc.pid(), is_subreaper());
         self.descendants0.set(0.0);
+        self.descendants_at.set(None);
         Ok(proc)
     }
 
     /// Batch mode, no limit watched: the job's CPU time, the leader's clock over the job
-    /// plus what its descendants (reaped and living) used since the last job ended.
+    /// plus what its descendants (reaped and living) used since they were last read. They
+    /// are read at most once every [`DESCENDANTS_EVERY`]: reading `/proc` costs ~2.5 us, half
+    /// a microsecond job's own figure, so jobs shorter than that share a read and the
+    /// descendants' time lands in the job that reads it (at most 1 ms late).
     fn batch_cpu(&self, leader0: Option<f64>, leader1: Option<f64>) -> Option<f64> {
         let leader = delta(leader0, leader1)?;
         let Some(tree) = &self.tree else {
             return Some(leader);
         };
+        let at = Instant::now();
+        if self
+            .descendants_at
+            .get()
+            .is_some_and(|t| at.duration_since(t) < DESCENDANTS_EVERY)
+        {
+            return Some(leader);
+        }
+        self.descendants_at.set(Some(at));
         let now = tree.descendants_cpu_s();
         let before = self.descendants0.replace(now);
         Some(leader + (now - before).max(0.0))
@@ -322,9 +340,9 @@ impl ExternalWorker<'_> {
         let peak = w.peak_kib();
         let message = match cut {
             Cut::Memory => format!(
-                "the solver's process tree reached {} MiB resident, over the {} MiB memory limit \
-                 (sampled every {} ms); solver ended (SIGKILL)",
-                peak / 1024,
+                "the solver's process tree reached {:.1} MiB resident, over the {} MiB memory \
+                 limit (sampled every {} ms); solver ended (SIGKILL)",
+                peak as f64 / 1024.0,
                 w.memory_limit_kib().unwrap_or(0) / 1024,
                 SAMPLE_EVERY.as_millis()
             ),

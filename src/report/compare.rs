@@ -945,6 +945,46 @@ pub fn column_mismatch(baseline: Columns, new: Columns) -> Option<String> {
     ))
 }
 
+/// How a run's meta says external solvers' `cpu_s` was counted: `process-tree` since issue
+/// 37, `leader process` for a meta from before (no `cpu_accounting`); `None` without a meta.
+fn cpu_accounting(f: &crate::report::input::RunFile) -> Option<String> {
+    let m = f.meta.as_ref()?;
+    let a = m
+        .execution
+        .as_ref()
+        .map(|e| e.limits.cpu_accounting.as_str())
+        .unwrap_or_default();
+    Some(if a.is_empty() {
+        "leader process".to_string()
+    } else {
+        a.to_string()
+    })
+}
+
+/// A note when the two sides counted external solvers' `cpu_s` differently (a baseline made
+/// before the whole process tree was counted): their `cpu_s` figures are not like for like.
+pub fn cpu_accounting_note(
+    baseline: &[crate::report::input::RunFile],
+    new: &[crate::report::input::RunFile],
+) -> Option<String> {
+    let side = |files: &[crate::report::input::RunFile]| {
+        let mut v: Vec<String> = files.iter().filter_map(cpu_accounting).collect();
+        v.sort();
+        v.dedup();
+        v
+    };
+    let (b, n) = (side(baseline), side(new));
+    if b.is_empty() || n.is_empty() || b == n {
+        return None;
+    }
+    Some(format!(
+        "cpu_s of external solvers was counted differently: baseline over the {}, new over \
+         the {}; an external solver's cpu_s is not like for like between them",
+        b.join(" and "),
+        n.join(" and ")
+    ))
+}
+
 /// Whether the two runs solved the same puzzles, from their metas' dataset hashes.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct DatasetCheck {
@@ -1008,6 +1048,38 @@ pub fn check_datasets(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_leader_only_baseline_is_noted_against_a_process_tree_run() {
+        use crate::report::input::RunFile;
+        use crate::results::meta::{Execution, Limits, RunMeta, CPU_ACCOUNTING_TREE};
+        let file = |accounting: Option<&str>| RunFile {
+            path: "r.csv".into(),
+            meta: Some(RunMeta {
+                execution: accounting.map(|a| Execution {
+                    limits: Limits {
+                        cpu_accounting: a.into(),
+                        ..Limits::default()
+                    },
+                    ..Execution::default()
+                }),
+                ..RunMeta::default()
+            }),
+            incomplete: None,
+        };
+        let tree = [file(Some(CPU_ACCOUNTING_TREE))];
+        assert_eq!(cpu_accounting_note(&tree, &tree), None);
+        let note = cpu_accounting_note(&[file(None)], &tree).expect("noted");
+        assert!(
+            note.contains("baseline over the leader process") && note.contains("process-tree"),
+            "{note}"
+        );
+        let no_meta = [RunFile {
+            meta: None,
+            ..file(None)
+        }];
+        assert_eq!(cpu_accounting_note(&no_meta, &tree), None);
+    }
 
     /// Compare a baseline run with a new run held in memory, rows in any order (sorted here by
     /// key, stably, so the first of duplicate keys in file order is the one compared).

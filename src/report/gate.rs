@@ -10,7 +10,8 @@
 //!   (`HostCheck`, [`FileLoad::bound`]); CPU times, counters and statuses are always judged.
 
 use crate::report::compare::{
-    check_datasets, column_mismatch, compare_sorted, CompareOptions, Comparison,
+    check_datasets, column_mismatch, compare_sorted, cpu_accounting_note, CompareOptions,
+    Comparison,
 };
 use crate::report::input::{InputOptions, RunSet};
 use crate::report::GroupKey;
@@ -320,6 +321,7 @@ pub fn gate(
     };
     let datasets = check_datasets(base.files(), new.files());
     let mut notes = datasets.unchecked;
+    notes.extend(cpu_accounting_note(base.files(), new.files()));
     match datasets.mismatch {
         Some(m) if !force_datasets => return Err(GateError::Refused(m)),
         Some(m) => notes.push(format!("{m}; compared anyway (--force)")),
