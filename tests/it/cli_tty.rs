@@ -22,8 +22,7 @@ fn on_a_terminal(args: &[String]) -> Option<Command> {
         .status()
         .is_ok_and(|s| s.success());
     if !found {
-        eprintln!("skipping: util-linux `script` (a pseudo-terminal) is not installed");
-        return None;
+        crate::common::needs("util-linux `script` (a pseudo-terminal)");
     }
     let bin = assert_cmd::cargo::cargo_bin("bench-run");
     let line = std::iter::once(bin.display().to_string())
@@ -93,6 +92,7 @@ fn screen(output: &Output) -> String {
 }
 
 #[test]
+#[ignore = "needs util-linux script (a pseudo-terminal)"]
 fn the_bar_counts_the_plan_and_is_cleared_before_the_closing_message() {
     let dir = tempfile::tempdir().unwrap();
     let data = write(dir.path(), "s.txt", &sudoku_lines());
@@ -117,6 +117,7 @@ fn the_bar_counts_the_plan_and_is_cleared_before_the_closing_message() {
 }
 
 #[test]
+#[ignore = "needs util-linux script (a pseudo-terminal)"]
 fn quiet_draws_no_bar_even_on_a_terminal() {
     let dir = tempfile::tempdir().unwrap();
     let data = write(dir.path(), "s.txt", &sudoku_lines());
@@ -133,6 +134,7 @@ fn quiet_draws_no_bar_even_on_a_terminal() {
 }
 
 #[test]
+#[ignore = "needs util-linux script (a pseudo-terminal)"]
 fn ctrl_c_at_the_terminal_clears_the_bar_before_the_interrupt_messages() {
     let dir = tempfile::tempdir().unwrap();
     // 50 puzzles ABC rarely solves in 1,500 cycles: 10,000 jobs of about a millisecond each,

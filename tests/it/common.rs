@@ -51,6 +51,12 @@ pub fn corpus(rel: &str) -> Option<PathBuf> {
     puzzlebench::corpus::shared_corpus(rel)
 }
 
+/// Fails an `#[ignore = "needs …"]` test run without what it needs: a test that cannot run
+/// is never an `ok` (`.ci/run` runs these where the tool or corpus is present).
+pub fn needs(what: &str) -> ! {
+    panic!("this test needs {what}, which is absent here (run it where it is present)")
+}
+
 /// Four Sudoku lines (the demo, then well-known easy grids).
 pub fn sudoku_lines() -> String {
     let mut s = String::new();

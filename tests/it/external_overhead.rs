@@ -17,6 +17,7 @@ const SOLVED: &str =
     "435269781682571493197834562826195347374682915951743628519326874248957136763418259";
 
 #[test]
+#[ignore = "needs rustc (builds the echo solver); prints a figure"]
 fn batch_overhead_per_job() {
     let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().expect("tempdir");
@@ -28,8 +29,7 @@ fn batch_overhead_per_job() {
         .arg(root.join("examples/external/echo_solver.rs"))
         .status();
     if !built.is_ok_and(|s| s.success()) {
-        eprintln!("skipped: cannot build the echo solver with `{rustc}`");
-        return;
+        crate::common::needs(&format!("`{rustc}` to build the echo solver"));
     }
     let text = format!(
         "[solver.echo]\nkind = \"sudoku\"\ncommand = [\"{}\"]\nmode = \"batch\"\nenv = {{ ANSWER = \"{SOLVED}\" }}\n",

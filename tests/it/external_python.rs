@@ -19,7 +19,7 @@ fn have_python() -> bool {
         .output()
         .is_ok_and(|o| o.status.success());
     if !ok {
-        eprintln!("skipped: python3 is not installed");
+        crate::common::needs("python3");
     }
     ok
 }
@@ -84,6 +84,7 @@ fn example_manifest_declares_both_kinds_in_both_modes() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn python_sudoku_solver_in_both_modes() {
     if !have_python() {
         return;
@@ -104,6 +105,7 @@ fn python_sudoku_solver_in_both_modes() {
 }
 
 #[test]
+#[ignore = "needs python3"]
 fn python_hitori_solver_in_both_modes() {
     if !have_python() {
         return;

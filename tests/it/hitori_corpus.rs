@@ -1,8 +1,9 @@
 //! The whole public Hitori corpus (3,150 puzzles, 5x5 to 25x25): every puzzle solved with
 //! `mrv` + `full`, the answer equal to the given mask and accepted by the verifier, and
-//! uniqueness proved by counting up to 2. Skipped, with a message, where `../shared` is absent.
+//! uniqueness proved by counting up to 2. `#[ignore]`d: `.ci/run` runs it where the shared
+//! corpora are present.
 //!
-//! Run: `cargo test --release --test it hitori_corpus`.
+//! Run: `cargo test --release --test it hitori_corpus -- --ignored`.
 
 use std::path::PathBuf;
 use std::time::Instant;
@@ -14,12 +15,10 @@ fn corpus_path() -> Option<PathBuf> {
 }
 
 #[test]
+#[ignore = "needs the shared Hitori corpus hitori/tud-singles-5to25.tsv (PUZZLEBENCH_SHARED)"]
 fn whole_corpus_solved_equal_to_given_verified_and_unique() {
     let Some(path) = corpus_path() else {
-        eprintln!(
-            "skipping: Hitori corpus ../shared/corpora/hitori/tud-singles-5to25.tsv not found"
-        );
-        return;
+        crate::common::needs("the shared Hitori corpus hitori/tud-singles-5to25.tsv");
     };
     let text = std::fs::read_to_string(&path).expect("corpus readable");
     let puzzles = parse_singles(&text).expect("corpus parses");

@@ -353,10 +353,10 @@ fn malformed_order_k_input_names_file_and_line() {
 /// The first 20 of `sudoku_acs`' own 25x25 instances at 45%, where its checkout is given
 /// (ACS_INSTANCES=<checkout>/instances/general; never copied into this repository).
 #[test]
+#[ignore = "needs ACS_INSTANCES (sudoku_acs' instances/general)"]
 fn acs_25x25_instances_load_when_available() {
     let Some(dir) = std::env::var_os("ACS_INSTANCES").map(PathBuf::from) else {
-        eprintln!("skipped: set ACS_INSTANCES to sudoku_acs' instances/general to run this");
-        return;
+        crate::common::needs("ACS_INSTANCES set to sudoku_acs' instances/general");
     };
     for i in 0..20 {
         let f = dir.join(format!("inst25x25_45_{i}.txt"));
