@@ -470,7 +470,7 @@ impl Proc {
         Ok(p)
     }
 
-    /// Sets the longest wait between stop checks (at most [`SLICE`]).
+    /// Sets the longest wait between stop checks (at most 20 ms, the default).
     pub fn set_slice(&mut self, slice: Duration) {
         self.slice = slice.min(SLICE);
     }

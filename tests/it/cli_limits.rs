@@ -397,3 +397,35 @@ fn a_memory_limit_in_the_manifest_is_checked_and_never_for_a_built_in() {
         assert!(!out.exists());
     }
 }
+
+// A solver that dies of a signal the harness did not send: an `error` row whose `ended_by`
+// says `signal`.
+#[test]
+fn a_solver_killed_by_a_signal_is_an_error_ended_by_signal() {
+    let dir = tempfile::tempdir().unwrap();
+    let fault = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/solvers/fault.sh");
+    let m = write(
+        dir.path(),
+        "crash.toml",
+        &format!(
+            "[solver.crash]\nkind = \"sudoku\"\ncommand = [\"{}\"]\nmode = \"batch\"\nenv = {{ FAULT = \"crash\" }}\n",
+            fault.display()
+        ),
+    );
+    let data = write(dir.path(), "s.txt", &format!("{SUDOKU_DEMO}\n"));
+    let out = dir.path().join("out.csv");
+    bench_run()
+        .args(["--strategy", "crash", "--solvers"])
+        .arg(&m)
+        .arg("--dataset")
+        .arg(&data)
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .code(1);
+    let rows = rows(&out);
+    assert_eq!(rows.len(), 1);
+    assert_eq!(rows[0].status, Some(Status::Error), "{:?}", rows[0]);
+    assert_eq!(rows[0].ended_by, Some(EndedBy::Signal), "{:?}", rows[0]);
+    assert!(rows[0].message.contains("SIGSEGV"), "{}", rows[0].message);
+}
