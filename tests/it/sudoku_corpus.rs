@@ -1,4 +1,5 @@
-//! The backtracking baseline against the public tdoku corpora in `../shared/corpora/sudoku/`:
+//! The backtracking baseline against the public tdoku corpora in `sudoku/` of the shared corpora
+//! (`$PUZZLEBENCH_SHARED/corpora`, see `puzzlebench::corpus`):
 //! every answer checked by the independent verifier, and multi-solution puzzles recognised.
 //! `#[ignore]`d: `.ci/run` runs them where the shared corpora are present.
 
