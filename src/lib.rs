@@ -28,6 +28,7 @@
 #![warn(missing_docs)]
 
 pub mod builtin;
+pub mod clock;
 pub mod corpus;
 pub mod dataset;
 pub mod external;

@@ -158,18 +158,7 @@ impl Stop<'static> {
     }
 }
 
-/// The calling thread's CPU time in seconds (`CLOCK_THREAD_CPUTIME_ID`).
-pub fn thread_cpu_s() -> Option<f64> {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: a valid clock id and out-pointer.
-    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
-        return None;
-    }
-    Some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
-}
+pub use crate::clock::thread_cpu_s;
 
 /// One job, as a solver sees it.
 pub struct Task<'a> {

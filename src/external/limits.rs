@@ -21,6 +21,7 @@ use std::fs::File;
 use std::os::unix::fs::FileExt;
 use std::time::{Duration, Instant};
 
+use crate::clock::ProcessClock;
 use crate::solver::Cut;
 
 /// How often the tree is sampled while a job with a CPU or memory limit runs. A 100 MB/s
@@ -262,7 +263,7 @@ impl TreeFiles {
 /// its CPU-time clock (nanoseconds, all threads).
 pub struct Tree {
     files: TreeFiles,
-    clock: Option<libc::clockid_t>,
+    clock: Option<ProcessClock>,
     /// Also count adopted orphans of the leader's group (puzzlebench is a subreaper).
     orphans: bool,
 }
@@ -271,34 +272,21 @@ impl Tree {
     /// Opens the tree of the solver leader `pid` (`None` without `/proc`).
     pub fn open(pid: i32, orphans: bool) -> Option<Tree> {
         let files = TreeFiles::open(pid)?;
-        let mut clk: libc::clockid_t = 0;
-        // SAFETY: plain FFI call with a valid out-pointer.
-        let clock = (unsafe { libc::clock_getcpuclockid(pid, &mut clk) } == 0).then_some(clk);
         Some(Tree {
             files,
-            clock,
+            clock: ProcessClock::of(pid),
             orphans,
         })
-    }
-
-    fn leader_clock_s(&self) -> Option<f64> {
-        let clk = self.clock?;
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: a clock id from clock_getcpuclockid and a valid out-pointer.
-        if unsafe { libc::clock_gettime(clk, &mut ts) } != 0 {
-            return None;
-        }
-        Some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
     }
 
     /// CPU time of the whole tree so far (seconds) and one sample of it (`memory`: with
     /// the resident sets summed). `watched`: also count adopted orphans (a limit is on).
     pub fn sample(&self, memory: bool, watched: bool) -> (f64, TreeSample) {
         let s = self.files.sample(memory, watched && self.orphans);
-        let own = self.leader_clock_s().unwrap_or(s.own_cpu_s);
+        let own = self
+            .clock
+            .and_then(ProcessClock::cpu_s)
+            .unwrap_or(s.own_cpu_s);
         (own + s.extra_cpu_s, s)
     }
 

@@ -18,6 +18,8 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, RwLock};
 use std::time::{Duration, Instant};
 
+use crate::clock::ProcessClock;
+
 use super::manifest::{ExternalSpec, Mode};
 use super::protocol::MAX_LINE;
 
@@ -216,7 +218,7 @@ pub struct Proc {
     err: Vec<u8>,
     exit: Option<ExitInfo>,
     /// The process's CPU-time clock (all threads, nanoseconds), for batch-mode per-job CPU.
-    cpu_clock: Option<libc::clockid_t>,
+    cpu_clock: Option<ProcessClock>,
     /// `/proc/<pid>/status`, kept open and re-read with `pread` for `VmHWM`.
     status_file: Option<File>,
     /// The longest wait between interrupt checks ([`SLICE`]; shorter while a limit is
@@ -460,11 +462,7 @@ impl Proc {
             set_nonblocking(e.as_raw_fd())?;
         }
         if spec.mode == Mode::Batch {
-            let mut clk: libc::clockid_t = 0;
-            // SAFETY: plain FFI call with a valid out-pointer.
-            if unsafe { libc::clock_getcpuclockid(pid, &mut clk) } == 0 {
-                p.cpu_clock = Some(clk);
-            }
+            p.cpu_clock = ProcessClock::of(pid);
             p.status_file = File::open(format!("/proc/{pid}/status")).ok();
         }
         Ok(p)
@@ -641,16 +639,7 @@ impl Proc {
 
     /// CPU time of the process so far (all its threads), in seconds.
     pub fn cpu_s(&self) -> Option<f64> {
-        let clk = self.cpu_clock?;
-        let mut ts = libc::timespec {
-            tv_sec: 0,
-            tv_nsec: 0,
-        };
-        // SAFETY: valid clock id from clock_getcpuclockid and a valid out-pointer.
-        if unsafe { libc::clock_gettime(clk, &mut ts) } != 0 {
-            return None;
-        }
-        Some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
+        self.cpu_clock?.cpu_s()
     }
 
     /// Peak resident memory so far (`VmHWM`), in KiB, sampled at most once a

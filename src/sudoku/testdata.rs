@@ -1,6 +1,7 @@
 //! Shared fixtures for unit tests.
 
 use super::grid::{Solution, SudokuPuzzle};
+use crate::clock::thread_cpu_s;
 
 /// The article's demo puzzle.
 pub(crate) const DEMO: &str =
@@ -52,20 +53,6 @@ pub(crate) fn corpus(file: &str) -> Option<String> {
 pub(crate) struct Timer {
     wall: std::time::Instant,
     cpu_s: Option<f64>,
-}
-
-/// `CLOCK_THREAD_CPUTIME_ID` in seconds. Kept here, not borrowed from the harness, because a
-/// puzzle module never reaches up (tests/it/layering.rs).
-fn thread_cpu_s() -> Option<f64> {
-    let mut ts = libc::timespec {
-        tv_sec: 0,
-        tv_nsec: 0,
-    };
-    // SAFETY: a valid clock id and out-pointer.
-    if unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) } != 0 {
-        return None;
-    }
-    Some(ts.tv_sec as f64 + ts.tv_nsec as f64 * 1e-9)
 }
 
 impl Timer {
