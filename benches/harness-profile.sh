@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-target/release/bench-run}
-corpora=${CORPORA:-/work/shared/corpora}
+corpora=${CORPORA:-${PUZZLEBENCH_SHARED:-../shared}/corpora}
 tmp=$(mktemp -d)
 [ -n "${KEEP:-}" ] || trap 'rm -rf "$tmp"' EXIT
 head -1000 "$corpora/sudoku/puzzles2_17_clue.txt" >"$tmp/c17.txt"

@@ -15,7 +15,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bin=${1:-target/release/bench-run}
 n=${2:-3}
-corpora=${CORPORA:-/work/shared/corpora}
+corpora=${CORPORA:-${PUZZLEBENCH_SHARED:-../shared}/corpora}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 echo "load: $(cut -d' ' -f1-3 /proc/loadavg)  bin: $bin  N=$n  extra: ${EXTRA:-}"

@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 size=${1:-25}
 sols=${2:-1}
-corpus=${3:-/work/shared/corpora/hitori/tud-singles-5to25.tsv}
+corpus=${3:-${PUZZLEBENCH_SHARED:-../shared}/corpora/hitori/tud-singles-5to25.tsv}
 bin=${4:-target/release/examples/hitori_profile}
 [ -x "$bin" ] || { echo "hitori-phases.sh: $bin missing (cargo build --release --example hitori_profile)" >&2; exit 2; }
 tmp=$(mktemp -d)

@@ -11,7 +11,7 @@ set -euo pipefail
 rounds=${1:?usage: hitori-tud.sh ROUNDS BIN [BIN...]}
 shift
 [ $# -ge 1 ] || { echo "hitori-tud.sh: give at least one bench-run binary" >&2; exit 2; }
-corpus=${CORPUS:-/work/shared/corpora/hitori/tud-singles-5to25.tsv}
+corpus=${CORPUS:-${PUZZLEBENCH_SHARED:-../shared}/corpora/hitori/tud-singles-5to25.tsv}
 solutions=${SOLUTIONS:-1}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

@@ -101,5 +101,24 @@ fn abc_cycles(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, hitori, sudoku, abc_cycles);
+/// What timing a solve costs: the `Instant` pair around every `Worker::solve` (`wall_s`) and the
+/// thread-CPU-clock pair beside it (`cpu_s`). docs/running.md quotes these.
+fn clock(c: &mut Criterion) {
+    let mut g = c.benchmark_group("clock");
+    g.bench_function("instant_pair", |b| {
+        b.iter(|| {
+            let t = std::time::Instant::now();
+            std::hint::black_box(t.elapsed())
+        })
+    });
+    g.bench_function("thread_cpu_pair", |b| {
+        b.iter(|| {
+            let t = puzzlebench::clock::thread_cpu_s();
+            std::hint::black_box((t, puzzlebench::clock::thread_cpu_s()))
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, hitori, sudoku, abc_cycles, clock);
 criterion_main!(benches);

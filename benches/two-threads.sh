@@ -8,12 +8,12 @@
 # and prints the minimum wall of each, with the speedups t1/t2 and 2*t1/p2 (the throughput of
 # two processes over one) and their ratio. Rounds interleave the binaries, so before and
 # after are measured in the same minutes. The load average is printed before and after.
-#   benches/two-threads.sh N BIN...      e.g. benches/two-threads.sh 5 /work/main/target/release/bench-run target/release/bench-run
+#   benches/two-threads.sh N BIN...      e.g. benches/two-threads.sh 5 /tmp/old/target/release/bench-run target/release/bench-run
 set -euo pipefail
 cd "$(dirname "$0")/.."
 n=${1:?usage: two-threads.sh N BIN...}
 shift
-corpora=${CORPORA:-/work/shared/corpora}
+corpora=${CORPORA:-${PUZZLEBENCH_SHARED:-../shared}/corpora}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/tud"

@@ -9,7 +9,7 @@
 #   SEEDS    seeds 0..SEEDS-1 per puzzle (default 4)
 #   ROUNDS   timed rounds in one JVM; round 1 is the JIT warm-up and is reported apart (default 6)
 # Environment: SEED_FILE (default ../shared/seeds/sudoku-abc-article.txt),
-#              WORK (build directory, default /work/peers/java-abc; kept out of the repository).
+#              WORK (build directory, default ${XDG_CACHE_HOME:-~/.cache}/puzzlebench-peers/java-abc; kept out of the repository).
 #
 # The article's `solve` returns only the grid, so a subclass of its encoder (the driver's own
 # code) counts `decode` and `randomCode` calls: every evaluation decodes once, every random
@@ -19,7 +19,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 seed_file=${SEED_FILE:-$root/../shared/seeds/sudoku-abc-article.txt}
-work=${WORK:-/work/peers/java-abc}
+work=${WORK:-${XDG_CACHE_HOME:-$HOME/.cache}/puzzlebench-peers/java-abc}
 puzzles=${1:-5}
 seeds=${2:-4}
 rounds=${3:-6}

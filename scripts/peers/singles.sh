@@ -2,7 +2,7 @@
 # Rebuilds Simon Tatham's Singles solver (the Hitori peer) with a timing main, OUTSIDE the
 # repository, for side-by-side figures:
 #
-#   scripts/peers/singles.sh [DIR]                      # default DIR: /work/peers/singles
+#   scripts/peers/singles.sh [DIR]                      # default DIR: ~/.cache/puzzlebench-peers/singles
 #   SINGLES_GIT=/path/to/puzzles/.git scripts/peers/singles.sh   # from a local clone, offline
 #   DIR/singlesbench 3 < puzzles.txt > times.tsv        # min of 3 runs per puzzle
 #
@@ -11,7 +11,7 @@
 # is 1 solved, 0 not solved (the solver is deduction only), -1 impossible. Only the call of
 # `solve_specific(state, DIFF_ANY, 0)` is timed, as in the solver's own soak test.
 set -euo pipefail
-dir=${1:-/work/peers/singles}
+dir=${1:-${XDG_CACHE_HOME:-$HOME/.cache}/puzzlebench-peers/singles}
 repo=https://github.com/ghewgill/puzzles
 commit=01c3e382d9c7013f0bb4eb9f1ff2d19bb05d4241
 mkdir -p "$dir"

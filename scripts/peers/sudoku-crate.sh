@@ -5,12 +5,12 @@
 # crate outside the repository and only runs it.
 #
 # Usage: scripts/peers/sudoku-crate.sh [DIR] -- FILE...
-#   DIR: where the scratch crate goes (default: ${PEERS_DIR:-/work/peers}/sudoku-crate).
+#   DIR: where the scratch crate goes (default: ${PEERS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/puzzlebench-peers}/sudoku-crate).
 # Prints, per file and per limit (1 = first solution, 2 = uniqueness), the mean microseconds
 # per puzzle of the fastest of $RUNS (default 3) passes over the whole file, in wall time and in
 # on-CPU time.
 set -euo pipefail
-dir="${PEERS_DIR:-/work/peers}/sudoku-crate"
+dir="${PEERS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/puzzlebench-peers}/sudoku-crate"
 if [[ $# -gt 0 && "$1" != "--" ]]; then dir="$1"; shift; fi
 [[ "${1:-}" == "--" ]] && shift
 mkdir -p "$dir/src"

@@ -6,13 +6,13 @@
 #
 # Usage: scripts/peers/tdoku.sh TDOKU_SRC [BUILD_DIR] -- FILE...
 #   TDOKU_SRC: a tdoku source tree (with src/solver_dpll_triad_simd.cc).
-#   BUILD_DIR: default ${PEERS_DIR:-/work/peers}/tdoku-build.
+#   BUILD_DIR: default ${PEERS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/puzzlebench-peers}/tdoku-build.
 # Prints, per file and per limit (1 = first solution, 2 = uniqueness), the mean microseconds
 # per puzzle of the fastest of $RUNS (default 3) passes over the whole file, in wall time and in
 # on-CPU time.
 set -euo pipefail
 src="$1"; shift
-build="${PEERS_DIR:-/work/peers}/tdoku-build"
+build="${PEERS_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/puzzlebench-peers}/tdoku-build"
 if [[ $# -gt 0 && "$1" != "--" ]]; then build="$1"; shift; fi
 [[ "${1:-}" == "--" ]] && shift
 mkdir -p "$build"

@@ -339,19 +339,6 @@ impl RunSet {
         })
     }
 
-    /// The optional columns of the files: each present when any file has it.
-    pub fn columns(&self) -> Result<Columns, ReadError> {
-        let mut c = Columns::default();
-        for f in &self.files {
-            let cols = io::ResultsReader::open(&f.path)?.columns();
-            c.solutions |= cols.solutions;
-            c.solution |= cols.solution;
-            c.measured |= cols.measured;
-            c.repeats |= cols.repeats;
-        }
-        Ok(c)
-    }
-
     /// The error for a repeated job found in key order, which does not know the files: one
     /// pass in file order names both (only on this error path).
     fn locate_duplicate(&self, r: &Record) -> ReadError {

@@ -628,8 +628,10 @@ pub fn summarize_set(
     Ok((s, st))
 }
 
-/// as runs but in no status column (real files always fill it).
-pub fn summarize(rows: &[Record], opts: &SummaryOptions) -> Summary {
+/// Summarise rows held in memory: the unit tests' entry (reports stream their files through
+/// [`summarize_set`]).
+#[cfg(test)]
+pub(crate) fn summarize(rows: &[Record], opts: &SummaryOptions) -> Summary {
     let mut b = SummaryBuilder::default();
     for r in rows {
         b.add(r);

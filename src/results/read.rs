@@ -651,32 +651,6 @@ fn spill_run(dir: &mut SpillDir, buf: &mut Vec<Record>) -> Result<ResultsReader,
     ResultsReader::open(&path)
 }
 
-/// Expand inputs: a file stays itself, a directory becomes its `*.csv` files sorted by name
-/// (journals, temporary and lock files are not `*.csv`, so a results directory with a run in
-/// progress reads as its finished files).
-pub fn expand_inputs(paths: &[PathBuf]) -> Result<Vec<PathBuf>, ReadError> {
-    let mut out = Vec::new();
-    for p in paths {
-        if p.is_dir() {
-            let mut found: Vec<PathBuf> = fs::read_dir(p)
-                .map_err(io_err(p))?
-                .filter_map(|e| e.ok().map(|e| e.path()))
-                .filter(|f| {
-                    f.is_file() && f.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"))
-                })
-                .collect();
-            found.sort();
-            if found.is_empty() {
-                return Err(ReadError::empty_dir(p));
-            }
-            out.extend(found);
-        } else {
-            out.push(p.clone());
-        }
-    }
-    Ok(out)
-}
-
 /// Read an ABC trace CSV (`bench-run --trace FILE`); the format is in [`super::trace`].
 pub fn read_trace(path: &Path) -> Result<Vec<TraceRun>, ReadError> {
     super::trace::read_trace(path)

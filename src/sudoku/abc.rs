@@ -412,8 +412,8 @@ fn fill_narrow(table: &mut [u8], conflicts: &[u32], max: u32) {
         }
     };
     // Sixteen copies of source i's index.
-    // SAFETY (here and at the add below): SSE2 only, which the `cfg` says this build targets;
-    // these intrinsics work on values, touching no memory.
+    // SAFETY: SSE2 only, which the `cfg` says this build targets; these intrinsics work on
+    // values, touching no memory.
     let (mut chunk, one) = unsafe { (_mm_setzero_si128(), _mm_set1_epi8(1)) };
 
     // The OR of the `max - c`, one vector pass (under half an instruction a source): below a
@@ -461,6 +461,7 @@ fn fill_narrow(table: &mut [u8], conflicts: &[u32], max: u32) {
             store(at, chunk, table);
             at += FILL_CHUNK;
         }
+        // SAFETY: SSE2 on values only, as above.
         chunk = unsafe { _mm_add_epi8(chunk, one) };
         start = end;
     }
