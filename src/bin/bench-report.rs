@@ -367,6 +367,9 @@ fn run() -> Result<ExitCode> {
                 for i in &s.incomplete {
                     eprintln!("bench-report: warning: {}", i.describe());
                 }
+                for w in s.contradiction_warnings() {
+                    eprintln!("bench-report: warning: {w}");
+                }
             }
             common::print(&s.render(a.format));
         }

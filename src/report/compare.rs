@@ -5,6 +5,7 @@
 //! ratio of medians new/base with a bootstrap 95% interval, and only an interval lying wholly
 //! outside `1 ± noise_band` is called a slowdown or speedup.
 
+use crate::report::claims::{ClaimCheck, Contradiction};
 use crate::report::gate::BAND_FLOOR;
 use crate::report::input::Efforts;
 use crate::report::stats::{self, Interval};
@@ -219,6 +220,10 @@ pub struct Comparison {
     /// Rows of the new run whose answer the verifier rejected: a bug, so always a regression,
     /// even when the baseline had the same row.
     pub wrong_in_new: usize,
+    /// "No solution" claims of the new run that a verified solve of the same puzzle (on
+    /// either side, by any configuration) refutes: wrong answers, so regressions.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub contradictions: Vec<Contradiction>,
     /// The noise band used.
     pub noise_band: f64,
     /// Where the band comes from.
@@ -605,6 +610,9 @@ where
         last: 0,
         seed: opts.seed,
     };
+    let mut claims = ClaimCheck::default();
+    // The group number of the row just given to `groups.of`, for the claims check.
+    let id = |g: &Groups| u32::try_from(g.last).unwrap_or(u32::MAX);
     let (mut b, mut n) = (bs.next()?, ns.next()?);
     loop {
         let order = match (&b, &n) {
@@ -616,18 +624,22 @@ where
         match (order, &b, &n) {
             (std::cmp::Ordering::Less, Some(x), _) => {
                 groups.of(x).missing.push(job_of(x));
+                claims.solve(id(&groups), x);
                 b = bs.next()?;
             }
             (std::cmp::Ordering::Greater, _, Some(y)) => {
                 let g = groups.of(y);
                 g.only_new.push(job_of(y));
                 g.new_row(y, opts.efforts.of(y));
+                claims.add(id(&groups), y);
                 n = ns.next()?;
             }
             (_, Some(x), Some(y)) => {
                 let g = groups.of(y);
                 g.pair(x, y);
                 g.new_row(y, opts.efforts.of(y));
+                claims.solve(id(&groups), x);
+                claims.add(id(&groups), y);
                 (b, n) = (bs.next()?, ns.next()?);
             }
             _ => break,
@@ -636,15 +648,20 @@ where
     // Rows with a repeated key still count, as they did when every row was held: a wrong
     // answer is a bug wherever it is.
     let wrong_in_new = ns.wrong;
-    let mut accs = groups.accs;
-    accs.sort_by(|x, y| x.key.cmp(&y.key));
-    let keys: Vec<GroupKey> = accs.iter().map(|a| a.key.clone()).collect();
+    let mut accs: Vec<(usize, Acc)> = groups.accs.into_iter().enumerate().collect();
+    accs.sort_by(|x, y| x.1.key.cmp(&y.1.key));
+    let keys: Vec<GroupKey> = accs.iter().map(|(_, a)| a.key.clone()).collect();
     let names = labels(&keys);
+    let mut label_of = vec![String::new(); names.len()];
+    for ((i, _), name) in accs.iter().zip(&names) {
+        label_of[*i].clone_from(name);
+    }
+    let contradictions = claims.finish(|i| label_of.get(i as usize).cloned().unwrap_or_default());
     let band = opts.noise_band.abs();
     let groups = accs
         .into_iter()
         .zip(names)
-        .map(|(a, label)| compare_group(a, label, opts, band))
+        .map(|((_, a), label)| compare_group(a, label, opts, band))
         .collect();
     let mut dups = bs.dups;
     dups.extend(ns.dups);
@@ -654,6 +671,7 @@ where
         new_rows: ns.rows_read,
         duplicate_keys: dups,
         wrong_in_new,
+        contradictions,
         noise_band: band,
         band_source: opts.band_source.clone(),
         wall_not_judged: opts.wall_not_judged.clone(),
@@ -833,7 +851,13 @@ impl Comparison {
         } else {
             0
         };
-        t.status_worse + t.counters_worse + slow + t.missing_in_new + self.wrong_in_new > 0
+        t.status_worse
+            + t.counters_worse
+            + slow
+            + t.missing_in_new
+            + self.wrong_in_new
+            + self.contradictions.len()
+            > 0
     }
 
     /// One line: the verdict and what it rests on.
@@ -861,6 +885,11 @@ impl Comparison {
                 self.wrong_in_new,
                 "row",
                 "of the new run wrong (answers the verifier rejected)",
+            ),
+            (
+                self.contradictions.len(),
+                "no-solution claim",
+                "of the new run refuted by a verified solve",
             ),
             (t.status_worse, "status", "worse"),
             (t.counters_worse, "counter value", "worse or changed"),

@@ -80,6 +80,15 @@ pub(crate) fn doc(c: &Comparison, cap: usize) -> Doc {
     for n in &c.notes {
         d.para(format!("Note: {n}"));
     }
+    for x in c.contradictions.iter().take(cap) {
+        d.warning(x.describe());
+    }
+    if c.contradictions.len() > cap {
+        d.warning(format!(
+            "… and {} more contradictions",
+            c.contradictions.len() - cap
+        ));
+    }
     wall_time(&mut d, c);
     cpu_time(&mut d, c);
     status_changes(&mut d, c, cap);

@@ -29,6 +29,7 @@
 
 pub mod ab;
 pub(crate) mod chart;
+pub mod claims;
 pub mod compare;
 pub mod describe;
 pub mod doc;

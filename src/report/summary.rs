@@ -4,6 +4,7 @@
 
 use crate::hash::StableHasher;
 use crate::report::ab::Ert;
+use crate::report::claims::{self, ClaimCheck, Contradiction};
 use crate::report::describe::{BestOf, BestOfAcc, ColumnStats, ColumnsAcc, ConvergenceGroup};
 use crate::report::doc::{Doc, Inline, Table};
 use crate::report::inference::wilson;
@@ -248,6 +249,9 @@ pub struct Summary {
     pub convergence: Vec<ConvergenceGroup>,
     /// Notes printed under the tables (definitions, omissions).
     pub footnotes: Vec<String>,
+    /// "No solution" claims that a verified solve of the same puzzle in the inputs refutes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub contradictions: Vec<Contradiction>,
 }
 
 /// An input file that holds only part of its run (an interrupted or running run's journal, or a
@@ -319,6 +323,8 @@ impl EffortAcc {
 /// One group's running totals: counts, and per row only the numbers the statistics need.
 #[derive(Clone, Debug, Default)]
 struct GroupAcc {
+    /// The group's number in adding order, for [`ClaimCheck`].
+    id: u32,
     runs: usize,
     by_status: [usize; Status::ALL.len()],
     walls: Vec<f64>,
@@ -441,6 +447,7 @@ pub struct SummaryBuilder {
     filter: Option<String>,
     convergence: Vec<ConvergenceGroup>,
     efforts: Efforts,
+    claims: ClaimCheck,
 }
 
 impl SummaryBuilder {
@@ -469,14 +476,18 @@ impl SummaryBuilder {
             .and_then(|k| self.groups.get_mut(k))
         {
             g.add(r, effort);
+            self.claims.add(g.id, r);
             return;
         }
         let key = GroupKey::of(r);
         let detail = &self.detail;
-        self.groups
-            .entry(key.clone())
-            .or_insert_with(|| GroupAcc::new(detail))
-            .add(r, effort);
+        let id = u32::try_from(self.groups.len()).unwrap_or(u32::MAX);
+        let g = self.groups.entry(key.clone()).or_insert_with(|| GroupAcc {
+            id,
+            ..GroupAcc::new(detail)
+        });
+        g.add(r, effort);
+        self.claims.add(g.id, r);
         self.last = Some(key);
     }
 
@@ -507,7 +518,11 @@ impl SummaryBuilder {
         let limit = opts.time_limit_s.filter(|t| t.is_finite() && *t > 0.0);
         let mut groups = Vec::new();
         let mut job_maps = Vec::new();
+        let mut label_of = vec![String::new(); keys.len()];
         for ((key, mut acc), label) in self.groups.into_iter().zip(names) {
+            if let Some(l) = label_of.get_mut(acc.id as usize) {
+                l.clone_from(&label);
+            }
             let count = |s: Status| acc.by_status[status_slot(s)];
             let solved = count(Status::Solved);
             acc.walls.sort_by(f64::total_cmp);
@@ -563,8 +578,12 @@ impl SummaryBuilder {
                 self.duplicate_jobs
             ));
         }
+        let contradictions = self
+            .claims
+            .finish(|i| label_of.get(i as usize).cloned().unwrap_or_default());
         Summary {
             footnotes,
+            contradictions,
             groups,
             ratios,
             incomplete: self.incomplete,
@@ -1000,11 +1019,31 @@ impl Summary {
         ));
     }
 
+    /// The contradictions as warnings: up to [`claims::LISTED`], then how many more.
+    pub fn contradiction_warnings(&self) -> Vec<String> {
+        let c = &self.contradictions;
+        let mut out: Vec<String> = c
+            .iter()
+            .take(claims::LISTED)
+            .map(|c| c.describe())
+            .collect();
+        if c.len() > claims::LISTED {
+            out.push(format!(
+                "… and {} more contradictions (--format json lists all)",
+                c.len() - claims::LISTED
+            ));
+        }
+        out
+    }
+
     /// The summary as a document (text, markdown and the HTML page render it).
     pub fn doc(&self) -> Doc {
         let mut d = Doc::default();
         for i in &self.incomplete {
             d.warning(i.describe());
+        }
+        for w in self.contradiction_warnings() {
+            d.warning(w);
         }
         if let Some(f) = &self.filter {
             d.note(Inline::text("Rows: only those with ").code(f.as_str()));

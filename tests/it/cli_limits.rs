@@ -429,3 +429,96 @@ fn a_solver_killed_by_a_signal_is_an_error_ended_by_signal() {
     assert_eq!(rows[0].ended_by, Some(EndedBy::Signal), "{:?}", rows[0]);
     assert!(rows[0].message.contains("SIGSEGV"), "{}", rows[0].message);
 }
+
+fn report(args: &[&str], files: &[&Path]) -> assert_cmd::assert::Assert {
+    let mut c = assert_cmd::Command::cargo_bin("bench-report").unwrap();
+    c.args(args);
+    for f in files {
+        c.arg(f);
+    }
+    c.assert()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).into_owned()
+}
+
+// Issue 37 item 4: where the dataset gives no solution, a "no solution" claim that another
+// configuration's verified solve refutes is flagged by summary (every format), the HTML page
+// and compare (a regression).
+#[test]
+fn a_no_solution_claim_another_configuration_solved_is_flagged_in_every_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let m = unsolved_manifest(dir.path());
+    let data = write(dir.path(), "s.txt", &format!("{SUDOKU_DEMO}\n"));
+    let run = |strategies: &str, name: &str| {
+        let out = dir.path().join(name);
+        bench_run()
+            .args(["--strategy", strategies, "--solvers"])
+            .arg(&m)
+            .arg("--dataset")
+            .arg(&data)
+            .arg("--output")
+            .arg(&out)
+            .assert()
+            .code(0);
+        out
+    };
+    let both = run("nosol,backtrack", "both.csv");
+    let alone = run("nosol", "alone.csv");
+
+    let said = text(&report(&["summary"], &[&both]).success().get_output().stdout);
+    assert!(
+        said.contains("CONTRADICTION on s puzzle")
+            && said.contains("nosol claimed no solution (seed 0), but backtrack solved it"),
+        "{said}"
+    );
+    let md = text(
+        &report(&["summary", "--format", "markdown"], &[&both])
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert!(md.contains("nosol claimed no solution"), "{md}");
+    let json = text(
+        &report(&["summary", "--format", "json"], &[&both])
+            .success()
+            .get_output()
+            .stdout,
+    );
+    let v: serde_json::Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["contradictions"][0]["claimed_by"], "nosol", "{json}");
+    assert_eq!(v["contradictions"][0]["solved_by"], "backtrack", "{json}");
+    let csv = report(&["summary", "--format", "csv"], &[&both]).success();
+    let err = text(&csv.get_output().stderr);
+    assert!(err.contains("warning: CONTRADICTION"), "{err}");
+    let page = dir.path().join("page");
+    report(&["html", "--out"], &[&page, &both]).success();
+    let html = std::fs::read_to_string(page.join("index.html")).unwrap();
+    assert!(html.contains("nosol claimed no solution"));
+
+    // compare: the new run's refuted claim is a regression, even against itself.
+    let c = report(&["compare"], &[&both, &both]).code(1);
+    let out = text(&c.get_output().stdout);
+    assert!(
+        out.contains("REGRESSION: 1 no-solution claim of the new run refuted by a verified solve"),
+        "{out}"
+    );
+    // A claim nothing refutes is not flagged anywhere.
+    let said = text(
+        &report(&["summary"], &[&alone])
+            .success()
+            .get_output()
+            .stdout,
+    );
+    assert!(!said.contains("CONTRADICTION"), "{said}");
+    report(&["compare"], &[&alone, &alone]).code(0);
+    // The solve on the baseline's side refutes the new run's claim too.
+    let solved = run("backtrack", "solved.csv");
+    let c = report(&["compare"], &[&solved, &alone]).code(1);
+    let out = text(&c.get_output().stdout);
+    assert!(
+        out.contains("1 no-solution claim of the new run refuted"),
+        "{out}"
+    );
+}
