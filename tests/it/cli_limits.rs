@@ -522,3 +522,53 @@ fn a_no_solution_claim_another_configuration_solved_is_flagged_in_every_report()
         "{out}"
     );
 }
+
+// One job over the limit (job 1, whatever warm-up solved before it), the others not: only
+// that job is a `memout`, and the solver restarted after it serves the next job. Its 80 MiB come in one allocation, just over the
+// 64 MiB limit and far under the `RLIMIT_DATA` backstop, so the program's own allocation
+// succeeds and the harness, not a MemoryError, ends the job.
+#[test]
+fn one_puzzle_over_the_limit_is_one_memout_and_the_next_job_is_served() {
+    let dir = tempfile::tempdir().unwrap();
+    let solver = write(
+        dir.path(),
+        "one.py",
+        "import sys, time\nfor line in sys.stdin:\n    job = line.split('\\t')[0]\n    if job == '1':\n        hold = b'\\x01' * (80 << 20)\n        time.sleep(60)\n    print(f'{job}\\tunknown\\t\\t', flush=True)\n",
+    );
+    let m = limits_manifest(
+        dir.path(),
+        &[(
+            "one",
+            "batch",
+            format!("[\"python3\", \"{}\"]", solver.display()),
+        )],
+    );
+    let data = three_sudokus(dir.path());
+    let out = dir.path().join("out.csv");
+    bench_run()
+        .args(["--strategy", "one", "--threads", "1", "--timeout", "120"])
+        .args(["--memory-limit", "64M", "--solvers"])
+        .arg(&m)
+        .arg("--dataset")
+        .arg(&data)
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .code(0);
+    let rows = rows(&out);
+    let statuses: Vec<_> = rows.iter().map(|r| (r.status, r.ended_by)).collect();
+    assert_eq!(
+        statuses,
+        [
+            (Some(Status::Unsolved), None),
+            (Some(Status::Memout), Some(EndedBy::Memory)),
+            (Some(Status::Unsolved), None),
+        ],
+        "{rows:?}"
+    );
+    assert!(
+        rows[1].max_rss_kib.is_some_and(|k| k > 64 * 1024),
+        "{:?}",
+        rows[1]
+    );
+}
