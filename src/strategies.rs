@@ -93,9 +93,107 @@ pub fn resolve_with_manifest(
     Ok(out)
 }
 
+/// Most configurations one sweep may make (the cross product of its value lists).
+pub const MAX_SWEEP: usize = 10_000;
+
+/// A sweep: [`resolve_with_manifest`] once per options value of `grid` (the cross product of
+/// the swept option lists, built by the caller), each distinct configuration (name, rules,
+/// params) kept once: a strategy that ignores a swept option (an external solver, `abc-prop`
+/// with `--limit`, Sudoku with `--rules`) appears once, not once per value. Ordered strategy
+/// by strategy as `list` names them, then in `grid` order. One value list is a sweep of one.
+pub fn resolve_sweep(
+    list: &str,
+    grid: &[SolverOptions],
+    manifest: Option<(&Path, &str)>,
+) -> Result<Vec<Box<dyn Solver>>, StrategyError> {
+    if grid.is_empty() {
+        return Err(StrategyError::Invalid("a sweep with no values".into()));
+    }
+    if grid.len() > MAX_SWEEP {
+        return Err(StrategyError::Invalid(format!(
+            "a sweep of {} configurations; at most {MAX_SWEEP} (use fewer values per option)",
+            grid.len()
+        )));
+    }
+    let mut all: Vec<(usize, usize, Box<dyn Solver>)> = Vec::new();
+    for (g, opts) in grid.iter().enumerate() {
+        for (k, s) in resolve_with_manifest(list, opts, manifest)?
+            .into_iter()
+            .enumerate()
+        {
+            all.push((k, g, s));
+        }
+    }
+    all.sort_by_key(|&(k, g, _)| (k, g));
+    let mut seen = std::collections::HashSet::new();
+    Ok(all
+        .into_iter()
+        .filter(|(_, _, s)| {
+            seen.insert((
+                s.name().to_string(),
+                s.rules().to_string(),
+                s.params().as_str().to_string(),
+            ))
+        })
+        .map(|(_, _, s)| s)
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_sweep_keeps_each_distinct_configuration_once_strategy_by_strategy() {
+        use crate::sudoku::abc::Limit;
+        let point = |colony_size, limit| {
+            let mut o = SolverOptions::default();
+            o.abc.colony_size = colony_size;
+            o.abc.limit = limit;
+            o
+        };
+        let grid = [
+            point(20, Limit::Fixed(20)),
+            point(20, Limit::Adaptive),
+            point(50, Limit::Fixed(20)),
+            point(50, Limit::Adaptive),
+        ];
+        let s = resolve_sweep("abc,backtrack,abc-prop", &grid, None).expect("known");
+        let got: Vec<String> = s
+            .iter()
+            .map(|s| format!("{} {}", s.name(), s.params().as_str()))
+            .collect();
+        // abc: all four; backtrack ignores them all; abc-prop ignores the limit.
+        assert_eq!(
+            got.iter().filter(|g| g.starts_with("abc ")).count(),
+            4,
+            "{got:?}"
+        );
+        assert_eq!(
+            got.iter().filter(|g| g.starts_with("backtrack")).count(),
+            1,
+            "{got:?}"
+        );
+        assert_eq!(
+            got.iter().filter(|g| g.starts_with("abc-prop")).count(),
+            2,
+            "{got:?}"
+        );
+        assert!(
+            got[0].starts_with("abc ") && got[4].starts_with("backtrack"),
+            "{got:?}"
+        );
+        assert!(
+            got[0].contains("colony_size=20") && got[0].contains("limit=20"),
+            "{got:?}"
+        );
+        assert!(resolve_sweep("abc", &[], None).is_err());
+        let big = vec![SolverOptions::default(); MAX_SWEEP + 1];
+        let e = resolve_sweep("abc", &big, None)
+            .err()
+            .map(|e| e.to_string());
+        assert!(e.is_some_and(|e| e.contains("at most 10000")));
+    }
 
     #[test]
     fn built_in_names_resolve_in_order_and_unknown_ones_are_refused() {

@@ -15,7 +15,7 @@ use puzzlebench::results::read::for_each_result;
 use puzzlebench::results::shard::ShardSpec;
 use puzzlebench::results::{Columns, Status};
 use puzzlebench::solver::{RunOption, Solver};
-use puzzlebench::strategies::resolve_with_manifest;
+use puzzlebench::strategies::{resolve_sweep, MAX_SWEEP};
 use puzzlebench::sudoku::abc::{AbcParams, Limit, Neighbourhood, MAX_COLONY_SIZE, MAX_CYCLES};
 use std::io::IsTerminal;
 use std::path::PathBuf;
@@ -57,9 +57,14 @@ struct Args {
     solvers: Option<PathBuf>,
 
     /// Hitori propagation rules: `basic` (the article's two rules) or `full` (adds sandwich,
-    /// adjacent-pair and cut-vertex reasoning).
-    #[arg(long, default_value = "full", value_name = "RULES")]
-    rules: Rules,
+    /// adjacent-pair and cut-vertex reasoning). A comma list (`basic,full`) is a sweep.
+    #[arg(
+        long,
+        default_value = "full",
+        value_name = "RULES",
+        value_delimiter = ','
+    )]
+    rules: Vec<Rules>,
 
     /// Worker threads, 1 to 1024 [default: the number of CPUs]. Rows do not depend on it.
     #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = common::whole::<u16>(1, 1024))]
@@ -136,26 +141,38 @@ struct Args {
     #[arg(long, default_value_t = 1, value_name = "R", allow_negative_numbers = true, value_parser = common::whole::<u32>(1, 1000))]
     repeat: u32,
 
-    /// ABC colony size (food sources = half of it), an even number from 4 to 100000.
-    #[arg(long, default_value_t = 100, value_name = "N", allow_negative_numbers = true, value_parser = common::whole::<usize>(4, MAX_COLONY_SIZE as u64))]
-    colony_size: usize,
+    // The ABC options and --rules take comma lists: a sweep, one configuration per point of
+    // the lists' cross product (strategies that ignore an option run once), in one run.
+    /// ABC colony size (food sources = half of it), an even number from 4 to 100000. A comma
+    /// list (`20,50,100`) is a sweep.
+    #[arg(long, default_value = "100", value_name = "N", allow_negative_numbers = true, value_delimiter = ',', value_parser = common::whole::<usize>(4, MAX_COLONY_SIZE as u64))]
+    colony_size: Vec<usize>,
 
-    /// ABC abandonment limit: a number, or `adaptive` (15 + 5 * the source's conflicts).
+    /// ABC abandonment limit: a number, or `adaptive` (15 + 5 * the source's conflicts). A
+    /// comma list (`20,adaptive`) is a sweep.
     #[arg(
         long,
         default_value = "50",
         value_name = "N|adaptive",
-        allow_negative_numbers = true
+        allow_negative_numbers = true,
+        value_delimiter = ','
     )]
-    limit: Limit,
+    limit: Vec<Limit>,
 
-    /// ABC cycle budget per job; a colony that runs out is an `unsolved` row.
-    #[arg(long, default_value_t = 2000, value_name = "N", allow_negative_numbers = true, value_parser = common::whole::<u64>(1, MAX_CYCLES))]
-    max_cycles: u64,
+    /// ABC cycle budget per job; a colony that runs out is an `unsolved` row. A comma list is
+    /// a sweep.
+    #[arg(long, default_value = "2000", value_name = "N", allow_negative_numbers = true, value_delimiter = ',', value_parser = common::whole::<u64>(1, MAX_CYCLES))]
+    max_cycles: Vec<u64>,
 
-    /// ABC neighbour move: `box` (swap inside a box) or `cross-box` (swap across boxes in a line).
-    #[arg(long, default_value = "box", value_name = "MOVE")]
-    neighbourhood: Neighbourhood,
+    /// ABC neighbour move: `box` (swap inside a box) or `cross-box` (swap across boxes in a
+    /// line). A comma list is a sweep.
+    #[arg(
+        long,
+        default_value = "box",
+        value_name = "MOVE",
+        value_delimiter = ','
+    )]
+    neighbourhood: Vec<Neighbourhood>,
 
     /// Write ABC's best conflicts per cycle per job to this long CSV.
     #[arg(long, value_name = "FILE")]
@@ -220,6 +237,77 @@ fn names(s: &[&dyn Solver]) -> String {
     s.iter().map(|s| s.name()).collect::<Vec<_>>().join(", ")
 }
 
+/// Refuse a value given twice in one option's list (it would make one configuration twice).
+fn once<T: PartialEq + std::fmt::Debug>(flag: &str, values: &[T]) -> Result<()> {
+    for (i, v) in values.iter().enumerate() {
+        if values[..i].contains(v) {
+            bail!("{flag}: the value {v:?} is listed twice; each value of a sweep once");
+        }
+    }
+    Ok(())
+}
+
+/// The options' cross product, each point validated, before any solver is built.
+fn sweep(args: &Args) -> Result<Vec<SolverOptions>> {
+    once("--rules", &args.rules)?;
+    once("--colony-size", &args.colony_size)?;
+    once("--limit", &args.limit)?;
+    once("--max-cycles", &args.max_cycles)?;
+    once("--neighbourhood", &args.neighbourhood)?;
+    let size = [
+        args.rules.len(),
+        args.colony_size.len(),
+        args.limit.len(),
+        args.max_cycles.len(),
+        args.neighbourhood.len(),
+    ]
+    .iter()
+    .try_fold(1usize, |n, &k| n.checked_mul(k))
+    .filter(|&n| n <= MAX_SWEEP);
+    let Some(size) = size else {
+        bail!("the option lists make more than {MAX_SWEEP} configurations; give fewer values");
+    };
+    let mut grid = Vec::with_capacity(size);
+    for &rules in &args.rules {
+        for &colony_size in &args.colony_size {
+            for &limit in &args.limit {
+                for &max_cycles in &args.max_cycles {
+                    for &neighbourhood in &args.neighbourhood {
+                        let abc = AbcParams {
+                            colony_size,
+                            limit,
+                            max_cycles,
+                            neighbourhood,
+                            presolve: false,
+                        };
+                        abc.validate().map_err(|e| {
+                            anyhow::anyhow!(
+                                "ABC parameters (--colony-size {colony_size}, --limit {}): {e}",
+                                limit_text(limit)
+                            )
+                        })?;
+                        grid.push(SolverOptions {
+                            rules,
+                            max_solutions: args.count_solutions.unwrap_or(1),
+                            node_limit: args.node_limit,
+                            abc,
+                            memory_limit: args.memory_limit,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    Ok(grid)
+}
+
+fn limit_text(l: Limit) -> String {
+    match l {
+        Limit::Fixed(n) => n.to_string(),
+        Limit::Adaptive => "adaptive".into(),
+    }
+}
+
 fn config(args: &Args) -> Result<BenchConfig> {
     // First, so that a task started outside its array fails before anything is loaded.
     let shard = match args.shard {
@@ -228,30 +316,15 @@ fn config(args: &Args) -> Result<BenchConfig> {
         ),
         None => None,
     };
-    let abc = AbcParams {
-        colony_size: args.colony_size,
-        limit: args.limit,
-        max_cycles: args.max_cycles,
-        neighbourhood: args.neighbourhood,
-        presolve: false,
-    };
-    abc.validate()
-        .map_err(|e| anyhow::anyhow!("ABC parameters (--colony-size, --limit): {e}"))?;
-    let opts = SolverOptions {
-        rules: args.rules,
-        max_solutions: args.count_solutions.unwrap_or(1),
-        node_limit: args.node_limit,
-        abc,
-        memory_limit: args.memory_limit,
-    };
+    let grid = sweep(args)?;
     // Read once: the solvers and the meta's hash come from the same bytes.
     let manifest = match &args.solvers {
         Some(p) => Some((p.as_path(), manifest::read_text(p)?)),
         None => None,
     };
-    let solvers = resolve_with_manifest(
+    let solvers = resolve_sweep(
         &args.strategy,
-        &opts,
+        &grid,
         manifest.as_ref().map(|(p, t)| (*p, t.as_str())),
     )?;
     let manifest_hash = manifest
@@ -270,7 +343,8 @@ fn config(args: &Args) -> Result<BenchConfig> {
         args.count_solutions.is_some(),
     )?;
     check_option(&solvers, RunOption::Trace, args.trace.is_some())?;
-    check_option(&solvers, RunOption::AbcParams, abc != AbcParams::default())?;
+    let abc_set = grid.iter().any(|o| o.abc != AbcParams::default());
+    check_option(&solvers, RunOption::AbcParams, abc_set)?;
     if args.colonies > 1 && !solvers.iter().any(|s| s.randomised()) {
         bail!(
             "--colonies applies to randomised strategies (abc, abc-hybrid, abc-prop, restarts) only, and --strategy {} has none",

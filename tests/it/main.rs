@@ -16,6 +16,7 @@ mod cli_repeat;
 mod cli_repro;
 mod cli_run;
 mod cli_shard_auto;
+mod cli_sweep;
 mod cli_tty;
 mod common;
 mod external_overhead;

@@ -1,0 +1,119 @@
+//! Issue 40 item 2: comma lists for the ABC options and `--rules` are a sweep, one run whose
+//! rows equal the single runs' (job numbers and timings aside), whatever `--threads` or
+//! `--shard` says.
+
+use crate::common::*;
+use puzzlebench::results::Record;
+use std::path::{Path, PathBuf};
+
+fn run(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
+    let out = dir.join(name);
+    let strategy = ["--strategy", "abc-hybrid,backtrack"];
+    let strategy = if args.contains(&"--strategy") {
+        &[][..]
+    } else {
+        &strategy[..]
+    };
+    bench_run()
+        .args(["--no-summary", "--dataset"])
+        .arg(datasets().join("sudoku-medium"))
+        .args(strategy)
+        .args(["--seeds", "2"])
+        // A run of backtrack alone refuses an ABC option it would ignore.
+        .args(if args.contains(&"backtrack") {
+            &[][..]
+        } else {
+            &["--max-cycles", "200"][..]
+        })
+        .args(args)
+        .arg("--output")
+        .arg(&out)
+        .assert()
+        .success();
+    out
+}
+
+/// Rows without job numbers and timings, in a fixed order.
+fn comparable(files: &[&Path]) -> Vec<Record> {
+    let mut all: Vec<Record> = files
+        .iter()
+        .flat_map(|f| untimed(f))
+        .map(|mut r| {
+            r.job = 0;
+            r
+        })
+        .collect();
+    all.sort_by(|a, b| {
+        (&a.strategy, a.params.as_str(), &a.puzzle_id, a.seed).cmp(&(
+            &b.strategy,
+            b.params.as_str(),
+            &b.puzzle_id,
+            b.seed,
+        ))
+    });
+    all
+}
+
+#[test]
+fn a_sweep_is_one_run_equal_to_its_single_runs_for_any_threads_and_shard() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let sweep = ["--colony-size", "20,50", "--limit", "20,adaptive"];
+    let grid = run(d, "grid.csv", &[&sweep[..], &["--threads", "2"]].concat());
+    let rows = rows(&grid);
+    // abc-hybrid at 4 points, backtrack (which takes none of them) once: 5 × 50 × 2.
+    assert_eq!(rows.len(), 500);
+    let mut singles = Vec::new();
+    for (i, (c, l)) in [
+        ("20", "20"),
+        ("20", "adaptive"),
+        ("50", "20"),
+        ("50", "adaptive"),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let args = ["--strategy", "abc-hybrid", "--colony-size", c, "--limit", l];
+        singles.push(run(d, &format!("s{i}.csv"), &args));
+    }
+    singles.push(run(d, "bt.csv", &["--strategy", "backtrack"]));
+    let singles: Vec<&Path> = singles.iter().map(PathBuf::as_path).collect();
+    let want = comparable(&singles);
+    assert_eq!(comparable(&[&grid]), want);
+    let one = run(d, "t1.csv", &[&sweep[..], &["--threads", "1"]].concat());
+    assert_eq!(comparable(&[&one]), want);
+    let a = run(d, "a.csv", &[&sweep[..], &["--shard", "1/2"]].concat());
+    let b = run(d, "b.csv", &[&sweep[..], &["--shard", "2/2"]].concat());
+    assert_eq!(comparable(&[&a, &b]), want);
+    // Jobs are numbered 0.. across the whole grid, each once.
+    let mut jobs: Vec<u64> = rows.iter().map(|r| r.job).collect();
+    jobs.sort_unstable();
+    assert_eq!(jobs, (0..500).collect::<Vec<_>>());
+}
+
+#[test]
+fn a_repeated_or_bad_sweep_value_is_refused_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    for (args, says) in [
+        (
+            &["--colony-size", "20,20"][..],
+            "--colony-size: the value 20 is listed twice",
+        ),
+        (&["--limit", "20,often"][..], "often"),
+        (&["--colony-size", "20,7"][..], "7"),
+        (&["--rules", "basic,basic"][..], "--rules: the value"),
+    ] {
+        let out = dir.path().join("never.csv");
+        let a = bench_run()
+            .args(["--strategy", "abc", "--dataset"])
+            .arg(datasets().join("sudoku-medium"))
+            .args(args)
+            .arg("--output")
+            .arg(&out)
+            .assert()
+            .code(2);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(!out.exists(), "{args:?} wrote {}", out.display());
+    }
+}
