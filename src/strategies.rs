@@ -145,48 +145,37 @@ mod tests {
 
     #[test]
     fn a_sweep_keeps_each_distinct_configuration_once_strategy_by_strategy() {
-        use crate::sudoku::abc::Limit;
-        let point = |colony_size, limit| {
+        use crate::sudoku::abc::Neighbourhood;
+        let point = |colony_size, neighbourhood| {
             let mut o = SolverOptions::default();
             o.abc.colony_size = colony_size;
-            o.abc.limit = limit;
+            o.abc.neighbourhood = neighbourhood;
             o
         };
         let grid = [
-            point(20, Limit::Fixed(20)),
-            point(20, Limit::Adaptive),
-            point(50, Limit::Fixed(20)),
-            point(50, Limit::Adaptive),
+            point(20, Neighbourhood::Box),
+            point(20, Neighbourhood::CrossBox),
+            point(50, Neighbourhood::Box),
+            point(50, Neighbourhood::CrossBox),
         ];
-        let s = resolve_sweep("abc,backtrack,abc-prop", &grid, None).expect("known");
+        let s = resolve_sweep("abc,backtrack", &grid, None).expect("known");
         let got: Vec<String> = s
             .iter()
             .map(|s| format!("{} {}", s.name(), s.params().as_str()))
             .collect();
-        // abc: all four; backtrack ignores them all; abc-prop ignores the limit.
-        assert_eq!(
-            got.iter().filter(|g| g.starts_with("abc ")).count(),
-            4,
-            "{got:?}"
-        );
-        assert_eq!(
-            got.iter().filter(|g| g.starts_with("backtrack")).count(),
-            1,
-            "{got:?}"
-        );
-        assert_eq!(
-            got.iter().filter(|g| g.starts_with("abc-prop")).count(),
-            2,
-            "{got:?}"
-        );
+        // abc: all four, in grid order; backtrack, which takes none of them, once.
+        assert_eq!(got.len(), 5, "{got:?}");
+        assert!(got[..4].iter().all(|g| g.starts_with("abc ")), "{got:?}");
+        assert!(got[4].starts_with("backtrack"), "{got:?}");
         assert!(
-            got[0].starts_with("abc ") && got[4].starts_with("backtrack"),
+            got[1].contains("colony_size=20") && got[1].contains("neighbourhood=cross-box"),
             "{got:?}"
         );
-        assert!(
-            got[0].contains("colony_size=20") && got[0].contains("limit=20"),
-            "{got:?}"
-        );
+        // An option a strategy refuses alone is refused in a sweep too.
+        let e = resolve_sweep("abc,abc-prop", &grid, None)
+            .err()
+            .map(|e| e.to_string());
+        assert!(e.is_some_and(|e| e.contains("--neighbourhood applies to abc and abc-hybrid")));
         assert!(resolve_sweep("abc", &[], None).is_err());
         let big = vec![SolverOptions::default(); MAX_SWEEP + 1];
         let e = resolve_sweep("abc", &big, None)

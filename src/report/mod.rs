@@ -175,22 +175,72 @@ impl GroupKey {
 }
 
 /// Labels for a set of groups: parameters are shown only where strategy and rules alone would
-/// not tell two groups of one dataset apart.
+/// not tell two groups of one dataset apart, and then only the parameters whose values differ
+/// among those groups (a sweep's `abc {colony_size=20;limit=adaptive}`, not every default).
 /// Linear in the keys (a report may hold tens of thousands of configurations).
 pub(crate) fn labels(keys: &[GroupKey]) -> Vec<String> {
-    let mut distinct: std::collections::HashMap<
-        (&str, &str, &str),
-        std::collections::HashSet<&GroupKey>,
-    > = std::collections::HashMap::new();
+    use std::collections::{BTreeSet, HashMap, HashSet};
+    type Bucket<'a> = (&'a str, &'a str, &'a str);
+    fn bucket(k: &GroupKey) -> Bucket<'_> {
+        (&k.dataset, &k.config.strategy, &k.config.rules)
+    }
+    let mut distinct: HashMap<Bucket, HashSet<&GroupKey>> = HashMap::new();
     for k in keys {
-        distinct
-            .entry((&k.dataset, &k.config.strategy, &k.config.rules))
-            .or_default()
-            .insert(k);
+        distinct.entry(bucket(k)).or_default().insert(k);
+    }
+    // Per clashing bucket, the parameter names whose value (or presence) differs.
+    let mut varying: HashMap<Bucket, BTreeSet<&str>> = HashMap::new();
+    for (b, ks) in &distinct {
+        if ks.len() < 2 {
+            continue;
+        }
+        let mut first: Option<HashMap<&str, &str>> = None;
+        let mut names: BTreeSet<&str> = BTreeSet::new();
+        let mut all: BTreeSet<&str> = BTreeSet::new();
+        for k in ks {
+            let kv: HashMap<&str, &str> = param_pairs(k.config.params.as_str()).collect();
+            all.extend(kv.keys().copied());
+            match &first {
+                None => first = Some(kv),
+                Some(f) => {
+                    for name in f.keys().chain(kv.keys()) {
+                        if f.get(name) != kv.get(name) {
+                            names.insert(name);
+                        }
+                    }
+                }
+            }
+        }
+        // Parameters that are not key=value pairs: show them whole.
+        if names.is_empty() {
+            names = all;
+        }
+        varying.insert(*b, names);
     }
     keys.iter()
-        .map(|k| k.label(distinct[&(&*k.dataset, &*k.config.strategy, &*k.config.rules)].len() > 1))
+        .map(|k| match varying.get(&bucket(k)) {
+            None => k.label(false),
+            Some(names) => {
+                let shown: Vec<String> = param_pairs(k.config.params.as_str())
+                    .filter(|(n, _)| names.contains(n))
+                    .map(|(n, v)| format!("{n}={v}"))
+                    .collect();
+                if shown.is_empty() {
+                    k.label(true)
+                } else {
+                    format!("{} {{{}}}", k.label(false), shown.join(";"))
+                }
+            }
+        })
         .collect()
+}
+
+/// A params cell's `key=value` pairs (an item without `=` is a key with an empty value).
+fn param_pairs(params: &str) -> impl Iterator<Item = (&str, &str)> {
+    params
+        .split(';')
+        .filter(|p| !p.is_empty())
+        .map(|p| p.split_once('=').unwrap_or((p, "")))
 }
 
 /// Format seconds for people: a unit chosen by magnitude, three significant digits.
@@ -378,6 +428,31 @@ mod tests {
         assert_eq!(
             labels(&keys),
             vec!["abc {limit=50}", "abc {limit=20}", "backtrack"]
+        );
+        // A sweep: only the parameters that differ, in the params cell's order.
+        let keys = vec![
+            k("abc", "colony_size=20;limit=20;max_cycles=2000"),
+            k("abc", "colony_size=20;limit=adaptive;max_cycles=2000"),
+            k("abc", "colony_size=50;limit=20;max_cycles=2000"),
+            k("abc-prop", "colony_size=20;max_cycles=2000"),
+        ];
+        assert_eq!(
+            labels(&keys),
+            vec![
+                "abc {colony_size=20;limit=20}",
+                "abc {colony_size=20;limit=adaptive}",
+                "abc {colony_size=50;limit=20}",
+                "abc-prop"
+            ]
+        );
+        // A parameter present in one configuration only is shown where present.
+        let keys = vec![
+            k("mrv", "max_solutions=1"),
+            k("mrv", "max_solutions=1;node_limit=9"),
+        ];
+        assert_eq!(
+            labels(&keys),
+            vec!["mrv {max_solutions=1}", "mrv {node_limit=9}"]
         );
     }
 }
