@@ -20,7 +20,7 @@ use puzzlebench::report::gate::{gate, Band};
 use puzzlebench::report::history::{self, History, HistoryFormat};
 use puzzlebench::report::html::{self, HtmlOptions};
 use puzzlebench::report::input::{InputOptions, RunSet};
-use puzzlebench::report::summary::{summarize_set, Detail, Format};
+use puzzlebench::report::summary::{summarize_set, Detail, Format, PivotMetric};
 use puzzlebench::report::{self, export, merge, plot};
 use puzzlebench::results::counters::metric_name;
 use puzzlebench::results::read::read_trace;
@@ -146,6 +146,14 @@ struct SummaryArgs {
     /// ABC trace CSV (bench-run --trace): add per-cycle convergence; repeatable.
     #[arg(long, value_name = "FILE")]
     trace: Vec<PathBuf>,
+    /// Add a table of solved runs by one or two swept parameters per strategy, e.g.
+    /// `--by colony_size,limit` (text and markdown).
+    #[arg(long, value_name = "PARAM[,PARAM]", value_delimiter = ',')]
+    by: Vec<String>,
+    /// What the --by table shows: `solved` (solved runs of runs), `ert` (expected effort to
+    /// a solve), `effort` (mean effort of solved runs) or `wall` (median wall time).
+    #[arg(long, value_name = "METRIC", default_value = "solved", requires = "by")]
+    by_metric: PivotMetric,
 }
 
 /// `bench-report ab` options.
@@ -357,8 +365,17 @@ fn run() -> Result<ExitCode> {
             let traced = (a.trace.iter())
                 .map(|t| Ok(convergence_groups(&read_trace(t)?)))
                 .collect::<Result<_>>()?;
+            if !a.by.is_empty() && matches!(a.format, Format::Csv | Format::Json) {
+                anyhow::bail!(
+                    "--by shapes the text and markdown tables; csv and json list every configuration with its params"
+                );
+            }
             let set = a.input.open(&a.files, a.time_limit)?;
-            let (s, st) = summarize_set(&set, detail, traced, |_| {})?;
+            let (mut s, st) = summarize_set(&set, detail, traced, |_| {})?;
+            if !a.by.is_empty() {
+                s.pivot_by(&a.by, a.by_metric)
+                    .map_err(|e| anyhow::anyhow!(e))?;
+            }
             if let Some(w) = set.empty_filter(&st) {
                 eprintln!("bench-report: warning: {w}");
             }

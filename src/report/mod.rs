@@ -236,7 +236,7 @@ pub(crate) fn labels(keys: &[GroupKey]) -> Vec<String> {
 }
 
 /// A params cell's `key=value` pairs (an item without `=` is a key with an empty value).
-fn param_pairs(params: &str) -> impl Iterator<Item = (&str, &str)> {
+pub(crate) fn param_pairs(params: &str) -> impl Iterator<Item = (&str, &str)> {
     params
         .split(';')
         .filter(|p| !p.is_empty())

@@ -252,6 +252,74 @@ pub struct Summary {
     /// "No solution" claims that a verified solve of the same puzzle in the inputs refutes.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub contradictions: Vec<Contradiction>,
+    /// Tables of solved runs by one or two swept parameters (`summary --by`), text and
+    /// markdown only: JSON and CSV list every configuration with its params.
+    #[serde(skip)]
+    pub pivots: Vec<(String, Table)>,
+}
+
+/// What a `summary --by` table shows in a cell.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum PivotMetric {
+    /// Solved runs of runs and the percentage: `45/50 (90.0%)`.
+    #[default]
+    Solved,
+    /// Expected running time in the strategy's effort unit (all runs' effort / successes).
+    Ert,
+    /// Mean effort of the solved runs.
+    Effort,
+    /// Median wall time.
+    Wall,
+}
+
+impl PivotMetric {
+    /// The spellings `--by-metric` takes.
+    pub const NAMES: [&'static str; 4] = ["solved", "ert", "effort", "wall"];
+
+    fn title(self) -> &'static str {
+        match self {
+            PivotMetric::Solved => "solved runs",
+            PivotMetric::Ert => "ERT",
+            PivotMetric::Effort => "mean effort of solved runs",
+            PivotMetric::Wall => "median wall time",
+        }
+    }
+
+    fn column(self) -> &'static str {
+        match self {
+            PivotMetric::Solved => "solved",
+            PivotMetric::Ert => "ERT",
+            PivotMetric::Effort => "mean effort",
+            PivotMetric::Wall => "median wall",
+        }
+    }
+
+    fn cell(self, g: &GroupSummary) -> String {
+        match self {
+            PivotMetric::Solved => format!("{}/{} ({:.1}%)", g.solved, g.runs, g.solved_pct),
+            PivotMetric::Ert => ert_effort(&g.ert),
+            PivotMetric::Effort => g.effort.as_ref().map_or("-".to_string(), |e| {
+                format!("{} {}", opt_num(Some(e.mean)), e.metric)
+            }),
+            PivotMetric::Wall => fmt_secs(g.wall_median_s),
+        }
+    }
+}
+
+impl std::str::FromStr for PivotMetric {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        match s {
+            "solved" => Ok(PivotMetric::Solved),
+            "ert" => Ok(PivotMetric::Ert),
+            "effort" => Ok(PivotMetric::Effort),
+            "wall" => Ok(PivotMetric::Wall),
+            _ => Err(format!(
+                "unknown metric {s:?}: expected one of {}",
+                PivotMetric::NAMES.join(", ")
+            )),
+        }
+    }
 }
 
 /// An input file that holds only part of its run (an interrupted or running run's journal, or a
@@ -584,6 +652,7 @@ impl SummaryBuilder {
         Summary {
             footnotes,
             contradictions,
+            pivots: Vec::new(),
             groups,
             ratios,
             incomplete: self.incomplete,
@@ -833,6 +902,47 @@ fn footnotes(groups: &[GroupSummary], limit: Option<f64>, opts: &SummaryOptions)
     footnotes
 }
 
+/// One `summary --by` table: `by[0]`'s values down, `by[1]`'s across (numbers in numeric
+/// order, then words such as `adaptive` in text order), `-` where the grid has no point.
+fn pivot_table(
+    cells: &BTreeMap<(String, String), &GroupSummary>,
+    by: &[String],
+    metric: PivotMetric,
+) -> Table {
+    fn order(a: &String, b: &String) -> std::cmp::Ordering {
+        match (a.parse::<f64>(), b.parse::<f64>()) {
+            (Ok(x), Ok(y)) => x.total_cmp(&y),
+            (Ok(_), Err(_)) => std::cmp::Ordering::Less,
+            (Err(_), Ok(_)) => std::cmp::Ordering::Greater,
+            (Err(_), Err(_)) => a.cmp(b),
+        }
+    }
+    let mut downs: Vec<String> = cells.keys().map(|k| k.0.clone()).collect();
+    let mut acrosses: Vec<String> = cells.keys().map(|k| k.1.clone()).collect();
+    for v in [&mut downs, &mut acrosses] {
+        v.sort_by(order);
+        v.dedup();
+    }
+    let mut t = Table::new(&[], 1);
+    t.head = vec![by[0].clone()];
+    t.head.extend(acrosses.iter().map(|a| match by.get(1) {
+        Some(b) => format!("{b}={a}"),
+        None => metric.column().to_string(),
+    }));
+    for d in &downs {
+        let mut row = vec![d.clone()];
+        for a in &acrosses {
+            row.push(
+                cells
+                    .get(&(d.clone(), a.clone()))
+                    .map_or("-".to_string(), |g| metric.cell(g)),
+            );
+        }
+        t.row(row);
+    }
+    t
+}
+
 /// ERT in the effort unit for people: `15.2 nodes`, `∞` with no success, `-` with no counter.
 fn ert_effort(e: &Ert) -> String {
     match (e.unit, e.effort) {
@@ -1019,6 +1129,93 @@ impl Summary {
         ));
     }
 
+    /// Add `summary --by` tables: for each dataset and strategy (and rules) whose
+    /// configurations carry every parameter of `by` (one or two names), `metric` by the first
+    /// parameter's values down and the second's across, values in numeric order where they
+    /// are numbers. Errors: a name no configuration has, more than two names, or
+    /// configurations that the named parameters do not tell apart (another parameter differs:
+    /// name it too, or pick with `--where`).
+    pub fn pivot_by(&mut self, by: &[String], metric: PivotMetric) -> Result<(), String> {
+        if by.is_empty()
+            || by.len() > 2
+            || by[0].is_empty()
+            || by.get(1).is_some_and(|b| b.is_empty() || *b == by[0])
+        {
+            return Err(format!(
+                "--by {:?}: expected one or two distinct parameter names (e.g. colony_size,limit)",
+                by.join(",")
+            ));
+        }
+        type Cells<'a> = BTreeMap<(String, String), &'a GroupSummary>;
+        let mut buckets: BTreeMap<(&str, &str, &str), Cells> = BTreeMap::new();
+        let mut known: BTreeSet<&str> = BTreeSet::new();
+        for g in &self.groups {
+            let params = g.key.config.params.as_str();
+            let value = |name: &str| {
+                super::param_pairs(params).find_map(|(k, v)| (k == name).then(|| v.to_string()))
+            };
+            known.extend(super::param_pairs(params).map(|(k, _)| k));
+            let Some(down) = value(&by[0]) else { continue };
+            let across = match by.get(1) {
+                Some(b) => match value(b) {
+                    Some(v) => v,
+                    None => continue,
+                },
+                None => String::new(),
+            };
+            let k = (
+                g.key.dataset.as_str(),
+                g.key.config.strategy.as_str(),
+                g.key.config.rules.as_str(),
+            );
+            if let Some(other) = buckets.entry(k).or_default().insert((down, across), g) {
+                return Err(format!(
+                    "--by {}: {} on {} has configurations it does not tell apart ({} and {}): \
+                     add the parameter that differs to --by or choose with --where",
+                    by.join(","),
+                    g.key.config.strategy,
+                    g.key.dataset,
+                    other.key.config.params.as_str(),
+                    params
+                ));
+            }
+        }
+        if buckets.is_empty() {
+            let names: Vec<&str> = known.into_iter().collect();
+            return Err(format!(
+                "--by {}: no configuration has {}; the params are {}",
+                by.join(","),
+                if by.len() == 1 {
+                    "that parameter"
+                } else {
+                    "both parameters"
+                },
+                if names.is_empty() {
+                    "empty".to_string()
+                } else {
+                    names.join(", ")
+                }
+            ));
+        }
+        for ((dataset, strategy, rules), cells) in buckets {
+            let t = pivot_table(&cells, by, metric);
+            let rules = if rules.is_empty() {
+                String::new()
+            } else {
+                format!(" {rules}")
+            };
+            self.pivots.push((
+                format!(
+                    "{dataset} {strategy}{rules}: {} by {}",
+                    metric.title(),
+                    by.join(" and ")
+                ),
+                t,
+            ));
+        }
+        Ok(())
+    }
+
     /// The contradictions as warnings: up to [`claims::LISTED`], then how many more.
     pub fn contradiction_warnings(&self) -> Vec<String> {
         let c = &self.contradictions;
@@ -1050,6 +1247,10 @@ impl Summary {
         }
         let (h, r) = self.main_table();
         d.table(table(h, r));
+        for (title, t) in &self.pivots {
+            d.heading(3, title.as_str());
+            d.table(t.clone());
+        }
         if let Some((h, r)) = self.portfolio_table() {
             d.heading(3, "Portfolio over colonies");
             d.table(table(h, r));
@@ -1306,6 +1507,89 @@ pub(crate) mod tests {
                 r
             })
             .collect()
+    }
+
+    fn sweep_rows() -> Vec<Record> {
+        // colony_size x limit, two puzzles; solved puzzles per point: 20/20 -> 1, 100/20 -> 2,
+        // 20/adaptive -> 0, 100/adaptive -> 2.
+        let mut rows = Vec::new();
+        for (cs, limit, solved) in [
+            ("100", "20", 2),
+            ("20", "20", 1),
+            ("20", "adaptive", 0),
+            ("100", "adaptive", 2),
+        ] {
+            for p in 0..2 {
+                let st = if p < solved {
+                    Status::Solved
+                } else {
+                    Status::Unsolved
+                };
+                let mut r = Record::sample("s", "abc-hybrid", &format!("p{p}"), st, 0.01);
+                r.counters.cycles = Some(100);
+                r.params =
+                    crate::results::Params::from_cell(&format!("colony_size={cs};limit={limit}"));
+                rows.push(r);
+            }
+        }
+        rows
+    }
+
+    #[test]
+    fn pivot_by_two_parameters_orders_numbers_numerically_and_counts_solved_runs() {
+        let opts = SummaryOptions {
+            time_limit_s: None,
+            time_limit_note: None,
+        };
+        let mut s = summarize(&sweep_rows(), &opts);
+        s.pivot_by(&["colony_size".into(), "limit".into()], PivotMetric::Solved)
+            .expect("pivot");
+        assert_eq!(s.pivots.len(), 1);
+        let (title, t) = &s.pivots[0];
+        assert_eq!(title, "s abc-hybrid: solved runs by colony_size and limit");
+        assert_eq!(t.head, ["colony_size", "limit=20", "limit=adaptive"]);
+        assert_eq!(
+            t.rows,
+            [
+                ["20", "1/2 (50.0%)", "0/2 (0.0%)"],
+                ["100", "2/2 (100.0%)", "2/2 (100.0%)"],
+            ]
+        );
+        let text = s.doc().text();
+        assert!(
+            text.contains("solved runs by colony_size and limit"),
+            "{text}"
+        );
+        // ERT: every run's cycles over the successes (200 / 1 at 20 and 20; none at 20 and
+        // adaptive).
+        let mut s = summarize(&sweep_rows(), &opts);
+        s.pivot_by(&["colony_size".into(), "limit".into()], PivotMetric::Ert)
+            .expect("pivot");
+        assert_eq!(s.pivots[0].0, "s abc-hybrid: ERT by colony_size and limit");
+        assert_eq!(s.pivots[0].1.rows[0], ["20", "200 cycles", "∞"]);
+
+        // One parameter where another also differs: the two limits are not told apart.
+        let mut s = summarize(&sweep_rows(), &opts);
+        let e = s
+            .pivot_by(&["colony_size".into()], PivotMetric::Solved)
+            .expect_err("ambiguous");
+        assert!(
+            e.contains("does not tell apart") && e.contains("limit=adaptive"),
+            "{e}"
+        );
+        // Names no configuration has, too many, repeated.
+        let e = s
+            .pivot_by(&["nope".into()], PivotMetric::Solved)
+            .expect_err("unknown");
+        assert!(e.contains("colony_size, limit"), "{e}");
+        for bad in [
+            vec![],
+            vec!["limit".to_string(), "limit".to_string()],
+            vec!["a".into(), "b".into(), "c".into()],
+        ] {
+            assert!(s.pivot_by(&bad, PivotMetric::Solved).is_err(), "{bad:?}");
+        }
+        assert!(s.pivots.is_empty());
     }
 
     // Issue 36: a solve that ended after the limit counted as solved at its own time, so PAR-2

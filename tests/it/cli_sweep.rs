@@ -117,3 +117,61 @@ fn a_repeated_or_bad_sweep_value_is_refused_before_anything_runs() {
         assert!(!out.exists(), "{args:?} wrote {}", out.display());
     }
 }
+
+/// Issue 40 item 3: `summary --by` pivots a sweep's solved runs by one or two of its parameters.
+#[test]
+fn summary_by_two_swept_parameters_tabulates_solved_runs_and_refuses_what_it_cannot_tell_apart() {
+    let dir = tempfile::tempdir().unwrap();
+    let grid = run(
+        dir.path(),
+        "grid.csv",
+        &[
+            "--strategy",
+            "abc-hybrid",
+            "--colony-size",
+            "20,100",
+            "--limit",
+            "20,adaptive",
+        ],
+    );
+    let summary = |extra: &[&str]| {
+        assert_cmd::Command::cargo_bin("bench-report")
+            .unwrap()
+            .arg("summary")
+            .args(extra)
+            .arg(&grid)
+            .assert()
+    };
+    let a = summary(&["--by", "colony_size,limit"]).success();
+    let out = String::from_utf8_lossy(&a.get_output().stdout).into_owned();
+    let at = out
+        .find("solved runs by colony_size and limit")
+        .unwrap_or_else(|| panic!("no pivot in:\n{out}"));
+    let table = &out[at..];
+    assert!(
+        table.contains("limit=20") && table.contains("limit=adaptive"),
+        "{table}"
+    );
+    // 50 puzzles × 2 seeds at each point; colony size 20 before 100 (numeric order).
+    let line = |v: &str| {
+        table
+            .lines()
+            .position(|l| l.trim_start().starts_with(v) && l.contains("/100 ("))
+            .unwrap_or_else(|| panic!("no {v} row in:\n{table}"))
+    };
+    assert!(line("20 ") < line("100 "), "{table}");
+    for (args, says) in [
+        (&["--by", "colony_sizes"][..], "no configuration has"),
+        (&["--by", "colony_size"][..], "does not tell apart"),
+        (&["--format", "csv", "--by", "limit"][..], "--by"),
+        (&["--by", "limit,limit"][..], "two distinct"),
+    ] {
+        let a = summary(args).code(2);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        assert!(err.contains(says), "{args:?}: {err}");
+        assert!(
+            a.get_output().stdout.is_empty(),
+            "{args:?} printed a summary"
+        );
+    }
+}
