@@ -205,6 +205,10 @@ struct PlotArgs {
     /// of each strategy's effort.
     #[arg(long, value_name = "NAME")]
     metric: Option<String>,
+    /// Also draw the success rate (Wilson 95% band) against this swept parameter, one line
+    /// per value of the other parameters that vary (`--sweep colony_size`); repeatable.
+    #[arg(long, value_name = "PARAM")]
+    sweep: Vec<String>,
     #[command(flatten)]
     input: Input,
     /// Replace SVGs that already exist in the directory.
@@ -276,6 +280,10 @@ struct HtmlArgs {
     times: TimesArg,
     #[command(flatten)]
     input: Input,
+    /// Add the sweep plot of this parameter to the plots section (as `plot --sweep`);
+    /// repeatable.
+    #[arg(long, value_name = "PARAM")]
+    sweep: Vec<String>,
     /// Past runs of this plan for a trend section (read as `history` reads its runs, e.g.
     /// the nightly's NIGHTLY_OUT); repeatable.
     #[arg(long, value_name = "DIR")]
@@ -470,7 +478,13 @@ fn compare_cmd(a: CompareArgs) -> Result<ExitCode> {
 
 fn plot_cmd(a: PlotArgs) -> Result<()> {
     let set = a.input.open_rows(&a.files, None)?;
-    let svgs = plot::render_set(&set, a.trace.as_deref(), a.metric.as_deref())?;
+    let mut svgs = plot::render_set(&set, a.trace.as_deref(), a.metric.as_deref())?;
+    if !a.sweep.is_empty() {
+        let (summary, _) = summarize_set(&set, Detail::default(), Vec::new(), |_| {})?;
+        for p in &a.sweep {
+            svgs.extend(plot::render_sweep(&summary, p)?);
+        }
+    }
     let files: Vec<_> = (svgs.iter())
         .map(|s| (a.out.join(&s.name), s.svg.as_bytes()))
         .collect();
@@ -504,6 +518,7 @@ fn html_cmd(a: HtmlArgs) -> Result<()> {
             history: a.history,
             history_input: a.input.options(None),
             time_regressions: a.times.fail(),
+            sweep: a.sweep,
         },
         &new,
         baseline.as_ref(),

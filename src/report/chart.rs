@@ -33,6 +33,14 @@ pub enum PlotError {
     /// `plot --metric NAME` names what no row has.
     #[error("--metric {0}: no row has it (expected a counter, a timing column or a stats key)")]
     NoMetric(String),
+    /// `plot --sweep PARAM` cannot draw that parameter.
+    #[error("--sweep {param}: {why}")]
+    Sweep {
+        /// The parameter asked for.
+        param: String,
+        /// Why not: no configuration has it, or a value is not a number.
+        why: String,
+    },
 }
 
 /// A rendered plot: the file name it should get and the SVG text.

@@ -92,6 +92,8 @@ pub struct HtmlOptions {
     /// `--times fail`: the baseline card counts slowdowns, and time not compared, as
     /// `compare --times fail` does (same verdict, same words).
     pub time_regressions: bool,
+    /// Swept parameters to draw success against (`--sweep`), in the plots section.
+    pub sweep: Vec<String>,
 }
 
 /// Parse an `--ab` pair `A:B`, each side a selector as in `bench-report ab`.
@@ -624,8 +626,8 @@ fn convergence_section(trace: Option<&std::path::Path>) -> Result<Doc, HtmlError
     Ok(d)
 }
 
-/// Cactus and run-length plots, grouped under a heading per dataset.
-fn plots_section(plots: &PlotData) -> Result<Doc, HtmlError> {
+/// Cactus and run-length plots, grouped under a heading per dataset, then the sweep plots.
+fn plots_section(plots: &PlotData, sweeps: &[Svg]) -> Result<Doc, HtmlError> {
     let mut svgs = plots.cactus()?;
     svgs.extend(plots.distributions()?);
     svgs.sort_by(|a, b| a.name.cmp(&b.name));
@@ -638,6 +640,10 @@ fn plots_section(plots: &PlotData) -> Result<Doc, HtmlError> {
     for (ds, ss) in by_ds {
         d.heading(3, ds);
         d.push(figures(&ss));
+    }
+    if !sweeps.is_empty() {
+        d.heading(3, "Sweeps");
+        d.push(figures(&sweeps.iter().collect::<Vec<_>>()));
     }
     Ok(d)
 }
@@ -708,6 +714,11 @@ pub fn report(
         ..Pass::default()
     };
     let (mut summary, _) = summarize_set(set, Detail::default(), Vec::new(), |r| pass.add(r))?;
+    // Sweeps from every configuration, before the page keeps the top ones.
+    let mut sweeps = Vec::new();
+    for p in &opts.sweep {
+        sweeps.extend(plot::render_sweep(&summary, p)?);
+    }
     summary.keep_top(MAX_PAGE_GROUPS);
     pass.plots.set_budget(set.budget());
     let (baseline_card, baseline_doc) = baseline_section(opts, set, baseline, band)?;
@@ -733,7 +744,7 @@ pub fn report(
     let bodies = [
         meta_doc(&metas),
         summary.doc(),
-        plots_section(&pass.plots)?,
+        plots_section(&pass.plots, &sweeps)?,
         ab_doc,
         convergence_section(opts.trace.as_deref())?,
         baseline_doc,

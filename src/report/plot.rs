@@ -373,6 +373,139 @@ pub fn render_set(
     Ok(svgs)
 }
 
+/// One configuration of a sweep plot: its value of the swept parameter and its summary.
+type SweepPoint<'a> = (f64, &'a crate::report::summary::GroupSummary);
+
+/// Sweep plots (`plot --sweep PARAM`): per dataset and strategy (and rules) whose
+/// configurations carry `param` with numeric values, the success rate against the parameter,
+/// shaded with its Wilson 95% interval, one line per value of the other parameters that vary
+/// there: `<dataset>-<strategy>-sweep-<param>.svg`. An error when no configuration has the
+/// parameter or a value of it is not a number.
+pub fn render_sweep(
+    summary: &crate::report::summary::Summary,
+    param: &str,
+) -> Result<Vec<Svg>, PlotError> {
+    let refuse = |why: String| PlotError::Sweep {
+        param: param.to_string(),
+        why,
+    };
+    let mut buckets: BTreeMap<(&str, &str, &str), Vec<SweepPoint>> = BTreeMap::new();
+    for g in &summary.groups {
+        let Some(v) = g.key.config.params.get(param) else {
+            continue;
+        };
+        let x = v
+            .parse::<f64>()
+            .ok()
+            .filter(|x| x.is_finite())
+            .ok_or_else(|| {
+                refuse(format!(
+                    "{} on {} has {param}={v}, not a number",
+                    g.key.config.strategy, g.key.dataset
+                ))
+            })?;
+        let k = (
+            g.key.dataset.as_str(),
+            g.key.config.strategy.as_str(),
+            g.key.config.rules.as_str(),
+        );
+        buckets.entry(k).or_default().push((x, g));
+    }
+    if buckets.is_empty() {
+        return Err(refuse("no configuration has it".to_string()));
+    }
+    let mut out = Vec::new();
+    for ((dataset, strategy, rules), points) in buckets {
+        let xs: Vec<f64> = points.iter().map(|p| p.0).collect();
+        let x = Axis::fit(Unit::Count, &xs, true, true, None);
+        let y = Axis {
+            unit: Unit::Fraction,
+            log: false,
+            lo: 0.0,
+            hi: 1.04,
+        };
+        let series = sweep_series(&points, strategy, param, &x);
+        let rules_slug = if rules.is_empty() {
+            String::new()
+        } else {
+            format!("-{}", slug(rules))
+        };
+        let rules = if rules.is_empty() {
+            String::new()
+        } else {
+            format!(" {rules}")
+        };
+        out.push(draw(Chart {
+            name: format!(
+                "{}-{}{rules_slug}-sweep-{}.svg",
+                slug(dataset),
+                slug(strategy),
+                slug(param)
+            ),
+            title: format!(
+                "{dataset}: {strategy}{rules} runs solved against {param} (shaded: Wilson 95%)"
+            ),
+            x,
+            y,
+            x_desc: param,
+            y_desc: "runs solved",
+            series,
+            guides: Vec::new(),
+        })?);
+    }
+    Ok(out)
+}
+
+/// A sweep plot's lines: the bucket's points grouped by the values of the other parameters
+/// that vary among them, each line in parameter order with its Wilson band.
+fn sweep_series(points: &[SweepPoint], strategy: &str, param: &str, x: &Axis) -> Vec<Series> {
+    use crate::report::summary::GroupSummary;
+    // The other parameters, kept where they vary within the bucket: one line per value.
+    let others = |g: &GroupSummary| -> Vec<(String, String)> {
+        crate::report::param_pairs(g.key.config.params.as_str())
+            .filter(|(k, _)| *k != param)
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect()
+    };
+    let all: Vec<Vec<(String, String)>> = points.iter().map(|p| others(p.1)).collect();
+    let varying: BTreeSet<&str> = all
+        .iter()
+        .flatten()
+        .filter(|kv| !all.iter().all(|o| o.contains(kv)))
+        .map(|kv| kv.0.as_str())
+        .collect();
+    let mut lines: BTreeMap<String, Vec<(f64, &GroupSummary)>> = BTreeMap::new();
+    for (p, o) in points.iter().zip(&all) {
+        let label: Vec<String> = (o.iter())
+            .filter(|kv| varying.contains(kv.0.as_str()))
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect();
+        lines.entry(label.join(";")).or_default().push(*p);
+    }
+    lines
+        .into_iter()
+        .enumerate()
+        .map(|(i, (label, mut pts))| {
+            pts.sort_by(|a, b| a.0.total_cmp(&b.0));
+            let at = |p: &(f64, &GroupSummary), pct: f64| (x.map(p.0), pct / 100.0);
+            let mut band: Vec<(f64, f64)> = pts.iter().map(|p| at(p, p.1.solved_hi_pct)).collect();
+            band.extend(pts.iter().rev().map(|p| at(p, p.1.solved_lo_pct)));
+            let runs: usize = pts.iter().map(|p| p.1.runs).sum();
+            Series {
+                label: format!(
+                    "{} ({} points, {runs} runs)",
+                    if label.is_empty() { strategy } else { &label },
+                    pts.len()
+                ),
+                style: i,
+                points: pts.iter().map(|p| at(p, p.1.solved_pct)).collect(),
+                draw: Draw::Line,
+                band: Some(band),
+            }
+        })
+        .collect()
+}
+
 /// One puzzle in an A-against-B scatter: each side's value, and whether it solved (a side
 /// that did not is drawn at the plot's edge with a cross).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -739,6 +872,36 @@ mod tests {
         assert_eq!(scatter_value(0.5, true, 1e-3, 2.0), 0.5);
         assert_eq!(scatter_value(0.0, false, 1e-3, 2.0), 2.0);
         assert_eq!(scatter_value(0.5, false, 1e-3, 2.0), 2.0);
+    }
+
+    #[test]
+    fn sweep_draws_one_line_per_other_value_with_its_band_and_refuses_words() {
+        use crate::report::summary::{summarize, tests::sweep_rows, SummaryOptions};
+        let opts = SummaryOptions {
+            time_limit_s: None,
+            time_limit_note: None,
+        };
+        let s = summarize(&sweep_rows(), &opts);
+        let svgs = render_sweep(&s, "colony_size").expect("sweep");
+        assert_eq!(svgs.len(), 1);
+        let svg = &svgs[0];
+        assert_eq!(svg.name, "s-abc-hybrid-sweep-colony_size.svg");
+        assert!(svg.title.contains("against colony_size"), "{}", svg.title);
+        // One legend entry per limit, each over its two points (2 runs each).
+        for label in [
+            "limit=20 (2 points, 4 runs)",
+            "limit=adaptive (2 points, 4 runs)",
+        ] {
+            assert!(svg.svg.contains(label), "no {label}");
+        }
+        // `limit` has a word among its values: no axis for it.
+        let e = render_sweep(&s, "limit").expect_err("words");
+        assert!(
+            e.to_string().contains("limit=adaptive, not a number"),
+            "{e}"
+        );
+        let e = render_sweep(&s, "nope").expect_err("absent");
+        assert!(e.to_string().contains("no configuration has it"), "{e}");
     }
 
     #[test]

@@ -1509,7 +1509,7 @@ pub(crate) mod tests {
             .collect()
     }
 
-    fn sweep_rows() -> Vec<Record> {
+    pub(crate) fn sweep_rows() -> Vec<Record> {
         // colony_size x limit, two puzzles; solved puzzles per point: 20/20 -> 1, 100/20 -> 2,
         // 20/adaptive -> 0, 100/adaptive -> 2.
         let mut rows = Vec::new();

@@ -175,3 +175,57 @@ fn summary_by_two_swept_parameters_tabulates_solved_runs_and_refuses_what_it_can
         );
     }
 }
+
+/// Issue 40 item 3: `plot --sweep` and `html --sweep` draw success against a swept parameter.
+#[test]
+fn plot_and_html_draw_a_sweep_and_refuse_a_parameter_that_is_not_a_number() {
+    let dir = tempfile::tempdir().unwrap();
+    let grid = run(
+        dir.path(),
+        "grid.csv",
+        &[
+            "--strategy",
+            "abc-hybrid",
+            "--colony-size",
+            "20,50",
+            "--limit",
+            "20,adaptive",
+        ],
+    );
+    let report = || assert_cmd::Command::cargo_bin("bench-report").unwrap();
+    let out = dir.path().join("plots");
+    report()
+        .args(["plot", "--sweep", "colony_size", "--out"])
+        .arg(&out)
+        .arg(&grid)
+        .assert()
+        .success();
+    let svg = std::fs::read_to_string(out.join("sudoku-medium-abc-hybrid-sweep-colony_size.svg"))
+        .expect("sweep plot");
+    assert!(svg.contains("limit=adaptive (2 points, 200 runs)"), "{svg}");
+    let page = dir.path().join("page");
+    report()
+        .args(["html", "--sweep", "colony_size", "--out"])
+        .arg(&page)
+        .arg(&grid)
+        .assert()
+        .success();
+    let html = std::fs::read_to_string(page.join("index.html")).unwrap();
+    assert!(html.contains("Sweeps") && html.contains("runs solved against colony_size"));
+    // A word among the values, or a name no configuration has: exit 2, nothing written.
+    for (p, says) in [
+        ("limit", "not a number"),
+        ("colony", "no configuration has it"),
+    ] {
+        let bad = dir.path().join(format!("bad-{p}"));
+        let a = report()
+            .args(["plot", "--sweep", p, "--out"])
+            .arg(&bad)
+            .arg(&grid)
+            .assert()
+            .code(2);
+        let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+        assert!(err.contains(says), "{p}: {err}");
+        assert!(!bad.exists(), "{p}: wrote {}", bad.display());
+    }
+}

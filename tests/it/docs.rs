@@ -217,4 +217,16 @@ fn the_walkthrough_runs_and_prints_what_it_quotes() {
         );
     }
     assert!(dir.path().join("results/html/index.html").is_file());
+    // The sweep plot the README shows is the one its commands draw (it has no timings).
+    let drawn = dir
+        .path()
+        .join("results/plots/sudoku-medium-abc-hybrid-sweep-colony_size.svg");
+    let shown = root().join("docs/img/sweep-colony-size.svg");
+    assert_eq!(
+        std::fs::read_to_string(&drawn).expect("the sweep plot"),
+        std::fs::read_to_string(&shown).expect("the README's plot"),
+        "{} differs from what the walk-through draws: copy {} over it",
+        shown.display(),
+        drawn.display()
+    );
 }
