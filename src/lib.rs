@@ -37,6 +37,7 @@ pub mod hash;
 pub mod hitori;
 pub mod kind;
 pub mod number;
+pub mod planfile;
 pub mod report;
 pub mod results;
 pub mod seed;

@@ -4,11 +4,13 @@
 mod common;
 
 use anyhow::{bail, Context, Result};
-use clap::Parser;
+use clap::parser::ValueSource;
+use clap::{CommandFactory, FromArgMatches, Parser};
 use puzzlebench::builtin::{SolverOptions, STRATEGY_NAMES};
 use puzzlebench::external::manifest;
 use puzzlebench::harness::{bench, BenchConfig, BenchError, BenchOutcome};
 use puzzlebench::hitori::rules::Rules;
+use puzzlebench::planfile::{Config as PlanConfig, Entry, PlanFile, Setting};
 use puzzlebench::report::input::Efforts;
 use puzzlebench::report::summary::{Format, SummaryBuilder, SummaryOptions};
 use puzzlebench::results::read::for_each_result;
@@ -17,6 +19,7 @@ use puzzlebench::results::{Columns, Status};
 use puzzlebench::solver::{RunOption, Solver};
 use puzzlebench::strategies::{resolve_sweep, MAX_SWEEP};
 use puzzlebench::sudoku::abc::{AbcParams, Limit, Neighbourhood, MAX_COLONY_SIZE, MAX_CYCLES};
+use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -30,6 +33,7 @@ Examples:
   bench-run --dataset datasets/sudoku-hard --strategy abc,abc-hybrid --seeds 20 --colonies 4
   bench-run --dataset corpus.txt --strategy backtrack --count-solutions 2 --output results/u.csv
   bench-run --dataset datasets/hitori10 --strategy mrv --shard 2/4 --output shard-2.csv
+  bench-run --plan plans/colony-sweep.toml --dry-run
   bench-run --dataset datasets/hitori10 --strategy mrv --shard auto --output shard-$SLURM_ARRAY_TASK_ID.csv
 
 Exit codes: 0 every job ran and no answer was wrong; 1 a row is `wrong` or `error`, or
@@ -38,18 +42,30 @@ command printed).";
 
 /// Benchmark constraint-puzzle solvers over a dataset: every answer independently verified,
 /// one CSV row per job, a summary at the end.
-#[derive(Parser, Debug)]
+#[derive(Parser, Debug, Clone)]
 #[command(name = "bench-run", version, about, long_about = None, after_help = EXAMPLES)]
 struct Args {
-    /// Puzzle file, or directory of puzzle files (read in name order).
+    /// Puzzle file, or directory of puzzle files (read in name order). Required, here or in
+    /// the --plan file.
     #[arg(long, value_name = "PATH")]
-    dataset: PathBuf,
+    dataset: Option<PathBuf>,
+
+    /// Benchmark definition (TOML, docs/running.md "Plan files"): options by their long
+    /// names, `[[config]]` tables of configurations, lists as grids; one run. Flags given
+    /// beside it override the file's values.
+    #[arg(long, value_name = "FILE")]
+    plan: Option<PathBuf>,
+
+    /// Print the configurations, the job count and estimates of output size and time, and
+    /// run nothing.
+    #[arg(long)]
+    dry_run: bool,
 
     /// Comma-separated strategies: Hitori `mrv`, `row`, `mrv-dyn`; Sudoku `abc`, `abc-hybrid`,
     /// `backtrack`, `abc-prop`, `restarts`; or names from the --solvers manifest. Each runs on the same puzzles of its
-    /// kind.
+    /// kind. Required, here or in the --plan file.
     #[arg(long, value_name = "LIST")]
-    strategy: String,
+    strategy: Option<String>,
 
     /// TOML manifest of external solvers (programs speaking the line protocol of PROTOCOL.md);
     /// their names can then be used in --strategy.
@@ -301,6 +317,205 @@ fn sweep(args: &Args) -> Result<Vec<SolverOptions>> {
     Ok(grid)
 }
 
+/// A `--plan` file as read: where it is, its text (for the meta), the checked file, and the
+/// options of each of its configurations.
+struct Loaded {
+    path: PathBuf,
+    text: String,
+    /// Each `[[config]]`'s header line and its options: the file's top level, overridden by
+    /// the configuration's own values, overridden by the command line.
+    configs: Vec<(usize, Args)>,
+}
+
+/// A plan entry as `bench-run` arguments.
+fn push_entry(argv: &mut Vec<OsString>, e: &Entry) {
+    argv.push(format!("--{}", e.key).into());
+    if let Setting::Value(v) = &e.setting {
+        argv.push(v.into());
+    }
+}
+
+/// The first line of a clap error, without its `error: ` prefix.
+fn clap_message(e: &clap::Error) -> String {
+    let text = e.to_string();
+    let line = text.lines().next().unwrap_or("");
+    line.strip_prefix("error: ").unwrap_or(line).to_string()
+}
+
+/// The options: the command line, and with `--plan` the file's values under it (a flag given
+/// on the command line wins). Every value of the file goes through the same parser as a flag,
+/// one by one first, so a bad one is named with its line.
+fn load_args() -> Result<(Args, Option<Loaded>)> {
+    let matches = Args::command().get_matches();
+    let cli = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let Some(path) = cli.plan.clone() else {
+        return Ok((cli, None));
+    };
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("--plan {}: cannot read it", path.display()))?;
+    let shown = path.display().to_string();
+    let file = PlanFile::parse(&shown, &text)?;
+    let on_cli =
+        |key: &str| matches.value_source(&key.replace('-', "_")) == Some(ValueSource::CommandLine);
+    for e in (file.run.iter()).chain(file.configs.iter().flat_map(|c| c.options.iter())) {
+        let mut argv: Vec<OsString> = vec!["bench-run".into()];
+        push_entry(&mut argv, e);
+        for (k, placeholder) in [("dataset", "-"), ("strategy", "-")] {
+            if e.key != k {
+                argv.extend([format!("--{k}").into(), placeholder.into()]);
+            }
+        }
+        Args::try_parse_from(argv).map_err(|err| {
+            anyhow::anyhow!(
+                "{shown}, line {}: `{}`: {}",
+                e.line,
+                e.key,
+                clap_message(&err)
+            )
+        })?;
+    }
+    let rest: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let argv = |config: Option<&PlanConfig>| {
+        let own = |k: &str| config.is_some_and(|c| c.options.iter().any(|e| e.key == k));
+        let mut v: Vec<OsString> = vec!["bench-run".into()];
+        for e in file.run.iter().filter(|e| !on_cli(&e.key) && !own(&e.key)) {
+            push_entry(&mut v, e);
+        }
+        if let Some(c) = config {
+            for e in c.options.iter().filter(|e| !on_cli(&e.key)) {
+                push_entry(&mut v, e);
+            }
+            v.extend(["--strategy".into(), c.strategy.clone().into()]);
+        }
+        v.extend(rest.iter().cloned());
+        v
+    };
+    let parse = |v: Vec<OsString>| {
+        Args::try_parse_from(v).map_err(|e| anyhow::anyhow!("--plan {shown}: {}", clap_message(&e)))
+    };
+    let mut args = parse(argv(None))?;
+    let mut configs = Vec::new();
+    if on_cli("strategy") {
+        if !file.configs.is_empty() {
+            eprintln!(
+                "bench-run: note: --strategy replaces the {} [[config]] tables of {shown}",
+                file.configs.len()
+            );
+        }
+    } else {
+        for c in &file.configs {
+            configs.push((c.line, parse(argv(Some(c)))?));
+        }
+        if !configs.is_empty() {
+            let names: Vec<&str> = file.configs.iter().map(|c| c.strategy.as_str()).collect();
+            args.strategy = Some(names.join(","));
+        }
+    }
+    Ok((
+        args,
+        Some(Loaded {
+            path,
+            text,
+            configs,
+        }),
+    ))
+}
+
+/// The options points of a run and the solvers they make.
+type Configurations = (Vec<SolverOptions>, Vec<Box<dyn Solver>>);
+
+/// The solvers of a plan's `[[config]]` tables, in file order, each table's grid resolved
+/// as a command-line sweep; a configuration two tables both make is refused.
+fn plan_solvers(p: &Loaded, manifest: Option<(&std::path::Path, &str)>) -> Result<Configurations> {
+    let mut grid = Vec::new();
+    let mut solvers: Vec<Box<dyn Solver>> = Vec::new();
+    let mut seen = std::collections::HashMap::new();
+    for (line, a) in &p.configs {
+        let at = || format!("{}, the [[config]] at line {line}", p.path.display());
+        let strategy = a.strategy.as_deref().unwrap_or_default();
+        let g = sweep(a).with_context(at)?;
+        for s in resolve_sweep(strategy, &g, manifest).with_context(at)? {
+            let id = format!("{} [{}] {}", s.name(), s.rules(), s.params());
+            if let Some(prev) = seen.insert(id.clone(), *line) {
+                bail!(
+                    "{}: the [[config]] at line {line} makes {id} again (the one at line {prev} makes it); each configuration once",
+                    p.path.display()
+                );
+            }
+            solvers.push(s);
+        }
+        grid.extend(g);
+    }
+    Ok((grid, solvers))
+}
+
+/// Bytes a results row takes, about: measured on `sudoku-medium` rows of `abc-hybrid`
+/// (365,675 bytes for 1,500 rows on 2026-12-06), Hitori rows being shorter; a recorded
+/// solution adds its cells.
+const ROW_BYTES: u64 = 250;
+
+/// `--dry-run`: what the run would be, and nothing run.
+fn dry_run(cfg: &BenchConfig) -> Result<()> {
+    use puzzlebench::dataset::Dataset;
+    use puzzlebench::harness::plan::Plan;
+    let dataset = Dataset::open(&cfg.dataset)?;
+    let plan = Plan::new(&dataset, &cfg.solvers, cfg.seed, cfg.seeds, cfg.colonies)?;
+    let jobs = plan.shard_len(cfg.shard);
+    let mut out = format!(
+        "{} configurations on {} ({} puzzles):\n",
+        cfg.solvers.len(),
+        dataset.name,
+        dataset.len()
+    );
+    for s in &cfg.solvers {
+        out.push_str(&format!("  {} [{}] {}\n", s.name(), s.rules(), s.params()));
+    }
+    out.push_str(&format!(
+        "jobs: {jobs}{} (seeds {}, colonies {}, repeat {})\n",
+        if jobs == plan.len() {
+            String::new()
+        } else {
+            format!(" of the plan's {} (shard {})", plan.len(), cfg.shard)
+        },
+        cfg.seeds,
+        cfg.colonies,
+        cfg.repeat
+    ));
+    let solution = if cfg.columns.solution {
+        " plus the recorded solutions"
+    } else {
+        ""
+    };
+    out.push_str(&format!(
+        "output: about {:.1} MB of rows ({ROW_BYTES} bytes a row{solution})\n",
+        (jobs * ROW_BYTES) as f64 / 1e6
+    ));
+    out.push_str(&match cfg.timeout.or(cfg.cpu_limit) {
+        Some(t) => format!(
+            "time: at most about {:.0} s (every job at its {:.3} s budget, {} time{}, on {} workers; warm-up aside)\n",
+            jobs as f64 * t.as_secs_f64() * f64::from(cfg.repeat) / cfg.threads as f64,
+            t.as_secs_f64(),
+            cfg.repeat,
+            if cfg.repeat == 1 { "" } else { "s" },
+            cfg.threads
+        ),
+        None => "time: no bound (no --timeout or --cpu-limit: a job runs until it ends or meets its node or cycle budget)\n".to_string(),
+    });
+    let per_job = (cfg.solvers.iter())
+        .map(|s| s.memory_estimate(cfg.trace.is_some()))
+        .max()
+        .unwrap_or(0);
+    out.push_str(&format!(
+        "memory: about {} MiB for the solvers' jobs ({} workers at the largest estimate, {} KiB)\n",
+        (per_job * cfg.threads as u64).div_ceil(1 << 20),
+        cfg.threads,
+        per_job.div_ceil(1024)
+    ));
+    out.push_str("nothing was run (--dry-run)\n");
+    common::print(&out);
+    Ok(())
+}
+
 fn limit_text(l: Limit) -> String {
     match l {
         Limit::Fixed(n) => n.to_string(),
@@ -308,7 +523,7 @@ fn limit_text(l: Limit) -> String {
     }
 }
 
-fn config(args: &Args) -> Result<BenchConfig> {
+fn config(args: &Args, plan: Option<&Loaded>) -> Result<BenchConfig> {
     // First, so that a task started outside its array fails before anything is loaded.
     let shard = match args.shard {
         Some(spec) => Some(
@@ -316,17 +531,26 @@ fn config(args: &Args) -> Result<BenchConfig> {
         ),
         None => None,
     };
-    let grid = sweep(args)?;
+    let Some(dataset) = &args.dataset else {
+        bail!("--dataset is required (on the command line, or as `dataset` in a --plan file)");
+    };
+    let Some(strategy) = &args.strategy else {
+        bail!("--strategy is required (on the command line, or in a --plan file as `strategy` or [[config]] tables)");
+    };
     // Read once: the solvers and the meta's hash come from the same bytes.
     let manifest = match &args.solvers {
         Some(p) => Some((p.as_path(), manifest::read_text(p)?)),
         None => None,
     };
-    let solvers = resolve_sweep(
-        &args.strategy,
-        &grid,
-        manifest.as_ref().map(|(p, t)| (*p, t.as_str())),
-    )?;
+    let manifest_ref = manifest.as_ref().map(|(p, t)| (*p, t.as_str()));
+    let (grid, solvers) = match plan.filter(|p| !p.configs.is_empty()) {
+        None => {
+            let grid = sweep(args)?;
+            let solvers = resolve_sweep(strategy, &grid, manifest_ref)?;
+            (grid, solvers)
+        }
+        Some(p) => plan_solvers(p, manifest_ref)?,
+    };
     let manifest_hash = manifest
         .as_ref()
         .map(|(_, text)| puzzlebench::external::content_hash(text.as_bytes()));
@@ -347,11 +571,11 @@ fn config(args: &Args) -> Result<BenchConfig> {
     check_option(&solvers, RunOption::AbcParams, abc_set)?;
     if args.colonies > 1 && !solvers.iter().any(|s| s.randomised()) {
         bail!(
-            "--colonies applies to randomised strategies (abc, abc-hybrid, abc-prop, restarts) only, and --strategy {} has none",
-            args.strategy
+            "--colonies applies to randomised strategies (abc, abc-hybrid, abc-prop, restarts) only, and --strategy {strategy} has none"
         );
     }
-    let mut cfg = BenchConfig::new(args.dataset.clone(), solvers);
+    let mut cfg = BenchConfig::new(dataset.clone(), solvers);
+    cfg.plan_file = plan.map(|p| (p.path.display().to_string(), p.text.clone()));
     cfg.seed = args.seed;
     cfg.seeds = args.seeds;
     cfg.colonies = args.colonies;
@@ -565,7 +789,13 @@ fn install_interrupt() -> Result<Arc<AtomicBool>> {
 }
 
 fn run() -> Result<ExitCode> {
-    let args = Args::parse();
+    let (args, plan) = match load_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("bench-run: error: {}", common::error_text(&e));
+            return Ok(ExitCode::from(2));
+        }
+    };
     // External solvers: what they leave behind is adopted here and ended, and each worker's
     // pipes have the descriptors they need (the solvers get the original limit back).
     if let Err(e) = puzzlebench::external::become_subreaper() {
@@ -574,13 +804,22 @@ fn run() -> Result<ExitCode> {
     if let Err(e) = puzzlebench::external::raise_nofile_limit() {
         eprintln!("bench-run: note: cannot raise the open-file limit: {e}");
     }
-    let cfg = match config(&args) {
+    let cfg = match config(&args, plan.as_ref()) {
         Ok(c) => c,
         Err(e) => {
             eprintln!("bench-run: error: {}", common::error_text(&e));
             return Ok(ExitCode::from(2));
         }
     };
+    if args.dry_run {
+        return match dry_run(&cfg) {
+            Ok(()) => Ok(ExitCode::SUCCESS),
+            Err(e) => {
+                eprintln!("bench-run: error: {}", common::error_text(&e));
+                Ok(ExitCode::from(2))
+            }
+        };
+    }
     let interrupt = install_interrupt()?;
     let outcome = bench(cfg, &interrupt);
     // Anything a solver left behind that is still here ends with the run.

@@ -84,6 +84,9 @@ pub struct BenchConfig {
     /// `--memory-limit` in bytes: external solvers carry it (with their manifest's own) in
     /// their specs; recorded in the meta and checked against built-ins' estimates.
     pub memory_limit: Option<u64>,
+    /// The `--plan` file's path and content, recorded in the meta (`plan`: path, hash,
+    /// content).
+    pub plan_file: Option<(String, String)>,
 }
 
 impl BenchConfig {
@@ -118,6 +121,7 @@ impl BenchConfig {
             pin: PinMode::Auto,
             cpu_limit: None,
             memory_limit: None,
+            plan_file: None,
         }
     }
 }
@@ -587,6 +591,14 @@ fn run_meta(cfg: &BenchConfig, dataset: &Dataset, plan: &Plan, columns: Columns)
         extra: (cfg.repeat > 1)
             .then(|| ("repeat".to_string(), serde_json::Value::from(cfg.repeat)))
             .into_iter()
+            .chain(cfg.plan_file.as_ref().map(|(path, text)| {
+                let plan = serde_json::json!({
+                    "path": path,
+                    "hash": crate::external::content_hash(text.as_bytes()),
+                    "content": text,
+                });
+                ("plan".to_string(), plan)
+            }))
             .collect(),
     }
 }

@@ -34,7 +34,7 @@ fn run(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
 }
 
 /// Rows without job numbers and timings, in a fixed order.
-fn comparable(files: &[&Path]) -> Vec<Record> {
+pub(crate) fn comparable(files: &[&Path]) -> Vec<Record> {
     let mut all: Vec<Record> = files
         .iter()
         .flat_map(|f| untimed(f))

@@ -9,6 +9,7 @@ mod cli_limits;
 mod cli_messages;
 mod cli_orphans;
 mod cli_paths;
+mod cli_plan;
 mod cli_provenance;
 mod cli_reliability;
 mod cli_reliability4;

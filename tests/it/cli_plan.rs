@@ -1,0 +1,223 @@
+//! Issue 40 item 1: a plan file (`bench-run --plan FILE`) is one run, equal to the command
+//! line it stands for, resumable, shardable, overridden by flags beside it, and refused
+//! (exit 2, naming the line) where it is wrong, before anything runs.
+
+use crate::cli_sweep::comparable;
+use crate::common::*;
+use std::path::{Path, PathBuf};
+
+/// Two configurations, one of them a 2 × 2 grid (5 in all), on sudoku-medium.
+fn plan(dir: &Path, seeds: u32, max_cycles: u32) -> PathBuf {
+    write(
+        dir,
+        "plan.toml",
+        &format!(
+            "# a sweep and a baseline\n\
+             dataset = {:?}\n\
+             seeds = {seeds}\n\
+             max-cycles = {max_cycles}\n\
+             no-summary = true\n\
+             \n\
+             [[config]]\n\
+             strategy = \"abc-hybrid\"\n\
+             colony-size = [20, 50]\n\
+             limit = [20, \"adaptive\"]\n\
+             \n\
+             [[config]]\n\
+             strategy = \"backtrack\"\n",
+            datasets().join("sudoku-medium").display().to_string()
+        ),
+    )
+}
+
+fn run_plan(plan: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
+    bench_run()
+        .arg("--plan")
+        .arg(plan)
+        .args(extra)
+        .arg("--output")
+        .arg(out)
+        .output()
+        .expect("bench-run runs")
+}
+
+#[test]
+fn a_plan_is_the_command_line_it_stands_for_in_one_piece_or_three_shards() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let p = plan(d, 2, 200);
+    let whole = d.join("whole.csv");
+    assert!(run_plan(&p, &whole, &["--threads", "2"]).status.success());
+    let cli = d.join("cli.csv");
+    bench_run()
+        .args(["--no-summary", "--dataset"])
+        .arg(datasets().join("sudoku-medium"))
+        .args(["--strategy", "abc-hybrid,backtrack", "--seeds", "2"])
+        .args(["--max-cycles", "200", "--colony-size", "20,50"])
+        .args(["--limit", "20,adaptive", "--output"])
+        .arg(&cli)
+        .assert()
+        .success();
+    // Same configurations in the same order: the same jobs, numbers included.
+    assert_eq!(untimed(&whole), untimed(&cli));
+    assert_eq!(rows(&whole).len(), 500);
+    let shards: Vec<PathBuf> = (1..=3)
+        .map(|k| {
+            let out = d.join(format!("shard-{k}.csv"));
+            let args = ["--shard", &format!("{k}/3"), "--threads", "1"];
+            assert!(run_plan(&p, &out, &args).status.success());
+            out
+        })
+        .collect();
+    let shards: Vec<&Path> = shards.iter().map(PathBuf::as_path).collect();
+    assert_eq!(comparable(&shards), comparable(&[&whole]));
+    // The meta records the plan: its path, hash and content.
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("whole.meta.json")).expect("meta"))
+            .expect("json");
+    let text = std::fs::read_to_string(&p).unwrap();
+    assert_eq!(meta["plan"]["content"], text.as_str());
+    assert_eq!(
+        meta["plan"]["hash"],
+        puzzlebench::external::content_hash(text.as_bytes()).as_str()
+    );
+}
+
+#[test]
+fn an_interrupted_plan_resumes_to_the_one_piece_run_and_flags_beside_it_win() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let p = plan(d, 20, 2000);
+    let whole = d.join("whole.csv");
+    assert!(run_plan(&p, &whole, &[]).status.success());
+    let out = d.join("cut.csv");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench-run"))
+        .args(["--quiet", "--threads", "1", "--plan"])
+        .arg(&p)
+        .arg("--output")
+        .arg(&out)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let first = interrupt_after(child, &d.join("cut.csv.partial"), 20);
+    assert_eq!(first.status.code(), Some(130), "{first:?}");
+    let resumed = run_plan(&p, &out, &["--resume"]);
+    assert!(resumed.status.success(), "{resumed:?}");
+    assert_eq!(comparable(&[&out]), comparable(&[&whole]));
+    // A flag beside the plan overrides its value (seeds 20 -> 1), the rest stays.
+    let one = d.join("one.csv");
+    assert!(run_plan(&p, &one, &["--seeds", "1"]).status.success());
+    assert_eq!(rows(&one).len(), 250);
+    // --strategy beside it replaces the configurations.
+    let bt = d.join("bt.csv");
+    let o = run_plan(&p, &bt, &["--strategy", "backtrack", "--seeds", "1"]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("replaces the 2 [[config]] tables"));
+    assert_eq!(rows(&bt).len(), 50);
+}
+
+#[test]
+fn a_dry_run_says_what_would_run_and_runs_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = plan(dir.path(), 2, 200);
+    let out = dir.path().join("never.csv");
+    let o = run_plan(
+        &p,
+        &out,
+        &["--dry-run", "--timeout", "0.5", "--threads", "2"],
+    );
+    assert!(o.status.success(), "{o:?}");
+    let text = String::from_utf8_lossy(&o.stdout);
+    for want in [
+        "5 configurations on sudoku-medium (50 puzzles)",
+        "abc-hybrid [] colony_size=50;limit=adaptive;max_cycles=200;neighbourhood=box",
+        "jobs: 500 (seeds 2",
+        // 500 jobs at 0.5 s on 2 workers.
+        "time: at most about 125 s",
+        "nothing was run",
+    ] {
+        assert!(text.contains(want), "no {want:?} in:\n{text}");
+    }
+    assert!(!out.exists() && !dir.path().join("never.csv.partial").exists());
+}
+
+#[test]
+fn a_bad_plan_is_refused_naming_its_line_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let data = datasets().join("sudoku-medium").display().to_string();
+    let head = format!("dataset = {data:?}\nseeds = 2\n");
+    for (body, says) in [
+        ("colour = 3\n", "plan.toml, line 3: unknown key `colour`"),
+        ("seeds2 = 1\nthreads = 0\n", "unknown key `seeds2`"),
+        ("threads = 0\n", "plan.toml, line 3: `threads`: invalid value '0'"),
+        (
+            "[[config]]\nstrategy = \"abc\"\ncolony-size = [20, 7]\n",
+            "the [[config]] at line 3: ABC parameters (--colony-size 7, --limit 50): colony size must be an even number",
+        ),
+        (
+            "[[config]]\nstrategy = \"abc\"\nlimit = []\n",
+            "line 5: `limit` = []: an empty list",
+        ),
+        (
+            "[[config]]\nstrategy = \"nosuch\"\n",
+            "the [[config]] at line 3",
+        ),
+        (
+            "[[config]]\nstrategy = \"backtrack\"\n[[config]]\nstrategy = \"backtrack\"\n",
+            "makes backtrack [] max_solutions=1 again",
+        ),
+        (
+            "[[config]]\nstrategy = \"abc\"\ntimeout = 1\n",
+            "line 5: `timeout` applies to the whole run",
+        ),
+        (
+            "resume = true\n",
+            "line 3: `resume` is given on the command line",
+        ),
+    ] {
+        let p = write(dir.path(), "plan.toml", &format!("{head}{body}"));
+        let out = dir.path().join("never.csv");
+        let o = run_plan(&p, &out, &[]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{body}: {err}");
+        assert!(err.contains(says), "{body}: {err}");
+        assert!(!out.exists(), "{body} wrote results");
+    }
+    // A plan without a dataset, and a plan that is not there.
+    let p = write(dir.path(), "plan.toml", "strategy = \"mrv\"\n");
+    let o = run_plan(&p, &dir.path().join("n.csv"), &[]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("--dataset is required"));
+    let o = run_plan(
+        &dir.path().join("absent.toml"),
+        &dir.path().join("n.csv"),
+        &[],
+    );
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("absent.toml: cannot read it"));
+}
+
+/// The plan docs/running.md shows is the one the repository ships, and it runs.
+#[test]
+fn the_documented_plan_is_the_shipped_one_and_it_dry_runs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shipped = std::fs::read_to_string(root.join("plans/colony-sweep.toml")).unwrap();
+    let doc = std::fs::read_to_string(root.join("docs/running.md")).unwrap();
+    let at = doc.find("### Plan files").expect("the section");
+    let block = &doc[at..];
+    let start = block.find("```toml\n").expect("a toml block") + 8;
+    let end = start + block[start..].find("```").expect("its end");
+    assert_eq!(&block[start..end], shipped);
+    let o = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench-run"))
+        .args(["--plan", "plans/colony-sweep.toml", "--dry-run"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("9 configurations on sudoku-medium") && text.contains("jobs: 2250"),
+        "{text}"
+    );
+}
