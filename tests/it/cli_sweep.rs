@@ -118,22 +118,21 @@ fn a_repeated_or_bad_sweep_value_is_refused_before_anything_runs() {
     }
 }
 
+/// abc-hybrid over colony sizes `sizes` × limits 20 and adaptive, 2 seeds, 200 cycles.
+fn colony_grid(dir: &Path, sizes: &str) -> PathBuf {
+    let args = ["--strategy", "abc-hybrid", "--colony-size", sizes];
+    run(
+        dir,
+        "grid.csv",
+        &[&args[..], &["--limit", "20,adaptive"]].concat(),
+    )
+}
+
 /// Issue 40 item 3: `summary --by` pivots a sweep's solved runs by one or two of its parameters.
 #[test]
 fn summary_by_two_swept_parameters_tabulates_solved_runs_and_refuses_what_it_cannot_tell_apart() {
     let dir = tempfile::tempdir().unwrap();
-    let grid = run(
-        dir.path(),
-        "grid.csv",
-        &[
-            "--strategy",
-            "abc-hybrid",
-            "--colony-size",
-            "20,100",
-            "--limit",
-            "20,adaptive",
-        ],
-    );
+    let grid = colony_grid(dir.path(), "20,100");
     let summary = |extra: &[&str]| {
         assert_cmd::Command::cargo_bin("bench-report")
             .unwrap()
@@ -180,18 +179,7 @@ fn summary_by_two_swept_parameters_tabulates_solved_runs_and_refuses_what_it_can
 #[test]
 fn plot_and_html_draw_a_sweep_and_refuse_a_parameter_that_is_not_a_number() {
     let dir = tempfile::tempdir().unwrap();
-    let grid = run(
-        dir.path(),
-        "grid.csv",
-        &[
-            "--strategy",
-            "abc-hybrid",
-            "--colony-size",
-            "20,50",
-            "--limit",
-            "20,adaptive",
-        ],
-    );
+    let grid = colony_grid(dir.path(), "20,50");
     let report = || assert_cmd::Command::cargo_bin("bench-report").unwrap();
     let out = dir.path().join("plots");
     report()
