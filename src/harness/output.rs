@@ -353,8 +353,7 @@ impl ResultWriter {
     /// The journal is not synced: it is removed once `FILE` is in place, and until then it
     /// is as durable as it was all through the run (never synced; a kill leaves it whole in
     /// the page cache, and `--resume` copes with a torn tail). Syncing it only made the run
-    /// wait, at its very end and on one thread, for a disk write of rows about to be deleted
-    /// (0.1 s for the million rows of the 17-clue benchmark).
+    /// wait, at its very end and on one thread, for a disk write of rows about to be deleted.
     pub fn finish(mut self) -> std::io::Result<PathBuf> {
         self.stop_writeback();
         match (self.ordered.take(), self.sort) {
@@ -397,11 +396,11 @@ impl ResultWriter {
     }
 }
 
-/// The thread that starts the plan-ordered file's writeback, so that no worker waits for it:
-/// the call queues the disk writes and can block while the device's queue is full (16-26 ms
-/// every 8 MiB on this project's host, with the other worker stuck behind the delivering
-/// one). The delivering worker only sends it an offset. It writes no rows: what a SIGKILL
-/// can lose is unchanged (docs/promises.md).
+/// The thread that starts the plan-ordered file's writeback, so that no worker waits for it: the
+/// call queues the disk writes and can block while the device's queue is full (for milliseconds,
+/// with the other worker stuck behind the delivering one; see docs/performance.md). The delivering
+/// worker only sends it an offset. It writes no rows: what a SIGKILL can lose is unchanged
+/// (docs/promises.md).
 struct Writeback {
     /// Offsets to start the writeback from; closed to stop the thread.
     to: std::sync::mpsc::Sender<u64>,
@@ -450,8 +449,8 @@ impl ResultWriter {
 /// them (Linux `sync_file_range(SYNC_FILE_RANGE_WRITE)`, what RocksDB's `bytes_per_sync`
 /// does). Asked of the [`Writeback`] thread every [`WRITEBACK_BYTES`] of the plan-ordered
 /// file, so the disk writes run beside the solves and the `fsync` in [`ResultWriter::finish`]
-/// waits for the last MiB or so only, not for the whole file (0.1-0.2 s at the end of a
-/// million-row run, when the other threads have stopped). Only a hint: durability still rests
+/// waits for the last MiB or so only, not for the whole file, at the end of a run when the
+/// other threads have stopped. Only a hint: durability still rests
 /// on that `fsync`, and an error here (a filesystem without the call) changes nothing, so it
 /// is ignored.
 fn start_writeback(file: &File, offset: u64) {

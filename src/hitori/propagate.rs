@@ -34,8 +34,8 @@ const VALUE_TABLE: usize = 1 << 12;
 /// each below `m`, in O(w h) and one pass over the rows: `by_value[x]` collects the cells of
 /// the current row holding `x` (cleared after the row), and `by_value[(c + 1) * m + x]` the
 /// rows of column `c` holding `x`, read once every row is in. Comparing every pair of a line
-/// instead costs O(w h (w + h)), about 15 % of a whole solve's instructions on the TU Delft
-/// corpus. `by_value` must be `(w + 1) * m` long and all zero, and is left so.
+/// instead costs O(w h (w + h)), a large share of a whole solve (see docs/performance.md).
+/// `by_value` must be `(w + 1) * m` long and all zero, and is left so.
 fn same_by_table(
     w: usize,
     m: usize,

@@ -77,7 +77,7 @@ pub enum Neighbourhood {
     /// with every box whole, and from such a source every cross-box swap adds exactly 2 box
     /// duplicates while it can remove at most 2 row or column duplicates, so no single move is
     /// strictly better and the greedy rule never accepts one. The variant then only samples
-    /// fresh random sources through its scouts (0 of 100 seeds solve the demo in 2000 cycles).
+    /// fresh random sources through its scouts (see docs/performance.md §Design measurements).
     CrossBox,
 }
 
@@ -292,10 +292,9 @@ fn solve_on<R: Rng + Clone>(
     result
 }
 
-/// Entries of the roulette table one fill step writes (see [`fill_table`]): 32 bytes of
-/// one-byte entries, two vector stores, which cover the whole run of most sources at once
-/// (measured on sudoku-medium: 1.09 steps per source; 16 entries took 1.7 and cost 270
-/// instructions a cycle more).
+/// Entries of the roulette table one fill step writes (see [`fill_table`]): 32 bytes of one-byte
+/// entries, two vector stores, which cover the whole run of most sources at once (16 entries took
+/// more steps a source and more instructions; see docs/performance.md §Design measurements).
 const FILL_CHUNK: usize = 32;
 
 /// The largest fitness a source can have: 27 lines (boxes count in the cross-box variant) of
@@ -416,12 +415,11 @@ fn fill_narrow(table: &mut [u8], conflicts: &[u32], max: u32) {
     // values, touching no memory.
     let (mut chunk, one) = unsafe { (_mm_setzero_si128(), _mm_set1_epi8(1)) };
 
-    // The OR of the `max - c`, one vector pass (under half an instruction a source): below a
-    // power of two exactly when each is. When every weight `max - c + 1` fits one chunk, or
-    // two, that much from each run's start covers it, with no end check (which took a compare
-    // and a branch a source, and a second round of the loop for a run past one chunk). The
-    // usual case: a colony's fitnesses lie within a few tens of each other (the two-chunk
-    // fill took four phases in five of the benchmark's, the one-chunk fill the rest).
+    // The OR of the `max - c`, one cheap vector pass: below a power of two exactly when each
+    // is. When every weight `max - c + 1` fits one chunk, or two, that much from each run's
+    // start covers it, with no end check (a compare and a branch a source, and a second round
+    // of the loop for a run past one chunk). The usual case: a colony's fitnesses lie within a
+    // few tens of each other (see docs/performance.md §Design measurements).
     let spread = conflicts.iter().fold(0, |spread, &c| spread | (max - c));
     let unchecked = |chunks: usize, table: &mut [u8; NARROW_TABLE]| {
         // SAFETY: as above, SSE2 on values only.
@@ -498,9 +496,8 @@ fn narrow_pick(table: &[u8; NARROW_TABLE], total: usize, u: u64, scale: f64) -> 
 fn roulette_target(bits: u64, scale: f64) -> u64 {
     let product = bits as f64 * scale;
     // SAFETY: `product` is x * total with 0 <= x < 1 and total < 2^53, so finite and in
-    // [0, total], well inside i64. The checked `as` spends six more instructions (two float
-    // compares, two conditional moves) on a NaN or an overflow that cannot occur, fifty
-    // times a cycle.
+    // [0, total], well inside i64. Unchecked because the checked `as` spends float compares
+    // and conditional moves on a NaN or an overflow that cannot occur, on every pick.
     unsafe { product.to_int_unchecked::<i64>() as u64 }
 }
 
@@ -536,14 +533,13 @@ struct Colony<'a, const CROSS: bool> {
     /// (one load more a draw, several fewer a score).
     draws: Vec<Move>,
     /// The onlookers' picked sources with their drawn moves, in pick order: one array, so the
-    /// onlooker loops keep one pointer fewer live (they spilled to the stack): 370
-    /// instructions a cycle fewer.
+    /// onlooker loops keep one pointer fewer live (they spilled to the stack).
     picks: Vec<(u32, Move)>,
     /// Sources due for a scout, a bit each (source `i` is bit `i % 64` of word `i / 64`): bit
     /// `i` is set exactly when source `i` has failed its limit's worth of neighbours since it
     /// last improved or was made (its `left` reached 0). The scoring loops set a bit as a
     /// count reaches 0, so the scout phase visits only the due sources, in index order as the
-    /// article's scan of them all (300 instructions a cycle, for about one scout in two
+    /// article's scan of them all (which read every source each cycle, for about one scout in two
     /// cycles).
     due: Vec<u64>,
     limit: Limit,
@@ -694,7 +690,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     }
 
     /// [`Colony::apply_portable`] compiled for BMI1 and BMI2: its shifts by a register need no
-    /// move into `cl` (16 instructions fewer an apply).
+    /// move into `cl`.
     #[cfg(target_arch = "x86_64")]
     #[target_feature(enable = "bmi1,bmi2")]
     #[inline(never)]
@@ -949,8 +945,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
         rng: &mut R,
     ) {
         // One onlooker an iteration: unrolled by two, as the employed draws are, the loop ran
-        // out of registers and rebuilt the generator's three 64-bit constants on every draw
-        // (76 instructions a cycle more).
+        // out of registers and rebuilt the generator's three 64-bit constants on every draw.
         for (pick, slot) in picks {
             let u = rng.next_u64();
             *pick = roulette(u);
@@ -997,7 +992,7 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
             // allocated as zeros (n >= 2), grown only with zeros, and `fill_table` and
             // `fill_narrow` write only source indices (`T::of(i)`, or the byte chunk that
             // counts 0, 1, ... one step a source) of the `n` sources. Unchecked, the pick
-            // needs no clamp (a compare and a conditional move, 100 instructions a cycle).
+            // needs no clamp (a compare and a conditional move on every pick).
             let parts = unsafe { (sources.get_unchecked_mut(i), conflicts.get_unchecked_mut(i)) };
             if Self::try_move::<BMI2>((best, limit, due), i, parts, mv) {
                 return Some(n - 1 - picks.len());
@@ -1017,15 +1012,15 @@ impl<'a, const CROSS: bool> Colony<'a, CROSS> {
     /// `cum > floor(x * total)`: the answer depends only on the target floor(x * total), an
     /// integer below `total`, and the table holds it for each, so a pick is one load. The
     /// weights are a few tens each, so the table is a thousand-odd bytes, filled a chunk per
-    /// source. (The guide table with a window of compares it replaced cost 1,900
-    /// instructions a cycle more, two thirds of them in the picks.)
+    /// source. (It replaced a guide table with a window of compares, which cost more, mostly in
+    /// the picks; see docs/performance.md §Design measurements.)
     #[inline(always)]
     fn roulette(&mut self) -> (usize, f64) {
         let n = self.sources.len();
         let conflicts = &self.conflicts[..n];
         let (max, total) = if n <= NARROW_SOURCES {
             // One pass for the largest fitness and the sum of all, in u32 lanes, four to a
-            // vector (u64 sums took 65 instructions a cycle more): at most 256 fitnesses of at
+            // vector (u64 lanes hold half as many): at most 256 fitnesses of at
             // most MAX_CONFLICTS, far from overflowing. The weights then sum to
             // `n * (max + 1) - sum`, with no second pass over them.
             let (max, sum) = conflicts

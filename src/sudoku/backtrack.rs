@@ -61,9 +61,8 @@ const STOP_MASK: u64 = 1023;
 /// ones stop at locked candidates. The rule prunes the tree most near the root, where a node
 /// stands for a large subtree, while deep in the tree it rarely fires and its upkeep (triad
 /// masks saved at every scan, a count over the digits at every fixpoint) outweighs what it
-/// saves. Callgrind instructions per whole file against locked candidates at every node,
-/// for a depth limit of 0 / 2 / 4 / 8 / none: forum_hardest_1106 L1+L2 +0.3 % / -0.4 % / -0.9 %
-/// / +2.5 % / +3.8 %; top1465 L1+L2 -2.7 % / -4.4 % / -4.5 % / -4.2 % / -4.2 %.
+/// saves. Of the limits measured, 4 took the fewest instructions on forum_hardest_1106 and on
+/// top1465 (see docs/performance.md §Design measurements).
 const TRIAD_DEPTH: u32 = 4;
 
 /// Bitmask candidates, naked and hidden singles, locked candidates and (near the root) the
@@ -220,10 +219,8 @@ fn node<const UNIQUE: bool>(
     };
     // A search for more than one solution splits on a digit's configurations in a band or
     // stack (see `Bitboard::split`), with the triad rule at every node: the split reads the
-    // triads the rule's scans leave, and the two only pay together. Uniqueness nodes a puzzle
-    // on forum_hardest_1106 (regions ranked by configurations): 267.2 with the rule only to
-    // TRIAD_DEPTH, 221.4 with it at every node (223.7 with the committed ranking by triads),
-    // where bivalue cells need 264.8 and 261.0. The first-solution search keeps cells and the
+    // triads the rule's scans leave, and the two only pay together (node counts in
+    // docs/performance.md §Design measurements). The first-solution search keeps cells and the
     // value order (the split was measured on uniqueness searches only).
     if UNIQUE {
         if let Some(split) = board.split(&count) {
@@ -254,16 +251,11 @@ fn node<const UNIQUE: bool>(
         }
         return;
     };
-    // Of two candidates, the one whose placement takes more from the peers goes first (ties:
-    // the lower digit): its propagation goes further, so where it is the wrong one it fails
-    // sooner. First-solution (L1) nodes a puzzle against increasing digit order:
-    // forum_hardest_1106 123.5 to 109.8, forum_hardest_1905_11+ 83.8 to 81.8, serg_benchmark
-    // 6.82 to 6.21, 17-clue 1.72 to 1.69, top1465 10.95 to 11.26 (the one that loses). Fewer
-    // first instead: 138.7 on forum_hardest_1106, 11.12 on top1465. The higher digit always
-    // first (a control, as some corpora relabel their digits): forum_hardest_1106 124.5,
-    // serg_benchmark 8.36, top1465 11.29, so the gain is not the labels'. Callgrind
-    // instructions per file (L1 and L2): forum_hardest_1106 -1.6 %, 17-clue -0.6 %, top1465
-    // +1.3 %. The uniqueness (L2) tree of a puzzle with one solution does not depend on it.
+    // Of two candidates, the one whose placement takes more from the peers goes first (ties: the
+    // lower digit): its propagation goes further, so where it is the wrong one it fails sooner:
+    // fewer first-solution nodes on every corpus measured but top1465, and not an artefact of digit
+    // labels (see docs/performance.md §Design measurements). The uniqueness (L2) tree of a puzzle
+    // with one solution does not depend on it.
     let mut rest = board.candidates(cell);
     let high_first = !ctx.previous && rest.count_ones() == 2 && {
         let (low, high) = (rest.trailing_zeros(), 15 - rest.leading_zeros());

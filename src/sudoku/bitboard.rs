@@ -285,9 +285,7 @@ const STACK_0: u32 = 0x001C_0E07;
 /// `12 + 3 * k`, then all down 12; the other copies the product makes land elsewhere, and no two
 /// copies share a bit, so nothing carries; the one that leaves the word, band 2's top bit moved
 /// up 12, is not one of the nine). Two shifts and two ORs cost more than one multiply where, as
-/// in the scan, they run six times a digit: callgrind instructions per file -3.0 % on
-/// forum_hardest_1106 uniqueness (-2.6 % first solution), -2.7 % / -2.1 % on top1465, -2.7 % /
-/// -2.1 % on 17-clue.
+/// in the scan, they run six times a digit (see docs/performance.md §Design measurements).
 fn fold_stack(cols: u32) -> Triads {
     let m = cols & STACK_0;
     ((m.wrapping_mul(1 << 12 | 1 << 6 | 1) >> 12) & 0x1FF) as usize
@@ -572,10 +570,9 @@ impl Bitboard {
     #[inline(always)]
     fn place_sole(&mut self, d: usize, cells: u128) -> Result<(), Contradiction> {
         let set = self.pos[d];
-        // The first two cells' peers without a branch on how many cells there are (an empty
-        // set's `trailing_zeros`, 128, looks up no peers): the bit loop's exit mispredicted.
-        // Wall time on forum_hardest_1106, min of interleaved runs: uniqueness -2.5 %, first
-        // solution -4.7 %; a third look-up without a branch is 0.7 % slower than two.
+        // The first two cells' peers without a branch on how many cells there are (an empty set's
+        // `trailing_zeros`, 128, looks up no peers): the bit loop's exit mispredicted. Two
+        // look-ups, not three: the third was slower (see docs/performance.md §Design measurements).
         let second = cells & cells.wrapping_sub(1);
         let mut peers =
             PEERS_AT[cells.trailing_zeros() as usize] | PEERS_AT[second.trailing_zeros() as usize];
@@ -598,10 +595,9 @@ impl Bitboard {
     #[inline(always)]
     fn naked_singles(&self) -> Result<u128, Contradiction> {
         // A placed cell is in its digit's set alone, so counting over whole sets and masking
-        // once at the end gives the same singles with two operations less per digit. (On SSE2
-        // registers this loop takes half the instructions, -5.7 % callgrind instructions on
-        // forum_hardest_1106 uniqueness, but the run is 3.4 % slower in wall time: every pass
-        // waits on the move of its result back to general registers.)
+        // once at the end gives the same singles with two operations less per digit. (Not on
+        // SSE2 registers: fewer instructions, but slower in wall time, as every pass waits on
+        // the move of its result back to general registers; see docs/performance.md.)
         let (mut once, mut twice) = (0u128, 0u128);
         for &set in &self.pos {
             twice |= once & set;
@@ -697,23 +693,23 @@ impl Bitboard {
         })
     }
 
-    /// The triad rule, once over the 54 triads (where a row or a column crosses a box: three
-    /// cells, so three different digits). A digit is possible in a triad when one of its cells
-    /// can hold it (placed cells included), forced when the triad is alone in its line or box
-    /// (the line or box has no other place for it). Fewer than three possible or more than three
-    /// forced digits is a contradiction; exactly three possible are all forced, so they leave the
-    /// rest of the triad's line and box; exactly three forced are the triad's digits, so the
-    /// others leave its cells. True when a set changed.
+    /// The triad rule, once over the 54 triads (where a row or a column crosses a box: three cells,
+    /// so three different digits). A digit is possible in a triad when one of its cells can hold it
+    /// (placed cells included), forced when the triad is alone in its line or box (the line or box
+    /// has no other place for it). Fewer than three possible or more than three forced digits is a
+    /// contradiction; exactly three possible are all forced, so they leave the rest of the triad's
+    /// line and box; exactly three forced are the triad's digits, so the others leave its cells.
+    /// True when a set changed.
     ///
     /// Singles and locked candidates see one digit at a time; this sees what three cells hold
-    /// together (a naked or a hidden triple of a line and a box at once): at every node it
-    /// prunes the search trees of top1465 by a sixth, those of forum_hardest_1106 by a
-    /// twentieth. It reads the triad masks the scans left in the board (the forced triads
-    /// follow from them, see [`alone_in_box`]), so it must run with every digit clean: then a
-    /// count over nine words finds the triads to act on, usually none.
+    /// together (a naked or a hidden triple of a line and a box at once), so it prunes the search
+    /// trees (by how much: docs/performance.md §Design measurements). It reads the triad masks the
+    /// scans left in the board (the forced triads follow from them, see [`alone_in_box`]), so it
+    /// must run with every digit clean: then a count over nine words finds the triads to act on,
+    /// usually none.
     ///
-    /// With `COUNTS` also returns how many digits each triad has possible ([`Counts`], else
-    /// zeros): after the last call of a fixpoint, the counts [`Self::split`] ranks the regions by.
+    /// With `COUNTS` also returns how many digits each triad has possible ([`Counts`], else zeros):
+    /// after the last call of a fixpoint, the counts [`Self::split`] ranks the regions by.
     #[inline(always)]
     fn triads<const COUNTS: bool>(&mut self) -> Result<(bool, Counts), Contradiction> {
         let (mut possible, mut forced) = (AtLeast::default(), AtLeast::default());
@@ -898,8 +894,8 @@ impl Bitboard {
 
     /// The cell to branch on: an unsolved cell with the fewest candidates; among those, with
     /// `most_peers`, one with the most unsolved peers (the most constrained, whose guesses prune
-    /// the most: on top1465 this halves the nodes); then the first in row-major order. None when
-    /// every cell is placed.
+    /// the most; see docs/performance.md §Design measurements); then the first in row-major order.
+    /// None when every cell is placed.
     #[inline(always)]
     pub(crate) fn branch_cell(&self, most_peers: bool) -> Option<usize> {
         if self.unsolved == 0 {
@@ -920,26 +916,22 @@ impl Bitboard {
         Some(cell_of(best.1))
     }
 
-    /// The split of a uniqueness search at this fixpoint of [`Rules::Triads`] (which leaves
-    /// every digit's exact triads in the board): the band or stack with the fewest possible
-    /// (digit, triad) pairs, more than the 27 of a region where every digit is fixed, and in it
-    /// the digit with the fewest configurations ([`CONFIGS`]), two or more. Ties go to the first
-    /// region (bands, then stacks) and the lowest digit. None when the board is solved; only
-    /// then is no region above 27 (an unsolved cell's digits each have two places or more in
-    /// its box, so two triads in the box's band or stack).
+    /// The split of a uniqueness search at this fixpoint of [`Rules::Triads`] (which leaves every
+    /// digit's exact triads in the board): the band or stack with the fewest possible (digit,
+    /// triad) pairs, more than the 27 of a region where every digit is fixed, and in it the digit
+    /// with the fewest configurations ([`CONFIGS`]), two or more. Ties go to the first region
+    /// (bands, then stacks) and the lowest digit. None when the board is solved; only then is no
+    /// region above 27 (an unsolved cell's digits each have two places or more in its box, so two
+    /// triads in the box's band or stack).
     ///
-    /// tdoku's rule (`BranchOnBandAndValue`), on configurations rather than cells, with the
-    /// region ranked by its triads, which bit-sliced counters give in a few dozen operations,
-    /// rather than by its configurations (54 look-ups). Uniqueness (L2) nodes a puzzle against
-    /// bivalue cells: forum_hardest_1106 264.8 to 223.7, top1465 18.09 to 18.49, 17-clue 2.06
-    /// to 2.17, and callgrind instructions per file -8.3 % / +0.1 % / +0.4 %. Ranked by
-    /// configurations: 221.4 / 18.71 / 2.12 nodes, -8.1 % / +2.3 % / +0.2 % (measured with
-    /// branching minima; the ones below save 0.6 % on forum_hardest_1106). With bivalue cells
-    /// the triad rule at every node alone gives 261.0 / 17.92 / 2.04 nodes.
+    /// tdoku's rule (`BranchOnBandAndValue`), on configurations rather than cells, with the region
+    /// ranked by its triads, which bit-sliced counters give in a few dozen operations, rather than
+    /// by its configurations (54 look-ups): against bivalue cells it saves most on the hardest
+    /// corpus and costs little elsewhere (see docs/performance.md §Design measurements).
     ///
-    /// `count`: what [`Self::propagate_counted`] returned for this fixpoint (bit `i` of
-    /// `count[j]` is bit `j` of how many digits have triad `i` of a band's or a stack's matrix
-    /// possible), which the triad rule's last pass counted on these same triads.
+    /// `count`: what [`Self::propagate_counted`] returned for this fixpoint (bit `i` of `count[j]`
+    /// is bit `j` of how many digits have triad `i` of a band's or a stack's matrix possible),
+    /// which the triad rule's last pass counted on these same triads.
     #[inline(always)]
     pub(crate) fn split(&self, count: &Counts) -> Option<Split> {
         // A solved board may have left the fixpoint before rescanning: its triads are stale.
@@ -1055,8 +1047,8 @@ impl Bitboard {
     ///
     /// Bit-sliced: the four bits of every cell's value are four sets (bit `k` of a placed
     /// digit `d + 1` puts its cells in plane `k`), and each plane is spread to bytes eight cells
-    /// at a look-up. A cell-by-cell walk of the 81 placed bits took 1,540 instructions a
-    /// solve, 5 % of a 17-clue puzzle's first solution.
+    /// at a look-up: a cell-by-cell walk of the 81 placed bits was a visible share of an easy
+    /// puzzle's solve (see docs/performance.md §Design measurements).
     pub(crate) fn values(&self) -> Solution {
         let mut planes = [0u128; 4];
         for (d, &set) in self.pos.iter().enumerate() {

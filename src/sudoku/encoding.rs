@@ -151,8 +151,8 @@ impl MoveTable {
     }
 
     /// The move [`MoveTable::pick_index`] would index, for the same draws, read straight from
-    /// the table: the colony's draw loops, where the two masks that spare `pick_index` its
-    /// bounds checks took two of their 30-odd instructions a draw.
+    /// the table: for the colony's draw loops, short enough that the two masks that spare
+    /// `pick_index` its bounds checks were a noticeable share of a draw.
     ///
     /// `GROUPS`, when not 0, is the table's group count (the caller checked it,
     /// [`MoveTable::groups`]): a constant, the group draw's multiplication is an `lea` or a
@@ -547,13 +547,12 @@ fn line_masks(counts: &[Counts], masks: &mut [Mask]) -> u32 {
 }
 
 /// [`line_masks_portable`] by SSE2, which every x86_64 CPU has (no dispatch needed): two byte
-/// compares of all sixteen counts against 0 and 1 and their sign bits gathered, where the
-/// portable build spends a multiply per eight digits per flag (for the 18 masks of a fresh
-/// source: 145 instructions a cycle fewer, 13.29k, was 13.43k). Counts are at most 9, so the
-/// signed compare reads them right. The present digits are counted by subtracting each line's
-/// first compare (-1 a present digit) from a byte accumulator (at most 27 lines, so no byte
-/// wraps) and one sum of absolute differences at the end, instead of a population count a line,
-/// which x86_64's baseline lacks.
+/// compares of all sixteen counts against 0 and 1 and their sign bits gathered, where the portable
+/// build spends a multiply per eight digits per flag (see docs/performance.md §Design
+/// measurements). Counts are at most 9, so the signed compare reads them right. The present digits
+/// are counted by subtracting each line's first compare (-1 a present digit) from a byte
+/// accumulator (at most 27 lines, so no byte wraps) and one sum of absolute differences at the end,
+/// instead of a population count a line, which x86_64's baseline lacks.
 #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
 #[inline(always)]
 fn line_masks(counts: &[Counts], masks: &mut [Mask]) -> u32 {
@@ -649,8 +648,8 @@ impl Source {
         let mut perm = layout.pools;
         self.counts = layout.base_counts;
         // Each digit is placed as its Fisher–Yates step fixes it, straight from the register
-        // the swap left it in, rather than by a second pass over the positions (which cost 18
-        // instructions a cycle more). Position `at` is final once its step is done and no
+        // the swap left it in, rather than by a second pass over the positions (more
+        // instructions a cycle). Position `at` is final once its step is done and no
         // later step reads it, so the swap only writes the other side.
         for step in &layout.shuffle[..layout.n_shuffle] {
             // `random_range(0..=k)` draws exactly this (Canon's method on a `u32`), without the
@@ -671,7 +670,7 @@ impl Source {
         // The boxes are whole, and every row and column holds nine digits: its duplicates are
         // nine less the digits it has (a digit placed `n` times beyond the givens' `g` repeats
         // `n + g - 1` times). Counted from the masks' flags so the placements need not compare
-        // each count (four instructions a placement, 57 of them a fresh source).
+        // each count.
         9 * lines as u32 - distinct
     }
 
@@ -683,7 +682,7 @@ impl Source {
         self.vals[usize::from(f.cell)] = 3 * digit;
         // Masked to the 512 bytes instead of bounds-checked; a line offset plus a digit below
         // 16 stays within the line. One `and` a line where `[line & 31][d]` took a mask and a
-        // shift too: 55 instructions a cycle fewer (13.23k, was 13.29k).
+        // shift too.
         let counts = self.counts.as_flattened_mut();
         counts[(usize::from(f.row) + d) & (COUNT_BYTES - 1)] += 1;
         counts[(usize::from(f.col) + d) & (COUNT_BYTES - 1)] += 1;
@@ -721,7 +720,7 @@ impl Source {
         // the digit (under 2^27) and the repeated fields of the digits below it, shifted
         // down (fields of at most 3 every 3 bits: under 3/7 * 2^32), so under 2^31 each.
         // One shift of the sum instead of `| DUP` on both amounts, which compiled to an `and`
-        // and an `or` each: 150 instructions fewer a cycle.
+        // and an `or` each.
         let lost = ((at_a.wrapping_shr(x3) + at_b.wrapping_shr(y3)) >> DUP) & 7;
         gained as i32 - lost as i32
     }
@@ -769,7 +768,7 @@ impl Source {
 /// 0: present between 0 and 1, repeated between 1 and 2, none above. None between 255 and 0
 /// either, the empty line's round trip (see [`Source::apply`]), so its mask stays 0; and all
 /// 256 entries, so a `u8` index needs no bounds check. Toggling those bits replaces clearing
-/// both digits' bits and rewriting them from their counts (22 instructions fewer an apply).
+/// both digits' bits and rewriting them from their counts, which cost more an apply.
 const TOGGLE: [u64; 256] = {
     let mut t = [0; 256];
     t[0] = 1;
