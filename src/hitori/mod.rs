@@ -22,9 +22,6 @@ mod connectivity;
 mod propagate;
 mod state;
 
-#[cfg(test)]
-mod hunt;
-
 pub use generate::generate;
 pub use grid::{GridError, HitoriPuzzle, Shading, MAX_SIDE};
 pub use parse::{
@@ -40,12 +37,10 @@ pub use verify::{verify, Violation};
 #[cfg(test)]
 mod corpus_tests {
     //! Checks against the public TU Delft corpus (`hitori/` of the shared corpora),
-    //! `#[ignore]`d and run by `.ci/run` where it is present, plus an `#[ignore]`d timing table for release builds.
+    //! `#[ignore]`d and run by `.ci/run` where it is present. The release timing table over the
+    //! same corpus is `examples/hitori_timing_table.rs`.
     use super::*;
-    use rand::SeedableRng;
-    use rand_pcg::Pcg64Mcg;
     use std::path::PathBuf;
-    use std::time::{Duration, Instant};
 
     /// The corpus file (see [`crate::corpus::shared_corpus`]).
     pub(crate) fn corpus_path() -> Option<PathBuf> {
@@ -90,103 +85,5 @@ mod corpus_tests {
             assert_eq!(verify(&p.puzzle, &sol), Ok(()), "line {}", p.line);
         }
         assert_eq!(per_size.len(), 21);
-    }
-
-    fn median(v: &mut [Duration]) -> Duration {
-        v.sort_unstable();
-        v[v.len() / 2]
-    }
-
-    /// Release timing table: `cargo test --release --lib hitori -- --ignored --nocapture`.
-    #[test]
-    #[ignore = "timing table; run in release with --ignored --nocapture"]
-    fn timing_table() {
-        if let Some(all) = load() {
-            // mrv + full runs first and again last: the machine is shared, and the repeat shows
-            // how much of a difference between rows is noise. Each puzzle's time is the best
-            // of 3 runs, which filters out preemption by other processes (the work is
-            // deterministic, so the fastest run is the cleanest measurement).
-            let runs = [
-                (Strategy::Mrv, Rules::Full, 25),
-                (Strategy::MrvDynamic, Rules::Full, 25),
-                (Strategy::Row, Rules::Full, 25),
-                (Strategy::Mrv, Rules::Basic, 10),
-                (Strategy::Row, Rules::Basic, 10),
-                (Strategy::Mrv, Rules::Full, 25),
-            ];
-            let limit = 1_000_000;
-            for (strategy, rules, max_size) in runs {
-                let cfg = SearchConfig {
-                    strategy,
-                    rules,
-                    max_solutions: 1,
-                    node_limit: Some(limit),
-                };
-                eprintln!("\ncorpus, {strategy} + {rules}, first solution, node limit {limit}");
-                eprintln!("size  n    median_ms  max_ms  mean_nodes  median_nodes  max_nodes  propagated%  at_limit");
-                let mut sizes: Vec<usize> = all.iter().map(|p| p.puzzle.width()).collect();
-                sizes.sort_unstable();
-                sizes.dedup();
-                for size in sizes.into_iter().filter(|&s| s <= max_size) {
-                    let mut times = Vec::new();
-                    let mut nodes = Vec::new();
-                    let mut prop = 0.0;
-                    let mut at_limit = 0;
-                    for p in all.iter().filter(|p| p.puzzle.width() == size) {
-                        let mut best = Duration::MAX;
-                        let mut res = None;
-                        for _ in 0..3 {
-                            let t = Instant::now();
-                            let r = solve(&p.puzzle, &cfg, &mut || false);
-                            best = best.min(t.elapsed());
-                            res = Some(r);
-                        }
-                        let res = res.expect("ran at least once");
-                        times.push(best);
-                        if res.end == SearchEnd::NodeLimit {
-                            at_limit += 1;
-                        } else {
-                            assert_eq!(res.first.as_ref(), p.solution.as_ref(), "line {}", p.line);
-                        }
-                        nodes.push(res.stats.nodes);
-                        prop += res.stats.propagated as f64 / (size * size) as f64;
-                    }
-                    let n = times.len();
-                    let max = *times.iter().max().unwrap_or(&Duration::ZERO);
-                    let med = median(&mut times);
-                    nodes.sort_unstable();
-                    let mean_nodes = nodes.iter().sum::<u64>() as f64 / n as f64;
-                    eprintln!(
-                        "{size:>4}  {n:<4} {:>9.3}  {:>6.3}  {mean_nodes:>10.1}  {:>12}  {:>9}  {:>10.1}  {at_limit:>8}",
-                        med.as_secs_f64() * 1e3,
-                        max.as_secs_f64() * 1e3,
-                        nodes[n / 2],
-                        nodes[n - 1],
-                        100.0 * prop / n as f64,
-                    );
-                }
-            }
-        }
-        eprintln!(
-            "\n40 generated 5x5 puzzles (seeds 0..40, Pcg64Mcg), basic rules, first solution"
-        );
-        let puzzles: Vec<HitoriPuzzle> = (0..40)
-            .map(|s| generate(5, 5, &mut Pcg64Mcg::seed_from_u64(s)).0)
-            .collect();
-        for strategy in Strategy::ALL {
-            let cfg = SearchConfig {
-                strategy,
-                rules: Rules::Basic,
-                max_solutions: 1,
-                node_limit: None,
-            };
-            let nodes: Vec<u64> = puzzles
-                .iter()
-                .map(|p| solve(p, &cfg, &mut || false).stats.nodes)
-                .collect();
-            let mean = nodes.iter().sum::<u64>() as f64 / nodes.len() as f64;
-            let max = nodes.iter().max().copied().unwrap_or(0);
-            eprintln!("{:<8} mean nodes {mean:>6.2}  max {max}", strategy.name());
-        }
     }
 }

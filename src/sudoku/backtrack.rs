@@ -688,43 +688,4 @@ mod tests {
             );
         }
     }
-
-    /// Timing: `cargo test --release --lib -- --ignored --nocapture backtrack_speed`.
-    #[test]
-    #[ignore]
-    fn backtrack_speed() {
-        for (file, limit) in [
-            ("puzzles3_magictour_top1465.txt", usize::MAX),
-            ("puzzles6_forum_hardest_1106.txt", usize::MAX),
-            ("puzzles5_forum_hardest_1905_11+.txt", 5_000),
-        ] {
-            let Some(text) = corpus(file) else {
-                return;
-            };
-            let mut all = parse_lines(&text).unwrap();
-            all.truncate(limit);
-            let mut best = f64::MAX;
-            let (mut nodes, mut guesses) = (0, 0);
-            for _ in 0..3 {
-                let t = crate::sudoku::testdata::Timer::start();
-                nodes = 0;
-                guesses = 0;
-                for p in &all {
-                    let r = solve(&p.puzzle, 1, None, &mut never());
-                    assert!(r.first.is_some());
-                    nodes += r.nodes;
-                    guesses += r.guesses;
-                }
-                best = best.min(t.secs());
-            }
-            let n = all.len() as f64;
-            eprintln!(
-                "{file}: {} puzzles, {:.1} us/puzzle on-CPU (best of 3), {:.1} nodes, {:.1} guesses per puzzle",
-                all.len(),
-                best * 1e6 / n,
-                nodes as f64 / n,
-                guesses as f64 / n
-            );
-        }
-    }
 }

@@ -336,22 +336,4 @@ mod tests {
             eprintln!("{g} givens: {n} of {digs} digs end there");
         }
     }
-
-    /// Generation cost: `cargo test --release --lib -- --ignored --nocapture generate_speed`.
-    #[test]
-    #[ignore]
-    fn generate_speed() {
-        for d in [Difficulty::Easy, Difficulty::Medium, Difficulty::Hard] {
-            let t = crate::sudoku::testdata::Timer::start();
-            let mut givens = 0;
-            for seed in 0..20 {
-                givens += generate(d, &mut Pcg64Mcg::seed_from_u64(seed)).0.givens();
-            }
-            eprintln!(
-                "{d}: {:.2} ms per puzzle, {:.1} givens on average (20 seeds)",
-                t.secs() * 1e3 / 20.0,
-                givens as f64 / 20.0
-            );
-        }
-    }
 }

@@ -1,7 +1,6 @@
 //! Shared fixtures for unit tests.
 
 use super::grid::{Solution, SudokuPuzzle};
-use crate::clock::thread_cpu_s;
 
 /// The article's demo puzzle.
 pub(crate) const DEMO: &str =
@@ -44,32 +43,6 @@ pub(crate) fn demo_solution() -> Solution {
 /// absent (see [`crate::corpus::shared_corpus`]).
 pub(crate) fn corpus(file: &str) -> Option<String> {
     crate::corpus::shared_corpus_text(&format!("sudoku/{file}"))
-}
-
-/// A timer for the `#[ignore]` speed tests. The machine is shared, so besides wall time it reads
-/// this thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`, nanosecond-precise), which time spent
-/// waiting for a core does not inflate. Not `/proc/thread-self/schedstat`: on this host it read
-/// about a third less than this clock for the same pass.
-pub(crate) struct Timer {
-    wall: std::time::Instant,
-    cpu_s: Option<f64>,
-}
-
-impl Timer {
-    pub(crate) fn start() -> Timer {
-        Timer {
-            cpu_s: thread_cpu_s(),
-            wall: std::time::Instant::now(),
-        }
-    }
-
-    /// Seconds elapsed: on-CPU time where available, else wall time.
-    pub(crate) fn secs(&self) -> f64 {
-        match (self.cpu_s, thread_cpu_s()) {
-            (Some(a), Some(b)) => b - a,
-            _ => self.wall.elapsed().as_secs_f64(),
-        }
-    }
 }
 
 /// A random grid for property tests: the demo solution with its digits relabelled, its bands and

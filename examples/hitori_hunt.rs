@@ -1,6 +1,7 @@
 //! A hunt for puzzles that are hard for the solver: hill climbing on the search's node count.
 //!
-//! Test-only tooling, run by hand (`#[ignore]`); it is how the tail cases of issue 13 were found.
+//! A tool, run by hand (formerly the ignored unit test `hitori::hunt::hunt_hard_puzzles`); it is
+//! how the tail cases of issue 13 (`datasets/hitori-tail`) were found.
 //! Start from a generated unique puzzle and change one number at a time, keeping the known
 //! solution valid (a white cell only takes a number no other white of its row or column holds;
 //! a black cell any number), and keep a change when the puzzle stays unique and the search
@@ -10,11 +11,10 @@ use rand::Rng;
 use rand::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
-use super::generate::generate;
-use super::grid::{HitoriPuzzle, Shading};
-use super::parse::to_singles_id;
-use super::rules::Rules;
-use super::search::{solve, SearchConfig, SearchEnd, Strategy};
+use anyhow::Context;
+use puzzlebench::hitori::{
+    generate, solve, to_singles_id, HitoriPuzzle, Rules, SearchConfig, SearchEnd, Shading, Strategy,
+};
 
 /// Node budget of one check; a mutation whose uniqueness cannot be settled within it is refused.
 const CHECK_LIMIT: u64 = 2_000_000;
@@ -89,12 +89,10 @@ fn mutate(cells: &mut [u32], n: usize, sol: &Shading, rng: &mut Pcg64Mcg) -> Opt
     Some(())
 }
 
-/// `HUNT_SIZES=17,20 HUNT_SEEDS=20 [HUNT_RULES=basic] HUNT_ITERS=400 HUNT_OUT=/tmp/hard.tsv cargo test --release
-/// --lib hitori::hunt -- --ignored --nocapture`: one climbed puzzle per (size, seed), written as
+/// `HUNT_SIZES=17,20 HUNT_SEEDS=20 [HUNT_RULES=basic] HUNT_ITERS=400 HUNT_OUT=/tmp/hard.tsv
+/// cargo run --release --example hitori_hunt`: one climbed puzzle per (size, seed), written as
 /// Singles IDs with solution masks, hardest last per size.
-#[test]
-#[ignore = "search tool; run in release with --ignored --nocapture"]
-fn hunt_hard_puzzles() {
+fn main() -> anyhow::Result<()> {
     let sizes: Vec<usize> = env_or("HUNT_SIZES", "17")
         .split(',')
         .filter_map(|s| s.trim().parse().ok())
@@ -131,7 +129,7 @@ fn hunt_hard_puzzles() {
                     cells = trial;
                 }
             }
-            let q = HitoriPuzzle::new(n, n, cells).expect("mutations keep numbers >= 1");
+            let q = HitoriPuzzle::new(n, n, cells).context("mutations keep numbers >= 1")?;
             eprintln!(
                 "{n}x{n} seed {seed}: {} nodes, {} open",
                 best / (n * n + 1) as u64,
@@ -143,10 +141,11 @@ fn hunt_hard_puzzles() {
         for (h, q) in &found {
             let res = solve(&q.clone(), &SearchConfig::default(), &mut || false);
             let mask = res.first.map(|s| s.to_mask()).unwrap_or_default();
-            let id = to_singles_id(q).expect("sides fit the Singles format");
+            let id = to_singles_id(q).context("sides fit the Singles format")?;
             text.push_str(&format!("{id}\t{mask}\n"));
             eprintln!("{n}x{n}: {} nodes", h / (n * n + 1) as u64);
         }
     }
-    std::fs::write(&out, text).expect("output writable");
+    std::fs::write(&out, text).with_context(|| format!("writing {out}"))?;
+    Ok(())
 }
