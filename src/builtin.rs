@@ -69,6 +69,9 @@ pub struct SolverOptions {
     pub node_limit: Option<u64>,
     /// ABC parameters (`presolve` is set per strategy).
     pub abc: AbcParams,
+    /// Which of `abc`'s values the user gave: `abc-prop` and `restarts` have their own
+    /// defaults, used where a value was neither given nor differs from abc's.
+    pub abc_given: AbcGiven,
     /// `--memory-limit` in bytes: external solvers carry it (with their manifest's own
     /// `memory_limit`, the lower holds); built-ins run in puzzlebench's own process.
     pub memory_limit: Option<u64>,
@@ -82,9 +85,22 @@ impl Default for SolverOptions {
             max_solutions: 1,
             node_limit: None,
             abc: AbcParams::default(),
+            abc_given: AbcGiven::default(),
             memory_limit: None,
         }
     }
+}
+
+/// Which shared ABC parameters were given explicitly (a `bench-run` flag or plan key), so
+/// that a value equal to abc's default still reaches `abc-prop` when asked for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AbcGiven {
+    /// `--colony-size` was given.
+    pub colony_size: bool,
+    /// `--limit` was given.
+    pub limit: bool,
+    /// `--max-cycles` was given.
+    pub max_cycles: bool,
 }
 
 /// One configured solver: a strategy name with everything that shapes its results.
@@ -190,21 +206,22 @@ fn prop_params(name: &str, opts: &SolverOptions) -> Result<sudoku::prop::PropPar
             "strategy {name}: --neighbourhood applies to abc and abc-hybrid only"
         ));
     }
-    // Their own defaults where the shared flags are at abc's: 5 sources (colony 10), limit by
-    // order (10 for 9x9: best of a sweep over 100 forum_hardest puzzles; 30 for 25x25), and
-    // cycles bounded by --timeout.
+    // Their own defaults where a shared value was not given and is at abc's: 5 sources
+    // (colony 10), limit by order (10 for 9x9: best of a sweep over 100 forum_hardest puzzles;
+    // 30 for 25x25), and cycles bounded by --timeout.
     let dflt = AbcParams::default();
-    let colony_size = if opts.abc.colony_size == dflt.colony_size {
+    let given = opts.abc_given;
+    let colony_size = if !given.colony_size && opts.abc.colony_size == dflt.colony_size {
         PROP_COLONY
     } else {
         opts.abc.colony_size
     };
-    let limit = if opts.abc.limit == dflt.limit {
+    let limit = if !given.limit && opts.abc.limit == dflt.limit {
         PROP_LIMIT
     } else {
         limit
     };
-    let max_cycles = if opts.abc.max_cycles == dflt.max_cycles {
+    let max_cycles = if !given.max_cycles && opts.abc.max_cycles == dflt.max_cycles {
         PROP_MAX_CYCLES
     } else {
         opts.abc.max_cycles

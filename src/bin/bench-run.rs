@@ -6,7 +6,7 @@ mod common;
 use anyhow::{bail, Context, Result};
 use clap::parser::ValueSource;
 use clap::{CommandFactory, FromArgMatches, Parser};
-use puzzlebench::builtin::{SolverOptions, STRATEGY_NAMES};
+use puzzlebench::builtin::{AbcGiven, SolverOptions, STRATEGY_NAMES};
 use puzzlebench::external::manifest;
 use puzzlebench::harness::{bench, BenchConfig, BenchError, BenchOutcome};
 use puzzlebench::hitori::rules::Rules;
@@ -159,25 +159,27 @@ struct Args {
 
     // The ABC options and --rules take comma lists: a sweep, one configuration per point of
     // the lists' cross product (strategies that ignore an option run once), in one run.
-    /// ABC colony size (food sources = half of it), an even number from 4 to 100000. A comma
-    /// list (`20,50,100`) is a sweep.
-    #[arg(long, default_value = "100", value_name = "N", allow_negative_numbers = true, value_delimiter = ',', value_parser = common::whole::<usize>(4, MAX_COLONY_SIZE as u64))]
+    /// ABC colony size (food sources = half of it), an even number from 4 to 100000; default
+    /// 100 for abc and abc-hybrid, 10 for abc-prop and restarts. A comma list (`20,50,100`) is
+    /// a sweep.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_delimiter = ',', value_parser = common::whole::<usize>(4, MAX_COLONY_SIZE as u64))]
     colony_size: Vec<usize>,
 
-    /// ABC abandonment limit: a number, or `adaptive` (15 + 5 * the source's conflicts). A
-    /// comma list (`20,adaptive`) is a sweep.
+    /// ABC abandonment limit: a number, or `adaptive` (15 + 5 * the source's conflicts);
+    /// default 50 for abc and abc-hybrid, by order for abc-prop and restarts. A comma list
+    /// (`20,adaptive`) is a sweep.
     #[arg(
         long,
-        default_value = "50",
         value_name = "N|adaptive",
         allow_negative_numbers = true,
         value_delimiter = ','
     )]
     limit: Vec<Limit>,
 
-    /// ABC cycle budget per job; a colony that runs out is an `unsolved` row. A comma list is
-    /// a sweep.
-    #[arg(long, default_value = "2000", value_name = "N", allow_negative_numbers = true, value_delimiter = ',', value_parser = common::whole::<u64>(1, MAX_CYCLES))]
+    /// ABC cycle budget per job; a colony that runs out is an `unsolved` row. Default 2000
+    /// for abc and abc-hybrid; abc-prop and restarts are bounded by --timeout. A comma list
+    /// is a sweep.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_delimiter = ',', value_parser = common::whole::<u64>(1, MAX_CYCLES))]
     max_cycles: Vec<u64>,
 
     /// ABC neighbour move: `box` (swap inside a box) or `cross-box` (swap across boxes in a
@@ -223,7 +225,12 @@ struct Args {
 }
 
 /// Refuse an option no selected strategy honours; name the ones that ignore it otherwise.
-fn check_option(solvers: &[Box<dyn Solver>], option: RunOption, used: bool) -> Result<()> {
+fn check_option(
+    solvers: &[Box<dyn Solver>],
+    option: RunOption,
+    used: bool,
+    plan: Option<&Loaded>,
+) -> Result<()> {
     if !used {
         return Ok(());
     }
@@ -231,6 +238,23 @@ fn check_option(solvers: &[Box<dyn Solver>], option: RunOption, used: bool) -> R
         .iter()
         .map(|s| s.as_ref())
         .partition(|s| s.supports(option));
+    // A plan's value is a default for its configurations: when `--strategy` beside the plan
+    // (or the plan's own tables) leave it nothing to apply to, it is set aside, not an error.
+    // Given on the command line it is the user's request, and a request nothing honours is.
+    let from_plan_only = plan.is_some_and(|p| {
+        option.flag().split('/').all(|f| {
+            let id = f.trim_start_matches("--").replace('-', "_");
+            !p.cli_keys.contains(&id)
+        })
+    });
+    if honour.is_empty() && from_plan_only {
+        eprintln!(
+            "bench-run: note: the plan's {} applies to no strategy in this run ({}); set aside",
+            option.flag(),
+            names(&ignore)
+        );
+        return Ok(());
+    }
     if honour.is_empty() {
         bail!(
             "{} does not apply to any strategy in this run ({})",
@@ -263,6 +287,15 @@ fn once<T: PartialEq + std::fmt::Debug>(flag: &str, values: &[T]) -> Result<()> 
     Ok(())
 }
 
+/// A swept option's points: each value given, or one point at the default (`None`).
+fn points<T: Copy>(values: &[T]) -> Vec<Option<T>> {
+    if values.is_empty() {
+        vec![None]
+    } else {
+        values.iter().copied().map(Some).collect()
+    }
+}
+
 /// The options' cross product, each point validated, before any solver is built.
 fn sweep(args: &Args) -> Result<Vec<SolverOptions>> {
     once("--rules", &args.rules)?;
@@ -270,11 +303,24 @@ fn sweep(args: &Args) -> Result<Vec<SolverOptions>> {
     once("--limit", &args.limit)?;
     once("--max-cycles", &args.max_cycles)?;
     once("--neighbourhood", &args.neighbourhood)?;
+    // An option not given is one point at its default; each strategy knows whether a value
+    // was given (abc-prop's own defaults differ from abc's).
+    let given = AbcGiven {
+        colony_size: !args.colony_size.is_empty(),
+        limit: !args.limit.is_empty(),
+        max_cycles: !args.max_cycles.is_empty(),
+    };
+    let (colony_sizes, limits, cycles) = (
+        points(&args.colony_size),
+        points(&args.limit),
+        points(&args.max_cycles),
+    );
+    let dflt = AbcParams::default();
     let size = [
         args.rules.len(),
-        args.colony_size.len(),
-        args.limit.len(),
-        args.max_cycles.len(),
+        colony_sizes.len(),
+        limits.len(),
+        cycles.len(),
         args.neighbourhood.len(),
     ]
     .iter()
@@ -285,10 +331,15 @@ fn sweep(args: &Args) -> Result<Vec<SolverOptions>> {
     };
     let mut grid = Vec::with_capacity(size);
     for &rules in &args.rules {
-        for &colony_size in &args.colony_size {
-            for &limit in &args.limit {
-                for &max_cycles in &args.max_cycles {
+        for &colony_size in &colony_sizes {
+            for &limit in &limits {
+                for &max_cycles in &cycles {
                     for &neighbourhood in &args.neighbourhood {
+                        let (colony_size, limit, max_cycles) = (
+                            colony_size.unwrap_or(dflt.colony_size),
+                            limit.unwrap_or(dflt.limit),
+                            max_cycles.unwrap_or(dflt.max_cycles),
+                        );
                         let abc = AbcParams {
                             colony_size,
                             limit,
@@ -307,6 +358,7 @@ fn sweep(args: &Args) -> Result<Vec<SolverOptions>> {
                             max_solutions: args.count_solutions.unwrap_or(1),
                             node_limit: args.node_limit,
                             abc,
+                            abc_given: given,
                             memory_limit: args.memory_limit,
                         });
                     }
@@ -325,6 +377,9 @@ struct Loaded {
     /// Each `[[config]]`'s header line and its options: the file's top level, overridden by
     /// the configuration's own values, overridden by the command line.
     configs: Vec<(usize, Args)>,
+    /// The options given on the command line (clap ids, `colony_size`), which the file's
+    /// values do not replace.
+    cli_keys: Vec<String>,
 }
 
 /// A plan entry as `bench-run` arguments.
@@ -411,12 +466,18 @@ fn load_args() -> Result<(Args, Option<Loaded>)> {
             args.strategy = Some(names.join(","));
         }
     }
+    let cli_keys = matches
+        .ids()
+        .filter(|id| matches.value_source(id.as_str()) == Some(ValueSource::CommandLine))
+        .map(|id| id.as_str().to_string())
+        .collect();
     Ok((
         args,
         Some(Loaded {
             path,
             text,
             configs,
+            cli_keys,
         }),
     ))
 }
@@ -560,15 +621,23 @@ fn config(args: &Args, plan: Option<&Loaded>) -> Result<BenchConfig> {
     );
     check_descriptors(&solvers, threads)?;
     let solver_builds = solver_builds(args, &solvers, manifest_hash.as_deref())?;
-    check_option(&solvers, RunOption::NodeLimit, args.node_limit.is_some())?;
+    check_option(
+        &solvers,
+        RunOption::NodeLimit,
+        args.node_limit.is_some(),
+        plan,
+    )?;
     check_option(
         &solvers,
         RunOption::CountSolutions,
         args.count_solutions.is_some(),
+        plan,
     )?;
-    check_option(&solvers, RunOption::Trace, args.trace.is_some())?;
-    let abc_set = grid.iter().any(|o| o.abc != AbcParams::default());
-    check_option(&solvers, RunOption::AbcParams, abc_set)?;
+    check_option(&solvers, RunOption::Trace, args.trace.is_some(), plan)?;
+    let abc_set = grid
+        .iter()
+        .any(|o| o.abc != AbcParams::default() || o.abc_given != AbcGiven::default());
+    check_option(&solvers, RunOption::AbcParams, abc_set, plan)?;
     if args.colonies > 1 && !solvers.iter().any(|s| s.randomised()) {
         bail!(
             "--colonies applies to randomised strategies (abc, abc-hybrid, abc-prop, restarts) only, and --strategy {strategy} has none"

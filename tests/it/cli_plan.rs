@@ -113,8 +113,19 @@ fn an_interrupted_plan_resumes_to_the_one_piece_run_and_flags_beside_it_win() {
     let bt = d.join("bt.csv");
     let o = run_plan(&p, &bt, &["--strategy", "backtrack", "--seeds", "1"]);
     assert!(o.status.success(), "{o:?}");
-    assert!(String::from_utf8_lossy(&o.stderr).contains("replaces the 2 [[config]] tables"));
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert!(err.contains("replaces the 2 [[config]] tables"), "{err}");
+    // The plan's max-cycles is a default for its tables; with none left it is set aside...
+    assert!(err.contains("the plan's --colony-size/--limit/--max-cycles/--neighbourhood applies to no strategy in this run (backtrack); set aside"), "{err}");
     assert_eq!(rows(&bt).len(), 50);
+    // ...but the same value given on the command line is a request nothing honours.
+    let o = run_plan(
+        &p,
+        &bt,
+        &["--strategy", "backtrack", "--max-cycles", "2000", "--force"],
+    );
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("does not apply to any strategy"));
 }
 
 #[test]

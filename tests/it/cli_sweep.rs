@@ -217,3 +217,62 @@ fn plot_and_html_draw_a_sweep_and_refuse_a_parameter_that_is_not_a_number() {
         assert!(!bad.exists(), "{p}: wrote {}", bad.display());
     }
 }
+
+/// `abc-prop` has its own defaults (colony 10, limit by order); a value given on the command
+/// line reaches it even when it equals abc's default, alone or as a point of a sweep, and an
+/// ABC value given explicitly to a run with no ABC strategy is refused.
+#[test]
+fn an_abc_value_given_at_abcs_default_still_reaches_abc_prop() {
+    let dir = tempfile::tempdir().unwrap();
+    let params = |name: &str, args: &[&str]| -> Vec<String> {
+        let out = dir.path().join(name);
+        bench_run()
+            .args(["--no-summary", "--strategy", "abc-prop", "--dataset"])
+            .arg(datasets().join("sudoku-easy"))
+            .args(args)
+            .arg("--output")
+            .arg(&out)
+            .assert()
+            .success();
+        let mut p: Vec<String> = untimed(&out)
+            .into_iter()
+            .map(|r| r.params.as_str().to_string())
+            .collect();
+        p.sort();
+        p.dedup();
+        p
+    };
+    assert_eq!(
+        params("default.csv", &[]),
+        ["colony_size=10;limit=by-order;max_cycles=10000000"]
+    );
+    assert_eq!(
+        params("given.csv", &["--colony-size", "100", "--limit", "50"]),
+        ["colony_size=100;limit=50;max_cycles=10000000"]
+    );
+    assert_eq!(
+        params(
+            "sweep.csv",
+            &["--colony-size", "10,100", "--max-cycles", "2000"]
+        ),
+        [
+            "colony_size=100;limit=by-order;max_cycles=2000",
+            "colony_size=10;limit=by-order;max_cycles=2000"
+        ]
+    );
+    let a = bench_run()
+        .args([
+            "--strategy",
+            "backtrack",
+            "--colony-size",
+            "100",
+            "--dataset",
+        ])
+        .arg(datasets().join("sudoku-easy"))
+        .arg("--output")
+        .arg(dir.path().join("never.csv"))
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(err.contains("does not apply to any strategy"), "{err}");
+}
