@@ -23,7 +23,7 @@ use puzzlebench::report::input::{InputOptions, RunSet};
 use puzzlebench::report::summary::{summarize_set, Detail, Format, PivotMetric};
 use puzzlebench::report::{self, export, merge, plot};
 use puzzlebench::results::counters::metric_name;
-use puzzlebench::results::read::read_trace;
+use puzzlebench::results::trace::read_trace;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -74,6 +74,7 @@ impl Input {
             allow_duplicates: self.allow_duplicates,
             time_limit,
             require_rows: false,
+            vocabulary: common::vocabulary(),
         }
     }
 

@@ -1883,11 +1883,17 @@ mod tests {
             b.stats = Some(format!("evaluations={}", 300 * p));
             rows.push(b);
         }
+        // What the binary knows of the built-in strategies (a meta-less file falls back on it).
+        let known = crate::report::Vocabulary {
+            strategies: vec![("abc-prop", "evaluations")],
+            rules: Vec::new(),
+        };
         let mut input = one_file(rows, None, None);
+        input.efforts = Efforts::default().knowing(&known);
         let r = run(&input, "strategy=abc-prop", "strategy=peer").expect("ok");
         assert_eq!(r.overall.effort_unit_a, Some("evaluations"));
         assert_eq!(r.overall.effort_unit_b, None, "peer declared nothing");
-        input.efforts = Efforts::declared([("peer", "evaluations")]);
+        input.efforts = Efforts::declared([("peer", "evaluations")]).knowing(&known);
         let r = run(&input, "strategy=abc-prop", "strategy=peer").expect("ok");
         assert_eq!(r.overall.effort_unit_b, Some("evaluations"));
         let c = &r.overall.comparisons[0];

@@ -16,6 +16,7 @@
 //! on the data: [`RowFilter::unknown_params`] names those that no row had, so a misspelt key
 //! is an error rather than an empty summary.
 
+use crate::report::Vocabulary;
 use crate::results::counters::{CounterInfo, CounterValue};
 use crate::results::{Record, Status};
 use std::collections::BTreeSet;
@@ -111,10 +112,10 @@ impl Key {
     /// The values of a text key that are documented (a filter naming one that no row has
     /// is valid and keeps nothing); `None` where any value could be meant and only the rows
     /// can tell (dataset, puzzle_id, size, parameters, stats).
-    fn documented(&self) -> Option<Vec<&'static str>> {
+    fn documented(&self, known: &Vocabulary) -> Option<Vec<&'static str>> {
         Some(match self {
-            Key::Strategy => crate::builtin::STRATEGY_NAMES.iter().map(|s| s.0).collect(),
-            Key::Rules => crate::hitori::Rules::ALL.iter().map(|r| r.name()).collect(),
+            Key::Strategy => known.strategies.iter().map(|s| s.0).collect(),
+            Key::Rules => known.rules.clone(),
             Key::Kind => vec!["hitori", "sudoku"],
             Key::EndedBy => crate::results::EndedBy::ALL
                 .iter()
@@ -335,14 +336,14 @@ impl RowFilter {
     /// a key no row has ([`RowFilter::unknown_params`]), or a text value no row has that is not
     /// a documented value of its column ([`RowFilter::unknown_values`]). `None` when the
     /// filter is valid (it may still keep no row).
-    pub fn check(&self) -> Option<String> {
-        self.unknown_params().or_else(|| self.unknown_values())
+    pub fn check(&self, known: &Vocabulary) -> Option<String> {
+        self.unknown_params().or_else(|| self.unknown_values(known))
     }
 
     /// Text `=` terms whose value no row had (alone, whatever the other terms said) and that
     /// name no documented value of their column (a strategy, rule set or kind puzzlebench
     /// knows, a status), each with the values the rows have: a typo, not an empty selection.
-    pub fn unknown_values(&self) -> Option<String> {
+    pub fn unknown_values(&self, known: &Vocabulary) -> Option<String> {
         let bad: Vec<String> = self
             .terms
             .iter()
@@ -351,7 +352,7 @@ impl RowFilter {
                 let Value::Text(v) = &t.value else {
                     return None;
                 };
-                if let Some(doc) = t.key.documented() {
+                if let Some(doc) = t.key.documented(known) {
                     if doc.iter().any(|d| glob(v, d)) {
                         return None;
                     }
@@ -360,7 +361,7 @@ impl RowFilter {
                 Some(format!(
                     "{}={v} matches no row{}; the rows have {} {}{}",
                     t.name,
-                    t.key.documented().map_or(String::new(), |d| format!(
+                    t.key.documented(known).map_or(String::new(), |d| format!(
                         " and is not a {} puzzlebench knows ({})",
                         t.name,
                         d.join(", ")
@@ -572,9 +573,14 @@ mod tests {
     // Issue 36: `compare base new --where strategy=mvr` (a typo) compared nothing and passed.
     #[test]
     fn a_value_no_row_has_is_named_unless_documented() {
+        // The caller's vocabulary (the binary gives the built-in strategies and rule sets).
+        let known = Vocabulary {
+            strategies: vec![("mrv", "nodes"), ("abc", "cycles")],
+            rules: vec!["basic", "full"],
+        };
         let mut f: RowFilter = "strategy=mvr".parse().unwrap();
         assert!(!f.matches(&row("a", Status::Solved, 1, 0)));
-        let msg = f.check().expect("a typo");
+        let msg = f.check(&known).expect("a typo");
         assert!(
             msg.contains("strategy=mvr matches no row")
                 && msg.contains("not a strategy puzzlebench knows")
@@ -584,18 +590,32 @@ mod tests {
         let mut d: RowFilter = "dataset=hitori6".parse().unwrap();
         assert!(!d.matches(&row("a", Status::Solved, 1, 0)));
         assert!(d
-            .check()
+            .check(&known)
             .is_some_and(|m| m.contains("the rows have dataset hitori5")));
         // Documented values are valid filters that keep nothing: a strategy, a status.
         for ok in ["strategy=abc", "status=wrong", "kind=sudoku", "rules=full"] {
             let mut f: RowFilter = ok.parse().unwrap();
             assert!(!f.matches(&row("a", Status::Solved, 1, 0)), "{ok}");
-            assert_eq!(f.check(), None, "{ok}");
+            assert_eq!(f.check(&known), None, "{ok}");
         }
+        // Without a vocabulary, only the statuses and kinds are known: a strategy or rule set
+        // no row has is a typo.
+        for typo in ["strategy=abc", "rules=full"] {
+            let mut f: RowFilter = typo.parse().unwrap();
+            assert!(!f.matches(&row("a", Status::Solved, 1, 0)), "{typo}");
+            assert!(
+                f.check(&Vocabulary::default())
+                    .is_some_and(|m| m.contains("matches no row")),
+                "{typo}"
+            );
+        }
+        let mut k: RowFilter = "kind=sudoku".parse().unwrap();
+        assert!(!k.matches(&row("a", Status::Solved, 1, 0)));
+        assert_eq!(k.check(&Vocabulary::default()), None);
         // A value some row has is fine even when the other terms reject that row.
         let mut both: RowFilter = "strategy=mrv,status=wrong".parse().unwrap();
         assert!(!both.matches(&row("a", Status::Solved, 1, 0)));
-        assert_eq!(both.check(), None);
+        assert_eq!(both.check(&known), None);
     }
 
     #[test]

@@ -24,7 +24,7 @@ use crate::report::input::RunSet;
 use crate::report::plot::{self, Pair, PlotData, ScatterSpec, Svg, Unit};
 use crate::report::summary::{summarize_set, Detail};
 use crate::report::{export, stats, Config};
-use crate::results::read::{self as io, ReadError};
+use crate::results::read::ReadError;
 use crate::results::RunMeta;
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -613,7 +613,7 @@ fn convergence_section(trace: Option<&std::path::Path>) -> Result<Doc, HtmlError
         );
         return Ok(d);
     };
-    let Some(svg) = plot::render_convergence(&io::read_trace(t)?)? else {
+    let Some(svg) = plot::render_convergence(&crate::results::trace::read_trace(t)?)? else {
         d.para("The trace holds no runs.");
         return Ok(d);
     };

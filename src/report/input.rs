@@ -20,7 +20,7 @@
 //! `--allow-duplicates` was given, in which case each copy is counted.
 
 use crate::report::filter::RowFilter;
-use crate::report::plot::Budget;
+use crate::report::Vocabulary;
 use crate::results::counters::metric_name;
 use crate::results::meta::{RunMeta, RunStatus};
 use crate::results::read::{self as io, KeySorted, ReadError, SORT_BUFFER_ROWS};
@@ -41,6 +41,19 @@ pub struct InputOptions {
     /// A `--where` that keeps no row is an error (nothing to compare or draw: `compare`, `ab`,
     /// `plot`, `html`); off, it is a count of 0 (`summary`).
     pub require_rows: bool,
+    /// The strategies and rule sets the caller knows ([`Vocabulary`]): the effort fallback of
+    /// a file whose meta records none, and `--where` values that are valid though no row has
+    /// them.
+    pub vocabulary: Vocabulary,
+}
+
+/// What is known of a run's budget (from the metas): the limits a plot draws.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Budget {
+    /// Per-job time limit in seconds.
+    pub timeout_s: Option<f64>,
+    /// Per-job node limit.
+    pub node_limit: Option<u64>,
 }
 
 /// One results file of a [`RunSet`].
@@ -78,8 +91,9 @@ pub struct TimeLimit {
 /// 1. The unit the strategy declared ([`crate::solver::Solver::effort`]), which `bench-run`
 ///    records in the meta's `efforts`; two files declaring different units for one strategy
 ///    are refused.
-/// 2. Else, for a file without that record (an older run, a CSV without its meta), the
-///    built-in strategy's unit by name ([`crate::builtin::builtin_effort`]).
+/// 2. Else, for a file without that record (an older run, a CSV without its meta), the unit
+///    the caller's [`Vocabulary`] gives the strategy by name (`bench-report` passes the
+///    built-in strategies').
 /// 3. Else `cycles` when the row has them, else `nodes` (an external solver that declared
 ///    nothing).
 ///
@@ -87,6 +101,8 @@ pub struct TimeLimit {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Efforts {
     declared: HashMap<String, &'static str>,
+    /// The fallback by name, from the caller's [`Vocabulary`].
+    known: HashMap<&'static str, &'static str>,
 }
 
 impl Efforts {
@@ -95,13 +111,16 @@ impl Efforts {
         if let Some(u) = self.declared.get(&r.strategy) {
             return Some(u);
         }
-        crate::builtin::builtin_effort(&r.strategy).or(if r.counters.cycles.is_some() {
-            Some("cycles")
-        } else if r.counters.nodes.is_some() {
-            Some("nodes")
-        } else {
-            None
-        })
+        self.known
+            .get(r.strategy.as_str())
+            .copied()
+            .or(if r.counters.cycles.is_some() {
+                Some("cycles")
+            } else if r.counters.nodes.is_some() {
+                Some("nodes")
+            } else {
+                None
+            })
     }
 
     /// `r`'s effort: its unit and value; `None` when it has no unit or no value in it (an
@@ -118,7 +137,18 @@ impl Efforts {
                 .into_iter()
                 .map(|(s, u)| (s.to_string(), metric_name(u)))
                 .collect(),
+            known: HashMap::new(),
         }
+    }
+
+    /// These units, falling back on `vocabulary`'s for a strategy no meta declared.
+    pub fn knowing(mut self, vocabulary: &Vocabulary) -> Efforts {
+        self.known = vocabulary
+            .strategies
+            .iter()
+            .map(|&(s, u)| (s, metric_name(u)))
+            .collect();
+        self
     }
 
     /// The units declared in `files`' metas, refusing a strategy declared two ways.
@@ -147,7 +177,10 @@ impl Efforts {
                 }
             }
         }
-        Ok(Efforts { declared })
+        Ok(Efforts {
+            declared,
+            known: HashMap::new(),
+        })
     }
 }
 
@@ -202,7 +235,7 @@ impl RunSet {
         }
         check_fingerprints(&files)?;
         let time_limit = agree_time_limit(&files, opts.time_limit);
-        let efforts = Efforts::agree(&files)?;
+        let efforts = Efforts::agree(&files)?.knowing(&opts.vocabulary);
         Ok(RunSet {
             files,
             notes,
@@ -304,7 +337,7 @@ impl RunSet {
         }
         out.repeats = dups.repeats;
         if let Some(f) = &filter {
-            if let Some(msg) = f.check() {
+            if let Some(msg) = f.check(&self.opts.vocabulary) {
                 return Err(refused(&self.files[0].path, msg));
             }
         }
@@ -393,7 +426,7 @@ impl SortedRows<'_> {
             }
         }
         if let Some(f) = &self.filter {
-            if let Some(msg) = f.check() {
+            if let Some(msg) = f.check(&self.set.opts.vocabulary) {
                 return Err(refused(&self.set.files[0].path, msg));
             }
         }
@@ -723,7 +756,7 @@ mod tests {
     }
 
     #[test]
-    fn one_effort_rule_declared_then_built_in_then_counters() {
+    fn one_effort_rule_declared_then_known_then_counters() {
         let with = |path: &str, efforts: &[(&str, &str)]| RunFile {
             path: path.into(),
             meta: Some(RunMeta {
@@ -745,22 +778,38 @@ mod tests {
         r.stats = Some("decodes=12;x=y".into());
         // 1. Declared: the stats key, not the nodes the row also has.
         assert_eq!(e.of(&r), Some(("decodes", 12.0)));
-        // 3. Undeclared and not built in: cycles, else nodes.
+        // 3. Neither declared nor known: cycles, else nodes.
         let plain = Efforts::default();
         assert_eq!(plain.of(&r), Some(("nodes", 4.0)));
         r.counters.cycles = Some(7);
         assert_eq!(plain.of(&r), Some(("cycles", 7.0)));
-        // 2. A built-in strategy without a record: its own unit, whatever else the row has.
+        // 2. A strategy the caller knows, without a record: its known unit, whatever else
+        // the row has; a declared unit still wins over the known one.
+        let known = Vocabulary {
+            strategies: vec![
+                ("abc-prop", "evaluations"),
+                ("mrv", "nodes"),
+                ("peer", "cycles"),
+            ],
+            rules: Vec::new(),
+        };
+        let told = plain.clone().knowing(&known);
         let mut p = Record::sample("s", "abc-prop", "p", Status::Solved, 0.1);
         p.counters.cycles = Some(3);
         p.counters.evaluations = Some(300);
-        assert_eq!(plain.of(&p), Some(("evaluations", 300.0)));
+        assert_eq!(told.of(&p), Some(("evaluations", 300.0)));
+        assert_eq!(
+            plain.of(&p),
+            Some(("cycles", 3.0)),
+            "unknown: the counters' rule"
+        );
+        assert_eq!(e.clone().knowing(&known).of(&r), Some(("decodes", 12.0)));
         let mut h = Record::sample("h", "mrv", "p", Status::Solved, 0.1);
         h.counters.nodes = Some(9);
-        assert_eq!(plain.of(&h), Some(("nodes", 9.0)));
+        assert_eq!(told.of(&h), Some(("nodes", 9.0)));
         // A row without a value in its unit (an error row) has no effort.
         h.counters.nodes = None;
-        assert_eq!(plain.of(&h), None);
+        assert_eq!(told.of(&h), None);
         // Two files declaring one strategy two ways are refused, naming both.
         let m = Efforts::agree(&[
             with("a", &[("peer", "decodes")]),

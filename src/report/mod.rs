@@ -11,6 +11,7 @@
 //!   every report builds, rendered to text, markdown and HTML with per-target escaping.
 //! - [`input`]: the one reading of a report's inputs ([`input::RunSet`]).
 //! - [`gate`]: the regression gate and its noise band.
+//! - [`host`]: how much others' CPU during a run could have inflated its times.
 //! - [`ab`]: two configurations compared on paired runs.
 //! - [`summary`]: per-strategy tables (text, markdown, csv, json) and strategy ratios.
 //! - [`describe`]: a summary's optional parts: every counter's distribution, best-of-K
@@ -37,6 +38,7 @@ pub mod export;
 pub mod filter;
 pub mod gate;
 pub mod history;
+pub mod host;
 pub mod html;
 pub mod inference;
 pub mod input;
@@ -49,6 +51,24 @@ use crate::results::write::OutputGuard;
 use crate::results::Record;
 use serde::Serialize;
 use std::path::Path;
+
+/// What the reports know of the solvers beyond the rows, handed in by the caller (the binary
+/// builds it from the built-in strategies), so no report names a solver or a puzzle.
+///
+/// * `strategies`: each known strategy with its effort unit, the fallback for a file whose
+///   meta does not record the unit ([`input::Efforts`]), and the names a `--where
+///   strategy=…` may give though no row has it ([`filter::RowFilter::check`]).
+/// * `rules`: the rule-set names a `--where rules=…` may give though no row has them.
+///
+/// Empty (the default), an unrecorded unit falls back on the row's counters and a filter
+/// value no row has is a typo.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Vocabulary {
+    /// `(strategy, effort unit)`.
+    pub strategies: Vec<(&'static str, &'static str)>,
+    /// Rule-set names.
+    pub rules: Vec<&'static str>,
+}
 
 /// The one overwrite guard of a report reading `sets` and the `others` files (a trace): no
 /// output over an input or its meta, none over an existing file unless `force`.

@@ -22,7 +22,7 @@
 //! toolkit's.
 
 use crate::report::describe;
-use crate::report::input::Efforts;
+use crate::report::input::{Budget, Efforts};
 use crate::report::{labels, GroupKey};
 use crate::results::TraceRun;
 use crate::results::{Record, Status};
@@ -33,15 +33,6 @@ pub(crate) use crate::report::chart::slug;
 use crate::report::chart::*;
 pub use crate::report::chart::{PlotError, Svg};
 pub(crate) use crate::report::chart::{Unit, Values};
-
-/// What is known of a run's budget (from the metas).
-#[derive(Clone, Copy, Debug, Default, PartialEq)]
-pub struct Budget {
-    /// Per-job time limit in seconds.
-    pub timeout_s: Option<f64>,
-    /// Per-job node limit.
-    pub node_limit: Option<u64>,
-}
 
 /// One strategy configuration's plotted values.
 #[derive(Clone, Debug, Default)]
@@ -364,7 +355,7 @@ pub fn render_set(
         return Err(PlotError::NoMetric(m.to_string()));
     }
     data.set_budget(set.budget());
-    let trace_rows = trace.map(crate::results::read::read_trace).transpose()?;
+    let trace_rows = trace.map(crate::results::trace::read_trace).transpose()?;
     let mut svgs = data.cactus()?;
     svgs.extend(data.distributions()?);
     if let Some(t) = trace_rows {

@@ -6,8 +6,8 @@
 //! - [`record`]: [`Record`], [`Status`], [`Columns`], [`Params`] and the join key [`JobKey`].
 //! - [`meta`]: the `*.meta.json` sidecar, [`RunMeta`] and [`RunStatus`].
 //! - [`shard`]: `--shard K/N`.
-//! - [`trace`]: the ABC trace rows.
-//! - [`read`]: reading results, traces and metas with `file:line` errors.
+//! - [`trace`]: the ABC trace rows, written and read.
+//! - [`read`]: reading results and metas with `file:line` errors.
 //! - [`mod@write`]: CSV lines and atomic, no-clobber file writes.
 
 pub mod counters;

@@ -7,7 +7,6 @@
 
 use super::meta::{meta_path, RunMeta};
 use super::record::{Columns, Record};
-use super::trace::TraceRun;
 use std::cmp::Ordering;
 use std::collections::BinaryHeap;
 use std::fs;
@@ -649,11 +648,6 @@ fn spill_run(dir: &mut SpillDir, buf: &mut Vec<Record>) -> Result<ResultsReader,
     inner.flush().map_err(io_err(&path))?;
     drop(inner);
     ResultsReader::open(&path)
-}
-
-/// Read an ABC trace CSV (`bench-run --trace FILE`); the format is in [`super::trace`].
-pub fn read_trace(path: &Path) -> Result<Vec<TraceRun>, ReadError> {
-    super::trace::read_trace(path)
 }
 
 /// Read the sidecar of a results file. `Ok(None)` when there is none (meta is optional);

@@ -221,7 +221,7 @@ fn sudoku_rows_carry_abc_counters_and_colonies() {
         t.starts_with("job,cycle,best_conflicts,dataset,puzzle_id,strategy,params,seed,colony\n")
     );
     // One traced run per ABC job, ending at the job's last cycle.
-    let runs = puzzlebench::results::read::read_trace(&trace).unwrap();
+    let runs = puzzlebench::results::trace::read_trace(&trace).unwrap();
     assert_eq!(runs.len(), 6);
     for run in &runs {
         let row = abc

@@ -4,9 +4,6 @@
 
 use std::io::Write;
 
-/// Write text to stdout. A closed pipe (`bench-run ... | head`) is not an error worth a
-/// panic, which `print!` would raise; other write errors are ignored for the same reason:
-/// results are in files, stdout only shows them.
 /// An error and its causes on one line, `outer: inner`, leaving out a cause whose text the
 /// message already holds (typed errors spell out their I/O cause, so `{e:#}` said it twice).
 pub fn error_text(e: &anyhow::Error) -> String {
@@ -24,6 +21,9 @@ pub fn error_text(e: &anyhow::Error) -> String {
     text
 }
 
+/// Write text to stdout. A closed pipe (`bench-run ... | head`) is not an error worth a
+/// panic, which `print!` would raise; other write errors are ignored for the same reason:
+/// results are in files, stdout only shows them.
 pub fn print(text: &str) {
     let mut out = std::io::stdout().lock();
     let _ = out.write_all(text.as_bytes()).and_then(|()| out.flush());
@@ -91,4 +91,22 @@ pub fn non_negative(s: &str) -> Result<f64, String> {
         return Err(format!("{s:?}: expected a non-negative number"));
     }
     Ok(v)
+}
+
+/// What the reports know of the built-in solvers ([`puzzlebench::report::Vocabulary`]): each
+/// strategy with its effort unit (the fallback for a results file whose meta records none)
+/// and the Hitori rule sets, so a `--where strategy=abc` keeping no row is an empty
+/// selection, not a typo. The library's reports name no solver; the binaries hand this in.
+pub fn vocabulary() -> puzzlebench::report::Vocabulary {
+    use puzzlebench::builtin::{builtin_effort, STRATEGY_NAMES};
+    puzzlebench::report::Vocabulary {
+        strategies: STRATEGY_NAMES
+            .iter()
+            .filter_map(|&(name, _, _)| Some((name, builtin_effort(name)?)))
+            .collect(),
+        rules: puzzlebench::hitori::Rules::ALL
+            .iter()
+            .map(|r| r.name())
+            .collect(),
+    }
 }
