@@ -6,6 +6,9 @@
 //! `solvers` manifest) and, optionally, its own values or lists of the solver options
 //! (`rules`, `colony-size`, `limit`, `max-cycles`, `neighbourhood`), which win over the top
 //! level's. Without `[[config]]` the top level's `strategy` list is the configurations.
+//! `[[dataset]]` tables make one run over several datasets: each names its `dataset` and may
+//! set its own configurations (`strategy`, or `[[dataset.config]]` tables), seeds, colonies,
+//! repeats, solution counting and solver options, winning over the top level's.
 //!
 //! This module only reads and checks the file: which keys exist, where they are, what type
 //! each takes. Turning values into a run is the binary's (it hands them to the same option
@@ -47,6 +50,23 @@ const RUN_KEYS: &[(&str, Kind)] = &[
 const CONFIG_KEYS: &[&str] = &[
     "strategy",
     "rules",
+    "colony-size",
+    "limit",
+    "max-cycles",
+    "neighbourhood",
+];
+
+/// What a `[[dataset]]` table may set: its dataset, its configurations and the options that
+/// shape its jobs. Budgets, threads and outputs are the run's.
+const DATASET_KEYS: &[&str] = &[
+    "dataset",
+    "strategy",
+    "rules",
+    "seed",
+    "seeds",
+    "colonies",
+    "repeat",
+    "count-solutions",
     "colony-size",
     "limit",
     "max-cycles",
@@ -108,6 +128,18 @@ pub struct Config {
     pub line: usize,
 }
 
+/// One `[[dataset]]` table: a dataset of the run with its own options and configurations.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DatasetTable {
+    /// Its options (`dataset` among them), in file order.
+    pub options: Vec<Entry>,
+    /// Its `[[dataset.config]]` tables (empty: its own `strategy`, else the top level's
+    /// configurations).
+    pub configs: Vec<Config>,
+    /// 1-based line of its `[[dataset]]` header.
+    pub line: usize,
+}
+
 /// A read and checked plan file.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PlanFile {
@@ -115,6 +147,8 @@ pub struct PlanFile {
     pub run: Vec<Entry>,
     /// The `[[config]]` tables, in file order (empty: the top level's `strategy` list).
     pub configs: Vec<Config>,
+    /// The `[[dataset]]` tables, in file order (empty: the top level's `dataset`).
+    pub datasets: Vec<DatasetTable>,
     /// The file's content hash, for the meta.
     pub hash: String,
 }
@@ -156,10 +190,14 @@ impl PlanFile {
         let sections = Sections::new(text);
         let mut run = Vec::new();
         let mut configs = Vec::new();
+        let mut datasets = Vec::new();
         for (key, value) in &table {
-            let line = sections.key_line(None, key);
+            let line = sections.key_line(Section::Top, key);
             if key == "config" {
-                let Some(list) = value.as_array().filter(|_| sections.configs > 0) else {
+                let Some(list) = value
+                    .as_array()
+                    .filter(|_| sections.has(Section::Config(0)))
+                else {
                     return Err(err(
                         line,
                         "`config` is an array of tables: write each configuration as a \
@@ -168,17 +206,28 @@ impl PlanFile {
                     ));
                 };
                 for (i, c) in list.iter().enumerate() {
-                    configs.push(config(c, i, &sections).map_err(|(l, m)| err(l, m))?);
+                    configs.push(
+                        config(c, Section::Config(i), &sections).map_err(|(l, m)| err(l, m))?,
+                    );
                 }
                 continue;
             }
             if key == "dataset" && (value.is_array() || value.is_table()) {
-                return Err(err(
-                    line,
-                    "one dataset per plan file: `dataset` is one path (a directory of puzzle \
-                     files is one dataset); write a plan per dataset"
-                        .into(),
-                ));
+                let list = value.as_array().filter(|a| {
+                    sections.has(Section::Dataset(0)) && a.iter().all(|v| v.is_table())
+                });
+                let Some(list) = list else {
+                    return Err(err(
+                        line,
+                        "`dataset` is one path; for several datasets write a [[dataset]] table \
+                         for each, with its own `dataset = \"PATH\"`"
+                            .into(),
+                    ));
+                };
+                for (d, t) in list.iter().enumerate() {
+                    datasets.push(dataset_table(t, d, &sections).map_err(|(l, m)| err(l, m))?);
+                }
+                continue;
             }
             if COMMAND_LINE_ONLY.contains(&key.as_str()) {
                 return Err(err(
@@ -201,13 +250,13 @@ impl PlanFile {
         let has_strategy = run.iter().any(|e| e.key == "strategy");
         if !configs.is_empty() && has_strategy {
             return Err(err(
-                sections.key_line(None, "strategy"),
+                sections.key_line(Section::Top, "strategy"),
                 "a plan names its configurations either in a top-level `strategy` list or in \
                  [[config]] tables, not both"
                     .into(),
             ));
         }
-        let size = grid_size(&run, &configs);
+        let size = plan_size(&run, &configs, &datasets);
         if size > MAX_CONFIGS {
             return Err(err(
                 None,
@@ -217,6 +266,7 @@ impl PlanFile {
         Ok(PlanFile {
             run,
             configs,
+            datasets,
             hash: crate::external::content_hash(text.as_bytes()),
         })
     }
@@ -225,6 +275,31 @@ impl PlanFile {
     pub fn get(&self, key: &str) -> Option<&Entry> {
         self.run.iter().find(|e| e.key == key)
     }
+}
+
+/// An upper bound on the configurations of the whole plan: each dataset's grids (its own
+/// configurations, else the top level's), or the top level's when there are no datasets.
+fn plan_size(run: &[Entry], configs: &[Config], datasets: &[DatasetTable]) -> usize {
+    if datasets.is_empty() {
+        return grid_size(run, configs);
+    }
+    let mut size = 0usize;
+    for d in datasets {
+        // A dataset's own values win over the top level's.
+        let mut merged: Vec<Entry> = d.options.clone();
+        merged.extend(
+            (run.iter())
+                .filter(|e| !d.options.iter().any(|o| o.key == e.key))
+                .cloned(),
+        );
+        let own = if d.configs.is_empty() && !d.options.iter().any(|e| e.key == "strategy") {
+            configs
+        } else {
+            &d.configs
+        };
+        size = size.saturating_add(grid_size(&merged, own));
+    }
+    size
 }
 
 /// An upper bound on the configurations of the plan's grids (before strategies that ignore
@@ -253,23 +328,106 @@ fn grid_size(run: &[Entry], configs: &[Config]) -> usize {
     }
 }
 
+/// One `[[dataset]]` table (the `d`-th).
+fn dataset_table(
+    value: &toml::Value,
+    d: usize,
+    sections: &Sections,
+) -> Result<DatasetTable, (Option<usize>, String)> {
+    let header = sections.header_line(Section::Dataset(d));
+    let Some(t) = value.as_table() else {
+        return Err((header, "a [[dataset]] entry must be a table".into()));
+    };
+    let mut options = Vec::new();
+    let mut configs = Vec::new();
+    for (key, v) in t {
+        let line = sections.key_line(Section::Dataset(d), key).or(header);
+        if key == "config" {
+            let Some(list) = v
+                .as_array()
+                .filter(|_| sections.has(Section::DatasetConfig(d, 0)))
+            else {
+                return Err((
+                    line,
+                    "`config` of a dataset is an array of tables: write each configuration as \
+                     a [[dataset.config]] table after its [[dataset]]"
+                        .into(),
+                ));
+            };
+            for (i, c) in list.iter().enumerate() {
+                configs.push(config(c, Section::DatasetConfig(d, i), sections)?);
+            }
+            continue;
+        }
+        if !DATASET_KEYS.contains(&key.as_str()) {
+            let hint = if RUN_KEYS.iter().any(|k| k.0 == key) {
+                format!(
+                    "`{key}` applies to the whole run: set it at the top level (a [[dataset]] \
+                     sets {})",
+                    DATASET_KEYS.join(", ")
+                )
+            } else {
+                unknown(key, DATASET_KEYS.iter().copied().chain(["config"]))
+            };
+            return Err((line, hint));
+        }
+        let kind = RUN_KEYS
+            .iter()
+            .find(|k| k.0 == key)
+            .map_or(Kind::List, |k| k.1);
+        if let Some(setting) = setting(key, v, kind).map_err(|m| (line, m))? {
+            options.push(Entry {
+                key: key.clone(),
+                setting,
+                line: line.unwrap_or(0),
+            });
+        }
+    }
+    if !options.iter().any(|e| e.key == "dataset") {
+        return Err((
+            header,
+            "this [[dataset]] has no `dataset` (the path of its puzzle file or directory)".into(),
+        ));
+    }
+    if !configs.is_empty() {
+        if let Some(e) = options.iter().find(|e| e.key == "strategy") {
+            return Err((
+                Some(e.line),
+                "a [[dataset]] names its configurations either in a `strategy` list or in \
+                 [[dataset.config]] tables, not both"
+                    .into(),
+            ));
+        }
+    }
+    Ok(DatasetTable {
+        options,
+        configs,
+        line: header.unwrap_or(0),
+    })
+}
+
 fn config(
     value: &toml::Value,
-    index: usize,
+    section: Section,
     sections: &Sections,
 ) -> Result<Config, (Option<usize>, String)> {
-    let header = sections.config_line(index);
+    let header = sections.header_line(section);
     let Some(t) = value.as_table() else {
         return Err((header, "a [[config]] entry must be a table".into()));
     };
     let mut strategy = None;
     let mut options = Vec::new();
     for (key, v) in t {
-        let line = sections.key_line(Some(index), key).or(header);
+        let line = sections.key_line(section, key).or(header);
         if !CONFIG_KEYS.contains(&key.as_str()) {
             let hint = if RUN_KEYS.iter().any(|k| k.0 == key) {
+                let level = if matches!(section, Section::DatasetConfig(..)) {
+                    "its [[dataset]] or the top level"
+                } else {
+                    "the top level"
+                };
                 format!(
-                    "`{key}` applies to the whole run: set it at the top level (a configuration sets {})",
+                    "`{key}` applies to the whole run or a dataset: set it at {level} (a configuration sets {})",
                     CONFIG_KEYS.join(", ")
                 )
             } else {
@@ -381,46 +539,70 @@ fn line_of(text: &str, byte: usize) -> usize {
     text[..byte.min(text.len())].matches('\n').count() + 1
 }
 
-/// Where the file's keys are: the top level, then each `[[config]]` table, by line. A key's
-/// line is found by its `key =` at the start of a line of its section (the TOML parser keeps
-/// no positions of a parsed table's keys).
+/// A part of the file its keys belong to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Section {
+    /// Before any table header.
+    Top,
+    /// The `i`-th `[[config]]` table.
+    Config(usize),
+    /// The `d`-th `[[dataset]]` table.
+    Dataset(usize),
+    /// The `i`-th `[[dataset.config]]` table of the `d`-th dataset.
+    DatasetConfig(usize, usize),
+    /// Any other table: its keys are no one's here.
+    Other,
+}
+
+/// Where the file's keys are: the top level, then each table, by line. A key's line is found
+/// by its `key =` at the start of a line of its section (the TOML parser keeps no positions
+/// of a parsed table's keys).
 struct Sections {
     /// Lines of the file.
     lines: Vec<String>,
     /// Line index (0-based) where each section starts: top level at 0, then the headers.
-    starts: Vec<(Option<usize>, usize)>,
-    configs: usize,
+    starts: Vec<(Section, usize)>,
 }
 
 impl Sections {
     fn new(text: &str) -> Sections {
         let lines: Vec<String> = text.lines().map(str::to_string).collect();
-        let mut starts = vec![(None, 0)];
-        let mut configs = 0;
+        let mut starts = vec![(Section::Top, 0)];
+        let (mut configs, mut datasets, mut inner) = (0, 0, 0);
         for (i, l) in lines.iter().enumerate() {
-            let t = l.trim();
-            if t.starts_with("[[config]]") {
-                starts.push((Some(configs), i));
+            let t: String = l.trim().chars().filter(|c| !c.is_whitespace()).collect();
+            let section = if t.starts_with("[[config]]") {
                 configs += 1;
+                Section::Config(configs - 1)
+            } else if t.starts_with("[[dataset]]") {
+                datasets += 1;
+                inner = 0;
+                Section::Dataset(datasets - 1)
+            } else if t.starts_with("[[dataset.config]]") && datasets > 0 {
+                inner += 1;
+                Section::DatasetConfig(datasets - 1, inner - 1)
             } else if t.starts_with('[') {
-                // Another table: its keys are no one's here.
-                starts.push((Some(usize::MAX), i));
-            }
+                Section::Other
+            } else {
+                continue;
+            };
+            starts.push((section, i));
         }
-        Sections {
-            lines,
-            starts,
-            configs,
-        }
+        Sections { lines, starts }
     }
 
-    fn config_line(&self, index: usize) -> Option<usize> {
+    fn has(&self, section: Section) -> bool {
+        self.starts.iter().any(|s| s.0 == section)
+    }
+
+    /// The 1-based line of a table's header.
+    fn header_line(&self, section: Section) -> Option<usize> {
         (self.starts.iter())
-            .find(|s| s.0 == Some(index))
+            .find(|s| s.0 == section)
             .map(|s| s.1 + 1)
     }
 
-    fn key_line(&self, section: Option<usize>, key: &str) -> Option<usize> {
+    fn key_line(&self, section: Section, key: &str) -> Option<usize> {
         let at = self.starts.iter().position(|s| s.0 == section)?;
         let from = self.starts[at].1;
         let to = self.starts.get(at + 1).map_or(self.lines.len(), |s| s.1);
@@ -430,15 +612,15 @@ impl Sections {
                 let l = l.strip_prefix('"').unwrap_or(l);
                 l.strip_prefix(key)
                     .is_some_and(|rest| rest.trim_start_matches('"').trim_start().starts_with('='))
-                    || (section.is_none() && key == "config" && l.starts_with("config"))
+                    || (section == Section::Top && key == "config" && l.starts_with("config"))
             })
             .map(|i| i + 1)
             .or_else(|| {
                 // `[config]` as a plain table, or another spelling: the header line.
-                (key == "config").then(|| {
+                (key == "config" || key == "dataset").then(|| {
                     self.lines
                         .iter()
-                        .position(|l| l.trim_start().starts_with("[config"))
+                        .position(|l| l.trim_start().starts_with(&format!("[{key}")))
                         .map(|i| i + 1)
                 })?
             })
@@ -507,16 +689,92 @@ strategy = "backtrack"
     }
 
     #[test]
+    fn reads_dataset_tables_with_their_own_options_and_configurations() {
+        let text = r#"repeat = 3
+threads = 2
+
+[[config]]
+strategy = "mrv"
+
+[[dataset]]
+dataset = "datasets/hitori5"
+rules = ["full", "basic"]
+
+[[dataset]]
+dataset = "datasets/sudoku-demo"
+seeds = 4
+
+[[dataset.config]]
+strategy = "abc"
+colony-size = [10, 20]
+
+[[dataset.config]]
+strategy = "backtrack"
+"#;
+        let p = PlanFile::parse("p.toml", text).expect("plan");
+        assert_eq!(p.configs.len(), 1);
+        assert_eq!(p.datasets.len(), 2);
+        let (a, b) = (&p.datasets[0], &p.datasets[1]);
+        assert_eq!(a.line, 7);
+        assert_eq!(
+            a.options,
+            [
+                Entry {
+                    key: "dataset".into(),
+                    setting: Setting::Value("datasets/hitori5".into()),
+                    line: 8
+                },
+                Entry {
+                    key: "rules".into(),
+                    setting: Setting::Value("full,basic".into()),
+                    line: 9
+                },
+            ]
+        );
+        assert!(a.configs.is_empty(), "the top level's [[config]] applies");
+        assert_eq!((b.line, b.configs.len()), (11, 2));
+        assert_eq!(
+            (b.configs[0].strategy.as_str(), b.configs[0].line),
+            ("abc", 15)
+        );
+        assert_eq!(b.configs[0].options[0].line, 17);
+        assert_eq!(b.configs[1].line, 19);
+        assert_eq!(
+            b.options[1],
+            Entry {
+                key: "seeds".into(),
+                setting: Setting::Value("4".into()),
+                line: 13
+            }
+        );
+    }
+
+    #[test]
     fn refuses_what_a_plan_cannot_hold_naming_the_line_and_what_is_expected() {
         for (text, line, says) in [
             ("seeds = 2\ncolour = 3\n", Some(2), "unknown key `colour`"),
-            ("dataset = [\"a\", \"b\"]\n", Some(1), "one dataset per plan file"),
+            ("dataset = [\"a\", \"b\"]\n", Some(1), "write a [[dataset]] table"),
             ("resume = true\n", Some(1), "on the command line"),
             ("seeds = -1\n", Some(1), "expected a whole number"),
             ("seeds = 2\nlimit = []\n", Some(2), "an empty list"),
             ("quiet = 1\n", Some(1), "expected true or false"),
             ("[[config]]\ncolony-size = 20\n", Some(1), "has no `strategy`"),
             ("[[config]]\nstrategy = \"abc\"\nseeds = 3\n", Some(3), "applies to the whole run"),
+            ("[[dataset]]\nseeds = 2\n", Some(1), "has no `dataset`"),
+            ("[[dataset]]\ndataset = \"d\"\ntimeout = 3\n", Some(3), "applies to the whole run"),
+            ("[[dataset]]\ndataset = \"d\"\ncolour = 3\n", Some(3), "unknown key `colour`"),
+            // TOML itself refuses a key that is both a value and an array of tables.
+            ("dataset = \"d\"\n[[dataset]]\ndataset = \"e\"\n", Some(2), "not a TOML plan"),
+            (
+                "[[dataset]]\ndataset = \"d\"\nstrategy = \"abc\"\n[[dataset.config]]\nstrategy = \"mrv\"\n",
+                Some(3),
+                "not both",
+            ),
+            (
+                "[[dataset]]\ndataset = \"d\"\n[[dataset.config]]\nstrategy = \"abc\"\nseeds = 4\n",
+                Some(5),
+                "set it at its [[dataset]]",
+            ),
             ("[[config]]\nstrategy = \"abc,mrv\"\n", Some(2), "one name"),
             ("strategy = \"mrv\"\n[[config]]\nstrategy = \"row\"\n", Some(1), "not both"),
             ("[config]\nstrategy = \"row\"\n", Some(1), "[[config]] table"),

@@ -10,7 +10,7 @@ use puzzlebench::builtin::{AbcGiven, SolverOptions, STRATEGY_NAMES};
 use puzzlebench::external::manifest;
 use puzzlebench::harness::{bench, BenchConfig, BenchError, BenchOutcome};
 use puzzlebench::hitori::rules::Rules;
-use puzzlebench::planfile::{Config as PlanConfig, Entry, PlanFile, Setting};
+use puzzlebench::planfile::{Config as PlanConfig, DatasetTable, Entry, PlanFile, Setting};
 use puzzlebench::report::input::Efforts;
 use puzzlebench::report::summary::{Format, SummaryBuilder, SummaryOptions};
 use puzzlebench::results::read::for_each_result;
@@ -380,6 +380,21 @@ struct Loaded {
     /// The options given on the command line (clap ids, `colony_size`), which the file's
     /// values do not replace.
     cli_keys: Vec<String>,
+    /// The `[[dataset]]` tables, in file order (empty: the top level's one dataset).
+    datasets: Vec<Segment>,
+}
+
+/// One `[[dataset]]` table of a plan, as options.
+#[derive(Clone, Debug)]
+struct Segment {
+    /// Its header line.
+    line: usize,
+    /// The file's top level, overridden by the table's values, overridden by the command
+    /// line.
+    args: Args,
+    /// Its configurations (its own `[[dataset.config]]` tables, else the top level's), each
+    /// with its options as for [`Loaded::configs`].
+    configs: Vec<(usize, Args)>,
 }
 
 /// A plan entry as `bench-run` arguments.
@@ -397,22 +412,15 @@ fn clap_message(e: &clap::Error) -> String {
     line.strip_prefix("error: ").unwrap_or(line).to_string()
 }
 
-/// The options: the command line, and with `--plan` the file's values under it (a flag given
-/// on the command line wins). Every value of the file goes through the same parser as a flag,
-/// one by one first, so a bad one is named with its line.
-fn load_args() -> Result<(Args, Option<Loaded>)> {
-    let matches = Args::command().get_matches();
-    let cli = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
-    let Some(path) = cli.plan.clone() else {
-        return Ok((cli, None));
-    };
-    let text = std::fs::read_to_string(&path)
-        .with_context(|| format!("--plan {}: cannot read it", path.display()))?;
-    let shown = path.display().to_string();
-    let file = PlanFile::parse(&shown, &text)?;
-    let on_cli =
-        |key: &str| matches.value_source(&key.replace('-', "_")) == Some(ValueSource::CommandLine);
-    for e in (file.run.iter()).chain(file.configs.iter().flat_map(|c| c.options.iter())) {
+/// Every value of the file through the option parser, one by one, so a bad one is named with
+/// its line.
+fn check_entries(file: &PlanFile, shown: &str) -> Result<()> {
+    let nested = (file.datasets.iter())
+        .flat_map(|d| (d.options.iter()).chain(d.configs.iter().flat_map(|c| c.options.iter())));
+    for e in (file.run.iter())
+        .chain(file.configs.iter().flat_map(|c| c.options.iter()))
+        .chain(nested)
+    {
         let mut argv: Vec<OsString> = vec!["bench-run".into()];
         push_entry(&mut argv, e);
         for (k, placeholder) in [("dataset", "-"), ("strategy", "-")] {
@@ -429,11 +437,40 @@ fn load_args() -> Result<(Args, Option<Loaded>)> {
             )
         })?;
     }
+    Ok(())
+}
+
+/// The options: the command line, and with `--plan` the file's values under it (a flag given
+/// on the command line wins). Every value of the file goes through the same parser as a flag,
+/// one by one first, so a bad one is named with its line.
+fn load_args() -> Result<(Args, Option<Loaded>)> {
+    let matches = Args::command().get_matches();
+    let cli = Args::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let Some(path) = cli.plan.clone() else {
+        return Ok((cli, None));
+    };
+    let text = std::fs::read_to_string(&path)
+        .with_context(|| format!("--plan {}: cannot read it", path.display()))?;
+    let shown = path.display().to_string();
+    let file = PlanFile::parse(&shown, &text)?;
+    let on_cli =
+        |key: &str| matches.value_source(&key.replace('-', "_")) == Some(ValueSource::CommandLine);
+    check_entries(&file, &shown)?;
     let rest: Vec<OsString> = std::env::args_os().skip(1).collect();
-    let argv = |config: Option<&PlanConfig>| {
-        let own = |k: &str| config.is_some_and(|c| c.options.iter().any(|e| e.key == k));
+    // The narrowest level wins: a configuration's value over its dataset's over the top
+    // level's, and the command line over all of them.
+    let argv = |dataset: Option<&DatasetTable>, config: Option<&PlanConfig>| {
+        let by_config = |k: &str| config.is_some_and(|c| c.options.iter().any(|e| e.key == k));
+        let by_dataset = |k: &str| dataset.is_some_and(|d| d.options.iter().any(|e| e.key == k));
         let mut v: Vec<OsString> = vec!["bench-run".into()];
-        for e in file.run.iter().filter(|e| !on_cli(&e.key) && !own(&e.key)) {
+        for e in (file.run.iter())
+            .filter(|e| !on_cli(&e.key) && !by_dataset(&e.key) && !by_config(&e.key))
+        {
+            push_entry(&mut v, e);
+        }
+        for e in (dataset.iter().flat_map(|d| d.options.iter())).filter(|e| {
+            !on_cli(&e.key) && !by_config(&e.key) && (config.is_none() || e.key != "strategy")
+        }) {
             push_entry(&mut v, e);
         }
         if let Some(c) = config {
@@ -448,22 +485,50 @@ fn load_args() -> Result<(Args, Option<Loaded>)> {
     let parse = |v: Vec<OsString>| {
         Args::try_parse_from(v).map_err(|e| anyhow::anyhow!("--plan {shown}: {}", clap_message(&e)))
     };
-    let mut args = parse(argv(None))?;
-    let mut configs = Vec::new();
-    if on_cli("strategy") {
-        if !file.configs.is_empty() {
-            eprintln!(
-                "bench-run: note: --strategy replaces the {} [[config]] tables of {shown}",
-                file.configs.len()
-            );
+    // Each level's configurations as options, and the `--strategy` list they make.
+    let configs_of = |dataset: Option<&DatasetTable>, tables: &[PlanConfig], args: &mut Args| {
+        let mut configs = Vec::new();
+        if on_cli("strategy") {
+            return Ok(configs);
         }
-    } else {
-        for c in &file.configs {
-            configs.push((c.line, parse(argv(Some(c)))?));
+        for c in tables {
+            configs.push((c.line, parse(argv(dataset, Some(c)))?));
         }
         if !configs.is_empty() {
-            let names: Vec<&str> = file.configs.iter().map(|c| c.strategy.as_str()).collect();
+            let names: Vec<&str> = tables.iter().map(|c| c.strategy.as_str()).collect();
             args.strategy = Some(names.join(","));
+        }
+        Ok::<_, anyhow::Error>(configs)
+    };
+    let tables = file.configs.len() + file.datasets.iter().map(|d| d.configs.len()).sum::<usize>();
+    if on_cli("strategy") && tables > 0 {
+        eprintln!("bench-run: note: --strategy replaces the {tables} [[config]] tables of {shown}");
+    }
+    let mut args = parse(argv(None, None))?;
+    let configs = configs_of(None, &file.configs, &mut args)?;
+    let mut datasets = Vec::new();
+    if on_cli("dataset") && !file.datasets.is_empty() {
+        eprintln!(
+            "bench-run: note: --dataset replaces the {} [[dataset]] tables of {shown}",
+            file.datasets.len()
+        );
+    } else {
+        for d in &file.datasets {
+            let mut a = parse(argv(Some(d), None))?;
+            // A table with its own `strategy` list or configurations uses them; else the
+            // top level's configurations are its.
+            let own_strategy = d.options.iter().any(|e| e.key == "strategy");
+            let tables = if d.configs.is_empty() && !own_strategy {
+                &file.configs
+            } else {
+                &d.configs
+            };
+            let configs = configs_of(Some(d), tables, &mut a)?;
+            datasets.push(Segment {
+                line: d.line,
+                args: a,
+                configs,
+            });
         }
     }
     let cli_keys = matches
@@ -478,6 +543,7 @@ fn load_args() -> Result<(Args, Option<Loaded>)> {
             text,
             configs,
             cli_keys,
+            datasets,
         }),
     ))
 }
@@ -774,12 +840,7 @@ fn solver_builds(
 /// actually wrote and without `--force` (which would discard the rows kept). `--shard auto`
 /// becomes the slice it resolved to, so the command also works after the array task is gone
 /// (on a login node, or in a new task whose variables differ).
-fn resume_command(outcome: &BenchOutcome) -> String {
-    let output = outcome
-        .path
-        .to_string_lossy()
-        .trim_end_matches(".partial")
-        .to_string();
+fn resume_command(outcome: &BenchOutcome, output: String) -> String {
     let mut cmd = Vec::new();
     let mut args = outcome.meta.command_line.iter().peekable();
     if let Some(program) = args.next() {
@@ -873,6 +934,9 @@ fn run() -> Result<ExitCode> {
     if let Err(e) = puzzlebench::external::raise_nofile_limit() {
         eprintln!("bench-run: note: cannot raise the open-file limit: {e}");
     }
+    if let Some(p) = plan.as_ref().filter(|p| !p.datasets.is_empty()) {
+        return run_datasets(&args, p);
+    }
     let cfg = match config(&args, plan.as_ref()) {
         Ok(c) => c,
         Err(e) => {
@@ -893,6 +957,80 @@ fn run() -> Result<ExitCode> {
     let outcome = bench(cfg, &interrupt);
     // Anything a solver left behind that is still here ends with the run.
     puzzlebench::external::sweep_orphans(Duration::from_secs(1));
+    finish(&args, outcome, None)
+}
+
+/// A plan with `[[dataset]]` tables: one configuration per dataset, run as one
+/// ([`puzzlebench::harness::datasets`]).
+fn run_datasets(args: &Args, plan: &Loaded) -> Result<ExitCode> {
+    let mut cfgs = Vec::new();
+    for (i, seg) in plan.datasets.iter().enumerate() {
+        let view = Loaded {
+            path: plan.path.clone(),
+            text: plan.text.clone(),
+            configs: seg.configs.clone(),
+            cli_keys: plan.cli_keys.clone(),
+            datasets: Vec::new(),
+        };
+        match config(&seg.args, Some(&view)) {
+            Ok(c) => cfgs.push(c),
+            Err(e) => {
+                eprintln!(
+                    "bench-run: error: {}, the [[dataset]] at line {} (dataset {} of {}): {}",
+                    plan.path.display(),
+                    seg.line,
+                    i + 1,
+                    plan.datasets.len(),
+                    common::error_text(&e)
+                );
+                return Ok(ExitCode::from(2));
+            }
+        }
+    }
+    if args.dry_run {
+        for (i, cfg) in cfgs.iter().enumerate() {
+            common::print(&format!("dataset {} of {}:\n", i + 1, cfgs.len()));
+            if let Err(e) = dry_run(cfg) {
+                eprintln!("bench-run: error: {}", common::error_text(&e));
+                return Ok(ExitCode::from(2));
+            }
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    let output = args.output.clone().unwrap_or_else(|| {
+        let stem = plan
+            .path
+            .file_stem()
+            .map_or("plan".into(), |s| s.to_string_lossy());
+        let stamp = puzzlebench::results::meta::now_utc().replace([':', '-'], "");
+        let shard = cfgs
+            .first()
+            .filter(|c| c.shard.count > 1)
+            .map_or(String::new(), |c| {
+                format!("_shard{}of{}", c.shard.index, c.shard.count)
+            });
+        PathBuf::from("results").join(format!("{stem}_{}{shard}.csv", stamp.trim_end_matches('Z')))
+    });
+    let interrupt = install_interrupt()?;
+    let outcome = puzzlebench::harness::datasets::bench_datasets(
+        cfgs,
+        &output,
+        args.force,
+        args.resume,
+        &interrupt,
+    );
+    puzzlebench::external::sweep_orphans(Duration::from_secs(1));
+    finish(args, outcome, Some(&output))
+}
+
+/// Say how the run ended: the interruption and how to resume, or the summary; the exit code.
+/// `output` is the run's CSV where the outcome's path is not it (a run over several datasets,
+/// interrupted, names its parts directory).
+fn finish(
+    args: &Args,
+    outcome: Result<BenchOutcome, BenchError>,
+    output: Option<&std::path::Path>,
+) -> Result<ExitCode> {
     let outcome = match outcome {
         Ok(o) => o,
         Err(e @ BenchError::Io(_)) => {
@@ -911,7 +1049,18 @@ fn run() -> Result<ExitCode> {
             outcome.jobs,
             outcome.path.display()
         );
-        eprintln!("bench-run: to finish the run: {}", resume_command(&outcome));
+        let to = output.map_or_else(
+            || {
+                (outcome.path.to_string_lossy())
+                    .trim_end_matches(".partial")
+                    .to_string()
+            },
+            |p| p.display().to_string(),
+        );
+        eprintln!(
+            "bench-run: to finish the run: {}",
+            resume_command(&outcome, to)
+        );
         return Ok(ExitCode::from(130));
     }
     if args.no_summary {

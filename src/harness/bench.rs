@@ -234,7 +234,7 @@ fn resolved(p: &Path) -> PathBuf {
 
 /// Refuse a path that exists and is not a regular file: never write into, or replace, a
 /// directory, a device, a FIFO, a socket or a link ([`crate::results::write::check_target`]).
-fn check_writable(what: &str, p: &Path) -> Result<(), BenchError> {
+pub(super) fn check_writable(what: &str, p: &Path) -> Result<(), BenchError> {
     crate::results::write::check_target(what, p).map_err(|e| BenchError::Usage(e.to_string()))
 }
 
@@ -583,6 +583,7 @@ fn run_meta(cfg: &BenchConfig, dataset: &Dataset, plan: &Plan, columns: Columns)
         machine: serde_json::to_value(Machine::current()).unwrap_or_default(),
         host_state: None,
         execution: None,
+        datasets: Vec::new(),
         build: Some(BuildInfo {
             solvers: cfg.solver_builds.clone(),
             ..BuildInfo::current()
@@ -610,7 +611,7 @@ fn run_meta(cfg: &BenchConfig, dataset: &Dataset, plan: &Plan, columns: Columns)
 /// run that takes the lock checks that the path still names the file it locked
 /// ([`lock_output`]): a run that opened the file just before its removal finds it gone and
 /// opens the path again, so two runs never hold locks on two different files of one name.
-struct OutputLock {
+pub(super) struct OutputLock {
     file: File,
     path: PathBuf,
 }
@@ -633,7 +634,7 @@ fn same_file(file: &File, path: &Path) -> bool {
 }
 
 /// Step 4a: take the output's lock, or say who holds it.
-fn lock_output(paths: &RunPaths) -> Result<OutputLock, BenchError> {
+pub(super) fn lock_output(paths: &RunPaths) -> Result<OutputLock, BenchError> {
     if let Some(dir) = paths.lock.parent().filter(|d| !d.as_os_str().is_empty()) {
         std::fs::create_dir_all(dir)
             .map_err(|e| BenchError::Io(format!("{}: cannot create: {e}", dir.display())))?;

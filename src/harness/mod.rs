@@ -4,10 +4,12 @@
 //! [`crate::results`]; it never looks inside a grid and never imports the reports.
 //!
 //! - [`bench()`]: one run, from a [`BenchConfig`] to finished files.
+//! - [`datasets`]: one run over several datasets, each a part run by [`bench()`].
 //! - [`plan`]: the job plan (strategy × puzzle × seed × colony) and shards.
 //! - seeding: each job's RNG comes from [`crate::seed`], which sits below the solvers.
 
 pub mod bench;
+pub mod datasets;
 mod output;
 pub mod pin;
 pub mod plan;

@@ -549,8 +549,8 @@ fn dataset_hashes<'r>(
     for (&dataset, files) in files_of {
         let mut hash = None;
         for f in files.iter().map(|&i| &input.files[i]) {
-            match f.meta.as_ref().map(|m| &m.dataset_hash) {
-                Some(Some(h)) => hash = hash.or_else(|| Some(h.clone())),
+            match f.meta.as_ref().map(|m| m.fingerprint_of(dataset)) {
+                Some(Some(h)) => hash = hash.or_else(|| Some(h.to_string())),
                 has_meta => notes.push(format!(
                     "{}: {}; dataset contents not checked",
                     f.path.display(),

@@ -1039,12 +1039,14 @@ pub fn check_datasets(
             let mut v = Vec::new();
             for f in files {
                 let p = &f.path;
-                let why = match f.meta.as_ref().map(|m| (&m.dataset_name, &m.dataset_hash)) {
-                    Some((name, Some(h))) => {
-                        v.push((p.clone(), name.clone(), h.clone()));
+                let why = match f.meta.as_ref().map(|m| m.fingerprints()) {
+                    Some(prints) if !prints.is_empty() => {
+                        for (name, h) in prints {
+                            v.push((p.clone(), name.map(String::from), h.to_string()));
+                        }
                         continue;
                     }
-                    Some((_, None)) => "its .meta.json has no dataset_hash, so it",
+                    Some(_) => "its .meta.json has no dataset_hash, so it",
                     None => "no .meta.json beside it, so it",
                 };
                 unchecked.push(format!(

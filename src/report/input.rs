@@ -576,23 +576,23 @@ fn check_fingerprints(files: &[RunFile]) -> Result<(), ReadError> {
     let mut seen: HashMap<&str, (&Path, &str)> = HashMap::new();
     for f in files {
         let Some(m) = &f.meta else { continue };
-        let (Some(name), Some(hash)) = (&m.dataset_name, &m.dataset_hash) else {
-            continue;
-        };
-        match seen.get(name.as_str()) {
-            Some((p, h)) if *h != hash => {
-                return Err(refused(
-                    &f.path,
-                    format!(
-                        "dataset {name} has dataset_hash {hash} here but {h} in {}: different \
-                         puzzles under one dataset name; report them separately",
-                        p.display()
-                    ),
-                ))
-            }
-            Some(_) => {}
-            None => {
-                seen.insert(name, (&f.path, hash));
+        for (name, hash) in m.fingerprints() {
+            let Some(name) = name else { continue };
+            match seen.get(name) {
+                Some((p, h)) if *h != hash => {
+                    return Err(refused(
+                        &f.path,
+                        format!(
+                            "dataset {name} has dataset_hash {hash} here but {h} in {}: \
+                             different puzzles under one dataset name; report them separately",
+                            p.display()
+                        ),
+                    ))
+                }
+                Some(_) => {}
+                None => {
+                    seen.insert(name, (&f.path, hash));
+                }
             }
         }
     }

@@ -788,13 +788,7 @@ fn merged_columns(inputs: &[MergeInput]) -> Result<Columns, MergeError> {
                     .any(|r| r.claim.is_some() || r.ended_by.is_some()),
             },
         };
-        c.outcome |= have.outcome;
-        c.cpu |= have.cpu;
-        c.startup |= have.startup;
-        c.repeats |= have.repeats;
-        c.measured |= have.measured;
-        c.solutions |= have.solutions;
-        c.solution |= have.solution;
+        c = c.union(have);
     }
     Ok(c.canonical())
 }

@@ -131,9 +131,70 @@ pub struct RunMeta {
     /// job by job, unpinned and cold).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub execution: Option<Execution>,
+    /// The datasets of a run over several (a plan file's `[[dataset]]` tables), in job order;
+    /// empty for a run of one dataset, which the fields above describe. In a run over
+    /// several, `dataset` lists their names, `dataset_name` and `dataset_hash` are absent and
+    /// `seed`, `seeds`, `colonies` are set only where every dataset has the same.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub datasets: Vec<DatasetPart>,
     /// Fields this version does not know, kept so that `merge` passes them on.
     #[serde(flatten)]
     pub extra: serde_json::Map<String, serde_json::Value>,
+}
+
+/// One dataset of a run over several ([`RunMeta::datasets`]).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct DatasetPart {
+    /// The dataset's path, as given.
+    pub path: String,
+    /// Its name (the `dataset` column of its rows).
+    pub name: String,
+    /// Fingerprint of its puzzles and ids.
+    pub hash: String,
+    /// Puzzles in it.
+    pub puzzles: u64,
+    /// Its configurations, as `name [rules] params`.
+    pub solvers: Vec<String>,
+    /// Base seed, seeds per puzzle and colonies of its jobs.
+    pub seed: u64,
+    /// Seeds per puzzle.
+    pub seeds: u64,
+    /// Colonies per (puzzle, seed).
+    pub colonies: u64,
+    /// Solves per job (`repeat`).
+    pub repeat: u64,
+    /// Its first job's number in the run, and how many jobs it has (all shards).
+    pub first_job: u64,
+    /// Jobs of this dataset in the whole plan.
+    pub jobs: u64,
+}
+
+impl RunMeta {
+    /// Each dataset's `(name, fingerprint)` the meta records: the one of a single-dataset run
+    /// (its name may be unknown in old metas), or each of a run over several.
+    pub fn fingerprints(&self) -> Vec<(Option<&str>, &str)> {
+        if !self.datasets.is_empty() {
+            return (self.datasets.iter())
+                .map(|d| (Some(d.name.as_str()), d.hash.as_str()))
+                .collect();
+        }
+        (self.dataset_hash.as_deref())
+            .map(|h| (self.dataset_name.as_deref(), h))
+            .into_iter()
+            .collect()
+    }
+
+    /// The fingerprint of the dataset named `name` in this run: a single-dataset run's own,
+    /// or that of the part so named.
+    pub fn fingerprint_of(&self, name: &str) -> Option<&str> {
+        if self.datasets.is_empty() {
+            return self.dataset_hash.as_deref();
+        }
+        (self.datasets.iter())
+            .find(|d| d.name == name)
+            .map(|d| d.hash.as_str())
+    }
 }
 
 /// The other results paths whose sidecar is `results`'s own (`X.csv`, `X.CSV` and `X` all

@@ -430,6 +430,20 @@ impl Columns {
         c
     }
 
+    /// Every optional column either has: the columns of one file holding both's rows.
+    pub fn union(self, other: Columns) -> Columns {
+        Columns {
+            solutions: self.solutions || other.solutions,
+            solution: self.solution || other.solution,
+            measured: self.measured || other.measured,
+            repeats: self.repeats || other.repeats,
+            cpu: self.cpu || other.cpu,
+            startup: self.startup || other.startup,
+            outcome: self.outcome || other.outcome,
+        }
+        .canonical()
+    }
+
     /// The same selection in its canonical form (`cpu` is implied by `measured`), so that
     /// two selections writing the same header compare equal.
     pub fn canonical(self) -> Columns {

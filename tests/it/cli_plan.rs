@@ -232,3 +232,240 @@ fn the_documented_plan_is_the_shipped_one_and_it_dry_runs() {
         "{text}"
     );
 }
+
+/// Two datasets with their own options: hitori5 under the top level's two configurations
+/// (repeat 2), sudoku-medium under its own: a 3 × 2 abc-hybrid grid and backtrack, seed 3.
+fn two_datasets(dir: &Path) -> PathBuf {
+    write(
+        dir,
+        "two.toml",
+        &format!(
+            "seeds = 2\n\
+             no-summary = true\n\
+             \n\
+             [[config]]\n\
+             strategy = \"mrv\"\n\
+             \n\
+             [[config]]\n\
+             strategy = \"row\"\n\
+             \n\
+             [[dataset]]\n\
+             dataset = {:?}\n\
+             repeat = 2\n\
+             \n\
+             [[dataset]]\n\
+             dataset = {:?}\n\
+             seed = 3\n\
+             \n\
+             [[dataset.config]]\n\
+             strategy = \"abc-hybrid\"\n\
+             colony-size = [10, 20, 40]\n\
+             limit = [20, \"adaptive\"]\n\
+             max-cycles = 200\n\
+             \n\
+             [[dataset.config]]\n\
+             strategy = \"backtrack\"\n",
+            datasets().join("hitori5").display().to_string(),
+            datasets().join("sudoku-medium").display().to_string()
+        ),
+    )
+}
+
+/// The rows of [`two_datasets`] as two runs of their own, the second's jobs numbered after
+/// the first's.
+fn singles_of_two_datasets(d: &Path) -> Vec<puzzlebench::results::Record> {
+    let h = d.join("h.csv");
+    bench_run()
+        .args(["--no-summary", "--dataset"])
+        .arg(datasets().join("hitori5"))
+        .args([
+            "--strategy",
+            "mrv,row",
+            "--seeds",
+            "2",
+            "--repeat",
+            "2",
+            "--output",
+        ])
+        .arg(&h)
+        .assert()
+        .success();
+    let s = d.join("s.csv");
+    bench_run()
+        .args(["--no-summary", "--dataset"])
+        .arg(datasets().join("sudoku-medium"))
+        .args([
+            "--strategy",
+            "abc-hybrid,backtrack",
+            "--seed",
+            "3",
+            "--seeds",
+            "2",
+        ])
+        .args([
+            "--colony-size",
+            "10,20,40",
+            "--limit",
+            "20,adaptive",
+            "--max-cycles",
+            "200",
+        ])
+        .arg("--output")
+        .arg(&s)
+        .assert()
+        .success();
+    let mut singles = untimed(&h);
+    singles.extend(untimed(&s).into_iter().map(|mut r| {
+        r.job += 164;
+        r
+    }));
+    singles
+}
+
+// Issue 40: one plan over two datasets is one run — one CSV, one meta, jobs numbered across
+// the datasets in file order — equal to each dataset's own run, for any --threads, after an
+// interruption and --resume, and as three shards merged back.
+#[test]
+fn a_plan_over_two_datasets_is_one_run_whole_resumed_or_sharded() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let p = two_datasets(d);
+    let whole = d.join("whole.csv");
+    let o = run_plan(&p, &whole, &["--threads", "2"]);
+    assert!(o.status.success(), "{o:?}");
+    assert!(!d.join("whole.parts").exists(), "the parts are gone");
+    let all = untimed(&whole);
+    // hitori5: 41 puzzles × 2 seeds × 2; sudoku-medium: 50 × 2 × (6 + 1).
+    assert_eq!(all.len(), 164 + 700);
+    let jobs: Vec<u64> = all.iter().map(|r| r.job).collect();
+    assert_eq!(
+        jobs,
+        (0..864).collect::<Vec<u64>>(),
+        "numbered in file order"
+    );
+    let timed = rows(&whole);
+    assert!(timed[..164]
+        .iter()
+        .all(|r| r.dataset == "hitori5" && r.repeats == Some(2)));
+    assert!(timed[164..]
+        .iter()
+        .all(|r| r.dataset == "sudoku-medium" && r.repeats.is_none()));
+    // Each dataset's rows are its own run's, job numbers moved past the datasets before it.
+    assert_eq!(all, singles_of_two_datasets(d));
+    // One meta: both datasets with their fingerprints, where each one's jobs are, the plan.
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("whole.meta.json")).unwrap()).unwrap();
+    assert_eq!(meta["jobs_total"], 864);
+    assert_eq!(meta["datasets"][1]["name"], "sudoku-medium");
+    assert_eq!(meta["datasets"][1]["first_job"], 164);
+    assert_eq!(meta["datasets"][1]["seed"], 3);
+    assert_eq!(meta["datasets"][0]["repeat"], 2);
+    assert!(meta["seed"].is_null(), "the datasets' seeds differ");
+    assert_eq!(
+        meta["plan"]["content"],
+        std::fs::read_to_string(&p).unwrap().as_str()
+    );
+    // One thread gives the same rows.
+    let one = d.join("one.csv");
+    assert!(run_plan(&p, &one, &["--threads", "1"]).status.success());
+    assert_eq!(untimed(&one), all);
+    // Interrupted in the second dataset, then resumed: the one-piece run.
+    let cut = d.join("cut.csv");
+    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench-run"))
+        .args(["--quiet", "--threads", "1", "--plan"])
+        .arg(&p)
+        .arg("--output")
+        .arg(&cut)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let part = d.join("cut.parts").join("02-sudoku-medium.csv.partial");
+    let first = interrupt_after(child, &part, 20);
+    assert_eq!(first.status.code(), Some(130), "{first:?}");
+    let err = String::from_utf8_lossy(&first.stderr);
+    assert!(err.contains("--resume") && err.contains("cut.csv"), "{err}");
+    assert!(d.join("cut.parts").join("01-hitori5.csv").exists());
+    // Without --resume the interrupted run is not overwritten.
+    let again = run_plan(&p, &cut, &[]);
+    assert_eq!(again.status.code(), Some(2), "{again:?}");
+    assert!(String::from_utf8_lossy(&again.stderr).contains("add --resume"));
+    let resumed = run_plan(&p, &cut, &["--resume"]);
+    assert!(resumed.status.success(), "{resumed:?}");
+    assert_eq!(untimed(&cut), all);
+    // Three shards, merged back.
+    let shards: Vec<PathBuf> = (1..=3)
+        .map(|k| {
+            let out = d.join(format!("shard-{k}.csv"));
+            let args = ["--shard", &format!("{k}/3"), "--threads", "1"];
+            let o = run_plan(&p, &out, &args);
+            assert!(o.status.success(), "{o:?}");
+            out
+        })
+        .collect();
+    let merged = d.join("merged.csv");
+    assert_cmd::Command::cargo_bin("bench-report")
+        .unwrap()
+        .arg("merge")
+        .args(&shards)
+        .arg("--output")
+        .arg(&merged)
+        .assert()
+        .success();
+    assert_eq!(untimed(&merged), all);
+    // The reports read it as one run of two datasets.
+    let o = assert_cmd::Command::cargo_bin("bench-report")
+        .unwrap()
+        .args(["summary", "--format", "csv"])
+        .arg(&whole)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("hitori5,") && text.contains("sudoku-medium,"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_bad_dataset_table_is_refused_naming_its_line_before_anything_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let h = datasets().join("hitori5").display().to_string();
+    for (body, says) in [
+        (
+            format!("[[dataset]]\ndataset = {h:?}\nstrategy = \"mrv\"\ntimeout = 1\n"),
+            "plan.toml, line 4: `timeout` applies to the whole run",
+        ),
+        (
+            "[[dataset]]\nstrategy = \"mrv\"\n".to_string(),
+            "plan.toml, line 1: this [[dataset]] has no `dataset`",
+        ),
+        (
+            format!("[[dataset]]\ndataset = {h:?}\nstrategy = \"abc\"\n"),
+            "strategy abc solves sudoku puzzles, but dataset hitori5 holds none",
+        ),
+        (
+            format!("[[dataset]]\ndataset = {h:?}\nstrategy = \"mrv\"\nseeds = 0\n"),
+            "line 4: `seeds`",
+        ),
+        (
+            format!(
+                "[[dataset]]\ndataset = {h:?}\nstrategy = \"mrv\"\n[[dataset]]\ndataset = {h:?}\nstrategy = \"row\"\n"
+            ),
+            "both named hitori5",
+        ),
+        (
+            format!("trace = \"t.csv\"\n[[dataset]]\ndataset = {h:?}\nstrategy = \"mrv\"\n"),
+            "writes no trace",
+        ),
+    ] {
+        let p = write(dir.path(), "plan.toml", &body);
+        let out = dir.path().join("never.csv");
+        let o = run_plan(&p, &out, &[]);
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{body}: {err}");
+        assert!(err.contains(says), "{body}: {err}");
+        assert!(!out.exists() && !dir.path().join("never.parts").exists(), "{body} ran");
+    }
+}
