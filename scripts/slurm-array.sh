@@ -4,6 +4,7 @@
 # Submit from anywhere (after `cargo build --release`), N tasks or a range A-B:
 #   scripts/slurm-array.sh 16                  # --array=1-16
 #   scripts/slurm-array.sh 0-15%4 -p long      # 0-based, 4 at a time; extra sbatch options follow
+#   PLAN=plans/nightly.toml scripts/slurm-array.sh 8   # a plan file, sliced 8 ways
 #   target/release/bench-report merge results/cluster/shard-*.csv --output results/cluster/all.csv
 #
 # Submitting through this script (rather than `sbatch` directly) matters: slurmd opens each
@@ -23,6 +24,9 @@
 # Settings (environment, passed to the tasks by sbatch):
 #   OUTDIR          results/cluster   shard CSVs shard-<task id>.csv and logs slurm-<job>_<task>.log
 #   CPUS_PER_TASK   1                 CPUs per task = bench-run --threads (rows do not depend on it)
+#   PLAN            (none)            a plan file (docs/running.md "Plan files"): every task runs
+#                                     its slice of the plan, which then defines the run; DATASET,
+#                                     STRATEGY, SEEDS and COLONIES are not used
 #   DATASET         datasets/sudoku-hard
 #   STRATEGY        abc,abc-hybrid
 #   SEEDS           100
@@ -58,14 +62,18 @@ submit() {
         echo "slurm-array.sh: $root/target/release/bench-run is missing: run cargo build --release first" >&2
         exit 2
     fi
-    if compgen -G "$OUTDIR/shard-*.csv*" >/dev/null; then
+    if [[ -n ${PLAN:-} && ! -r $PLAN ]]; then
+        echo "slurm-array.sh: PLAN=$PLAN cannot be read" >&2
+        exit 2
+    fi
+    if compgen -G "$OUTDIR/shard-*.csv*" >/dev/null || compgen -G "$OUTDIR/shard-*.parts" >/dev/null; then
         echo "slurm-array.sh: $OUTDIR already holds shards of an earlier run; set OUTDIR to a new directory or remove them" >&2
         exit 2
     fi
     mkdir -p "$OUTDIR"
     local cpus=${CPUS_PER_TASK:-1}
     local id
-    id=$(PUZZLEBENCH_DIR=$root sbatch --parsable --array="$range" --cpus-per-task="$cpus" \
+    id=$(PUZZLEBENCH_DIR=$root PLAN=${PLAN:+$(realpath "$PLAN")} sbatch --parsable --array="$range" --cpus-per-task="$cpus" \
         --output="$OUTDIR/slurm-%A_%a.log" "$@" "$root/scripts/slurm-array.sh")
     id=${id%%;*} # --parsable prints "id;cluster" on multi-cluster setups
     echo "slurm-array.sh: submitted array job $id (--array=$range, $cpus CPU(s) per task); logs and shards in $OUTDIR/" >&2
@@ -78,7 +86,8 @@ task() {
     mkdir -p "$OUTDIR"
     local out="$OUTDIR/shard-$SLURM_ARRAY_TASK_ID.csv"
     local resume=()
-    if [[ -e "$out.partial" ]]; then
+    # A plan over several datasets keeps an interrupted run's parts in shard-K.parts/.
+    if [[ -e "$out.partial" || -d "${out%.csv}.parts" ]]; then
         resume=(--resume)
     elif [[ -e "$out" ]]; then
         echo "slurm-array.sh: $out is already complete; nothing to do" >&2
@@ -86,6 +95,11 @@ task() {
     fi
     local extra=()
     read -r -a extra <<<"${BENCH_ARGS:-}"
+    if [[ -n ${PLAN:-} ]]; then
+        exec target/release/bench-run --quiet --no-summary --plan "$PLAN" \
+            --threads "${SLURM_CPUS_PER_TASK:-1}" \
+            --shard auto --output "$out" "${resume[@]}" "${extra[@]}"
+    fi
     exec target/release/bench-run --quiet --no-summary \
         --dataset "${DATASET:-datasets/sudoku-hard}" --strategy "${STRATEGY:-abc,abc-hybrid}" \
         --seeds "${SEEDS:-100}" --colonies "${COLONIES:-4}" \

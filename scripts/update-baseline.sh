@@ -5,7 +5,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet --bins
-# Each file of the suite is rewritten in place (--force); nothing else in the directory is
-# deleted, so a file the suite no longer writes shows up in `git status` for you to remove.
+# The suite's one file (nightly.csv and its meta) is rewritten in place (--force); nothing else
+# in the directory is deleted, so a file the suite no longer writes shows up in `git status`
+# for you to remove.
 scripts/suite.sh results/baseline
 echo "baseline refreshed; review with: git status results/baseline; git diff --stat results/baseline"

@@ -581,8 +581,8 @@ fn plan_solvers(p: &Loaded, manifest: Option<(&std::path::Path, &str)>) -> Resul
 /// solution adds its cells.
 const ROW_BYTES: u64 = 250;
 
-/// `--dry-run`: what the run would be, and nothing run.
-fn dry_run(cfg: &BenchConfig) -> Result<()> {
+/// `--dry-run`: what the run would be, and nothing run; the jobs it would run.
+fn dry_run(cfg: &BenchConfig) -> Result<u64> {
     use puzzlebench::dataset::Dataset;
     use puzzlebench::harness::plan::Plan;
     let dataset = Dataset::open(&cfg.dataset)?;
@@ -640,7 +640,7 @@ fn dry_run(cfg: &BenchConfig) -> Result<()> {
     ));
     out.push_str("nothing was run (--dry-run)\n");
     common::print(&out);
-    Ok(())
+    Ok(jobs)
 }
 
 fn limit_text(l: Limit) -> String {
@@ -946,7 +946,7 @@ fn run() -> Result<ExitCode> {
     };
     if args.dry_run {
         return match dry_run(&cfg) {
-            Ok(()) => Ok(ExitCode::SUCCESS),
+            Ok(_) => Ok(ExitCode::SUCCESS),
             Err(e) => {
                 eprintln!("bench-run: error: {}", common::error_text(&e));
                 Ok(ExitCode::from(2))
@@ -988,13 +988,22 @@ fn run_datasets(args: &Args, plan: &Loaded) -> Result<ExitCode> {
         }
     }
     if args.dry_run {
+        let mut jobs = 0;
         for (i, cfg) in cfgs.iter().enumerate() {
             common::print(&format!("dataset {} of {}:\n", i + 1, cfgs.len()));
-            if let Err(e) = dry_run(cfg) {
-                eprintln!("bench-run: error: {}", common::error_text(&e));
-                return Ok(ExitCode::from(2));
+            match dry_run(cfg) {
+                Ok(n) => jobs += n,
+                Err(e) => {
+                    eprintln!("bench-run: error: {}", common::error_text(&e));
+                    return Ok(ExitCode::from(2));
+                }
             }
         }
+        common::print(&format!(
+            "in all: {jobs} jobs over {} datasets, one results file of about {:.1} MB\n",
+            cfgs.len(),
+            (jobs * ROW_BYTES) as f64 / 1e6
+        ));
         return Ok(ExitCode::SUCCESS);
     }
     let output = args.output.clone().unwrap_or_else(|| {

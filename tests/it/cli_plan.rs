@@ -469,3 +469,31 @@ fn a_bad_dataset_table_is_refused_naming_its_line_before_anything_runs() {
         assert!(!out.exists() && !dir.path().join("never.parts").exists(), "{body} ran");
     }
 }
+
+/// The nightly plan docs/running.md shows is the one the suite runs.
+#[test]
+fn the_documented_nightly_plan_is_the_shipped_one() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shipped = std::fs::read_to_string(root.join("plans/nightly.toml")).unwrap();
+    let doc = std::fs::read_to_string(root.join("docs/running.md")).unwrap();
+    let at = doc.find("#### Several datasets").expect("the section");
+    let block = &doc[at..];
+    let start = block.find("```toml\n").expect("a toml block") + 8;
+    let end = start + block[start..].find("```").expect("its end");
+    assert_eq!(&block[start..end], shipped);
+    let suite = std::fs::read_to_string(root.join("scripts/suite.sh")).unwrap();
+    assert!(suite.contains("--plan plans/nightly.toml"), "{suite}");
+    let o = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench-run"))
+        .args(["--plan", "plans/nightly.toml", "--dry-run"])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("dataset 6 of 6")
+            && text.contains("4 configurations on hitori5")
+            && text.contains("in all: 804 jobs over 6 datasets"),
+        "{text}"
+    );
+}
