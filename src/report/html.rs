@@ -11,7 +11,7 @@
 //! doc is rendered to text and markdown for the terminal: the page and the terminal never
 //! disagree, and no markdown is parsed back. The verdicts (baseline and A/B) come first, as
 //! cards under the title. Sections are always present (with a sentence saying why one is
-//! empty), under fixed ids: [`SECTION_IDS`]. A sweep of thousands of configurations gets a
+//! empty), under fixed ids: [`SECTIONS`]. A sweep of thousands of configurations gets a
 //! compact page: the summary table shows the `MAX_PAGE_GROUPS` that solved most, plots draw
 //! at most `plot::MAX_SERIES` lines, default A/B pairs stop at `MAX_DEFAULT_PAIRS`, each
 //! with a note saying what was left out.
@@ -30,15 +30,56 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::PathBuf;
 
-/// Section ids of the page, in order.
-pub const SECTION_IDS: [&str; 7] = [
-    "meta",
-    "summary",
-    "plots",
-    "ab",
-    "convergence",
-    "baseline",
-    "history",
+/// One section of the page: its fixed id (a link target), its name in the navigation bar and
+/// its heading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PageSection {
+    /// The `id` of its `<section>`.
+    pub id: &'static str,
+    /// Its link in the navigation bar.
+    pub nav: &'static str,
+    /// Its `<h2>`.
+    pub heading: &'static str,
+}
+
+/// The page's sections, in order: the one table the navigation, the ids and the headings
+/// come from.
+pub const SECTIONS: [PageSection; 7] = [
+    PageSection {
+        id: "meta",
+        nav: "Runs",
+        heading: "Runs",
+    },
+    PageSection {
+        id: "summary",
+        nav: "Summary",
+        heading: "Summary",
+    },
+    PageSection {
+        id: "plots",
+        nav: "Plots",
+        heading: "Cactus and run-length plots",
+    },
+    PageSection {
+        id: "ab",
+        nav: "A/B",
+        heading: "A/B comparisons",
+    },
+    PageSection {
+        id: "convergence",
+        nav: "Convergence",
+        heading: "ABC convergence",
+    },
+    PageSection {
+        id: "baseline",
+        nav: "Baseline",
+        heading: "Baseline comparison",
+    },
+    PageSection {
+        id: "history",
+        nav: "History",
+        heading: "Run history",
+    },
 ];
 
 /// A report could not be made.
@@ -114,62 +155,11 @@ pub(crate) const MAX_DEFAULT_PAIRS: usize = 12;
 
 /// Laid out for a 1366 px screen and up: tables scroll inside their box, plots sit in a grid,
 /// and nothing needs a colour or an emoji font to read right (verdicts are words).
-const CSS: &str = "\
-body{font-family:system-ui,-apple-system,'Segoe UI',sans-serif;margin:0;color:#1d1d1f;background:#fafafa}
-header{background:#22313f;color:#fff;padding:14px 24px}
-header h1{margin:0 0 4px;font-size:22px}
-header p{margin:2px 0;color:#d5dde5;overflow-wrap:anywhere}
-nav{position:sticky;top:0;background:#fff;border-bottom:1px solid #ddd;padding:8px 24px;z-index:1}
-nav a{margin-right:18px;color:#1f5f99;text-decoration:none;font-weight:600}
-main{padding:8px 24px 40px;max-width:1600px;box-sizing:border-box}
-section{background:#fff;border:1px solid #e2e2e2;border-radius:6px;padding:8px 16px 14px;margin:16px 0;min-width:0}
-h2{border-bottom:2px solid #22313f;padding-bottom:4px}
-.verdicts{display:grid;grid-template-columns:repeat(auto-fill,minmax(380px,1fr));gap:10px;margin-top:12px}
-.card{border-radius:6px;padding:10px 14px;border:1px solid #ccc;border-left-width:6px;background:#f4f6f8;overflow-wrap:anywhere}
-.card.bad{background:#fdecea;border-color:#b3261e}
-.card.good{background:#eaf6ec;border-color:#2e7d32}
-table{border-collapse:collapse;margin:8px 0;font-size:13px}
-th,td{border:1px solid #ddd;padding:3px 8px;text-align:left;white-space:nowrap}
-th{background:#eef1f4;cursor:pointer;user-select:none}
-th.asc::after{content:' (up)'}th.desc::after{content:' (down)'}
-td.num{text-align:right;font-variant-numeric:tabular-nums}
-tr:nth-child(even) td{background:#fafbfc}
-.note{font-size:12px;color:#555;margin:3px 0}
-.warning{font-weight:700;border-left:4px solid #b3261e;padding-left:8px}
-.plots{display:grid;grid-template-columns:repeat(auto-fill,minmax(560px,1fr));gap:14px}
-figure{margin:0;min-width:0}
-figure svg{width:100%;height:auto;border:1px solid #eee}
-.filter{margin:6px 0;padding:4px 8px;width:280px}
-.scroll{overflow-x:auto;max-width:100%}
-code{background:#f0f0f0;padding:0 3px;border-radius:3px;overflow-wrap:anywhere}
-";
+const CSS: &str = include_str!("assets/page.css");
 
 /// Click a header to sort by that column (numbers by value); type in a filter box to hide
 /// rows without the text.
-const JS: &str = "\
-document.querySelectorAll('table.sortable').forEach(function(t){
-  var body=t.tBodies[0]; if(!body) return;
-  if(body.rows.length>12){var f=document.createElement('input');f.className='filter';
-    f.placeholder='filter rows\\u2026';t.parentNode.insertBefore(f,t);
-    f.addEventListener('input',function(){var q=f.value.toLowerCase();
-      Array.prototype.forEach.call(body.rows,function(r){
-        r.style.display=r.textContent.toLowerCase().indexOf(q)<0?'none':'';});});}
-  Array.prototype.forEach.call(t.tHead.rows[0].cells,function(th,i){
-    th.addEventListener('click',function(){
-      var asc=!th.classList.contains('asc');
-      Array.prototype.forEach.call(th.parentNode.cells,function(c){c.classList.remove('asc','desc');});
-      th.classList.add(asc?'asc':'desc');
-      var key=function(r){var s=r.cells[i]?r.cells[i].textContent.trim():'';
-        var m=s.replace(/^x/,'').match(/^-?[0-9.]+(e-?[0-9]+)?/);
-        if(!m) return [1,s];
-        var v=parseFloat(m[0]);var u=s.slice(m[0].length).trim();
-        var k={ns:1e-9,'\\u00b5s':1e-6,ms:1e-3,s:1}[u.split(' ')[0]];
-        return [0,k?v*k:v];};
-      var rows=Array.prototype.slice.call(body.rows);
-      rows.sort(function(a,b){var x=key(a),y=key(b);
-        var c=x[0]-y[0]||(x[1]<y[1]?-1:x[1]>y[1]?1:0);return asc?c:-c;});
-      rows.forEach(function(r){body.appendChild(r);});});});});
-";
+const JS: &str = include_str!("assets/page.js");
 
 /// Plots side by side; each id is derived one to one from its file name (see
 /// [`plot::slug`]), so no two figures share one.
@@ -649,7 +639,7 @@ fn plots_section(plots: &PlotData, sweeps: &[Svg]) -> Result<Doc, HtmlError> {
 }
 
 /// The page around the sections: head with the inline CSS, header, navigation, the verdict
-/// cards, one `<section>` per [`SECTION_IDS`] entry, the inline script.
+/// cards, one `<section>` per [`SECTIONS`] entry, the inline script.
 fn page(title: &str, subtitle: &str, cards: &str, bodies: [Doc; 7]) -> String {
     let mut page = format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n\
@@ -659,35 +649,19 @@ fn page(title: &str, subtitle: &str, cards: &str, bodies: [Doc; 7]) -> String {
         esc(subtitle),
         t = esc(title)
     );
-    let names = [
-        "Runs",
-        "Summary",
-        "Plots",
-        "A/B",
-        "Convergence",
-        "Baseline",
-        "History",
-    ];
-    for (id, name) in SECTION_IDS.iter().zip(names) {
-        let _ = write!(page, "<a href=\"#{id}\">{name}</a>");
+    for sec in &SECTIONS {
+        let _ = write!(page, "<a href=\"#{}\">{}</a>", sec.id, sec.nav);
     }
     let _ = write!(
         page,
         "</nav>\n<main>\n<div class=\"verdicts\">{cards}</div>\n"
     );
-    let headings = [
-        "Runs",
-        "Summary",
-        "Cactus and run-length plots",
-        "A/B comparisons",
-        "ABC convergence",
-        "Baseline comparison",
-        "Run history",
-    ];
-    for ((id, h), body) in SECTION_IDS.iter().zip(headings).zip(bodies) {
+    for (sec, body) in SECTIONS.iter().zip(bodies) {
         let _ = write!(
             page,
-            "<section id=\"{id}\">\n<h2>{h}</h2>\n{}</section>\n",
+            "<section id=\"{}\">\n<h2>{}</h2>\n{}</section>\n",
+            sec.id,
+            sec.heading,
             body.html(1)
         );
     }

@@ -106,7 +106,7 @@ fn html_report_is_self_contained_with_every_section() {
         .stdout(predicate::str::contains("index.html"));
     let html = fs::read_to_string(out.join("index.html")).expect("index.html");
     let names = check_well_formed(&html);
-    for id in puzzlebench::report::html::SECTION_IDS {
+    for id in puzzlebench::report::html::SECTIONS.map(|s| s.id) {
         assert!(html.contains(&format!("<section id=\"{id}\">")), "{id}");
         assert!(html.contains(&format!("href=\"#{id}\"")), "nav link {id}");
     }
