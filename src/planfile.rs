@@ -8,7 +8,7 @@
 //! level's. Without `[[config]]` the top level's `strategy` list is the configurations.
 //! `[[dataset]]` tables make one run over several datasets: each names its `dataset` and may
 //! set its own configurations (`strategy`, or `[[dataset.config]]` tables), seeds, colonies,
-//! repeats, solution counting and solver options, winning over the top level's.
+//! repeats, solution counting, budgets and solver options, winning over the top level's.
 //!
 //! This module only reads and checks the file: which keys exist, where they are, what type
 //! each takes. Turning values into a run is the binary's (it hands them to the same option
@@ -56,8 +56,8 @@ const CONFIG_KEYS: &[&str] = &[
     "neighbourhood",
 ];
 
-/// What a `[[dataset]]` table may set: its dataset, its configurations and the options that
-/// shape its jobs. Budgets, threads and outputs are the run's.
+/// What a `[[dataset]]` table may set: its dataset, its configurations, the options that
+/// shape its jobs and its budgets. Threads, outputs and the like are the run's.
 const DATASET_KEYS: &[&str] = &[
     "dataset",
     "strategy",
@@ -67,6 +67,10 @@ const DATASET_KEYS: &[&str] = &[
     "colonies",
     "repeat",
     "count-solutions",
+    "node-limit",
+    "timeout",
+    "cpu-limit",
+    "memory-limit",
     "colony-size",
     "limit",
     "max-cycles",
@@ -761,7 +765,7 @@ strategy = "backtrack"
             ("[[config]]\ncolony-size = 20\n", Some(1), "has no `strategy`"),
             ("[[config]]\nstrategy = \"abc\"\nseeds = 3\n", Some(3), "applies to the whole run"),
             ("[[dataset]]\nseeds = 2\n", Some(1), "has no `dataset`"),
-            ("[[dataset]]\ndataset = \"d\"\ntimeout = 3\n", Some(3), "applies to the whole run"),
+            ("[[dataset]]\ndataset = \"d\"\nthreads = 3\n", Some(3), "applies to the whole run"),
             ("[[dataset]]\ndataset = \"d\"\ncolour = 3\n", Some(3), "unknown key `colour`"),
             // TOML itself refuses a key that is both a value and an array of tables.
             ("dataset = \"d\"\n[[dataset]]\ndataset = \"e\"\n", Some(2), "not a TOML plan"),

@@ -332,6 +332,10 @@ fn joined_meta(
     m.seed = agreed(metas, |p| p.seed);
     m.seeds = agreed(metas, |p| p.seeds);
     m.colonies = agreed(metas, |p| p.colonies);
+    // A time limit the datasets do not share is no run's limit: reports then leave PAR-k out,
+    // saying why, unless given one.
+    m.timeout_s = agreed(metas, |p| p.timeout_s);
+    m.node_limit = agreed(metas, |p| p.node_limit);
     m.jobs_total = Some(plans.iter().map(|p| p.jobs).sum());
     m.jobs_in_shard = Some(rows);
     m.jobs_done = Some(rows);
@@ -378,6 +382,17 @@ fn joined_meta(
                     })
                     .collect(),
             },
+            limits: meta::Limits {
+                cpu_limit_s: agreed(metas, |p| {
+                    p.execution.as_ref().and_then(|x| x.limits.cpu_limit_s)
+                }),
+                memory_limit_bytes: agreed(metas, |p| {
+                    p.execution
+                        .as_ref()
+                        .and_then(|x| x.limits.memory_limit_bytes)
+                }),
+                ..e.limits.clone()
+            },
             ..e
         });
     m.datasets = metas
@@ -393,6 +408,8 @@ fn joined_meta(
             seeds: p.seeds.unwrap_or(1),
             colonies: p.colonies.unwrap_or(1),
             repeat: p.extra.get("repeat").and_then(|v| v.as_u64()).unwrap_or(1),
+            timeout_s: p.timeout_s,
+            node_limit: p.node_limit,
             first_job: plan.first,
             jobs: plan.jobs,
         })

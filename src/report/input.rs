@@ -617,6 +617,24 @@ fn agree_time_limit(files: &[RunFile], flag: Option<f64>) -> TimeLimit {
             f.path.display()
         ));
     }
+    // A run over several datasets whose limits differ has no one limit.
+    let split = files.iter().find_map(|f| {
+        let parts = &f.meta.as_ref()?.datasets;
+        let t0 = parts.first()?.timeout_s;
+        let other = parts.iter().find(|p| p.timeout_s != t0)?;
+        let show = |t: Option<f64>| t.map_or("none".to_string(), |t| format!("{t} s"));
+        Some(format!(
+            "the datasets of {} ran under different time limits ({}: {}, {}: {})",
+            f.path.display(),
+            parts[0].name,
+            show(t0),
+            other.name,
+            show(other.timeout_s)
+        ))
+    });
+    if let Some(why) = split {
+        return none(why);
+    }
     let limit = |f: &RunFile| f.meta.as_ref().and_then(|m| m.timeout_s);
     let first = &files[0];
     if let Some(f) = files.iter().find(|f| limit(f) != limit(first)) {

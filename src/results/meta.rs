@@ -134,7 +134,8 @@ pub struct RunMeta {
     /// The datasets of a run over several (a plan file's `[[dataset]]` tables), in job order;
     /// empty for a run of one dataset, which the fields above describe. In a run over
     /// several, `dataset` lists their names, `dataset_name` and `dataset_hash` are absent and
-    /// `seed`, `seeds`, `colonies` are set only where every dataset has the same.
+    /// `seed`, `seeds`, `colonies`, `timeout_s` and `node_limit` are set only where every
+    /// dataset has the same.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub datasets: Vec<DatasetPart>,
     /// Fields this version does not know, kept so that `merge` passes them on.
@@ -164,6 +165,10 @@ pub struct DatasetPart {
     pub colonies: u64,
     /// Solves per job (`repeat`).
     pub repeat: u64,
+    /// Its per-job time limit in seconds, `None` when it had none.
+    pub timeout_s: Option<f64>,
+    /// Its per-job node limit, `None` when it had none.
+    pub node_limit: Option<u64>,
     /// Its first job's number in the run, and how many jobs it has (all shards).
     pub first_job: u64,
     /// Jobs of this dataset in the whole plan.

@@ -434,8 +434,8 @@ fn a_bad_dataset_table_is_refused_naming_its_line_before_anything_runs() {
     let h = datasets().join("hitori5").display().to_string();
     for (body, says) in [
         (
-            format!("[[dataset]]\ndataset = {h:?}\nstrategy = \"mrv\"\ntimeout = 1\n"),
-            "plan.toml, line 4: `timeout` applies to the whole run",
+            format!("[[dataset]]\ndataset = {h:?}\nstrategy = \"mrv\"\nthreads = 1\n"),
+            "plan.toml, line 4: `threads` applies to the whole run",
         ),
         (
             "[[dataset]]\nstrategy = \"mrv\"\n".to_string(),
@@ -494,6 +494,65 @@ fn the_documented_nightly_plan_is_the_shipped_one() {
         text.contains("dataset 6 of 6")
             && text.contains("4 configurations on hitori5")
             && text.contains("in all: 804 jobs over 6 datasets"),
+        "{text}"
+    );
+}
+
+// A budget set per dataset is that dataset's; the meta keeps one run-wide limit only where
+// every dataset has it, and each dataset's own in its `datasets` entry.
+#[test]
+fn budgets_per_dataset_are_each_datasets_own() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let plan = |t2: &str| {
+        write(
+            d,
+            "budgets.toml",
+            &format!(
+                "no-summary = true\ntimeout = 5\n\
+                 [[dataset]]\ndataset = {:?}\nstrategy = \"mrv\"\n\
+                 [[dataset]]\ndataset = {:?}\nstrategy = \"backtrack\"\nnode-limit = 1000\n{t2}",
+                datasets().join("hitori5").display().to_string(),
+                datasets().join("sudoku-demo").display().to_string()
+            ),
+        )
+    };
+    let meta = |out: &Path| -> serde_json::Value {
+        let m = out.with_extension("meta.json");
+        serde_json::from_str(&std::fs::read_to_string(m).unwrap()).unwrap()
+    };
+    let same = d.join("same.csv");
+    assert!(run_plan(&plan(""), &same, &[]).status.success());
+    let m = meta(&same);
+    assert_eq!(
+        m["timeout_s"], 5.0,
+        "both datasets ran under the top level's limit"
+    );
+    assert!(
+        m["node_limit"].is_null(),
+        "only one dataset had a node limit"
+    );
+    assert_eq!(m["datasets"][1]["node_limit"], 1000);
+    assert!(m["datasets"][0]["node_limit"].is_null());
+    let differ = d.join("differ.csv");
+    let o = run_plan(&plan("timeout = 2\n"), &differ, &[]);
+    assert!(o.status.success(), "{o:?}");
+    let m = meta(&differ);
+    assert!(m["timeout_s"].is_null(), "the datasets' limits differ");
+    assert_eq!(m["datasets"][0]["timeout_s"], 5.0);
+    assert_eq!(m["datasets"][1]["timeout_s"], 2.0);
+    // PAR-k needs one limit: the summary says why there is none.
+    let o = assert_cmd::Command::cargo_bin("bench-report")
+        .unwrap()
+        .arg("summary")
+        .arg(&differ)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{o:?}");
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("PAR-2 omitted")
+            && text.contains("ran under different time limits (hitori5: 5 s, sudoku-demo: 2 s)"),
         "{text}"
     );
 }
