@@ -353,20 +353,35 @@ fn joined_meta(
         .iter()
         .map(|(s, n)| (s.as_str().to_string(), *n))
         .collect();
-    // Others' CPU and the run's own add up over parts run one after the other.
-    m.host_state = metas.iter().try_fold(meta::HostState::default(), |acc, p| {
-        let h = p.host_state.as_ref()?;
-        let add = |a: Option<f64>, b: Option<f64>| Some(a.unwrap_or(0.0) + b?);
-        Some(meta::HostState {
-            load1_start: acc.load1_start.or(h.load1_start),
-            load1_end: h.load1_end,
-            wall_s: add(acc.wall_s, h.wall_s),
-            run_cpu_s: add(acc.run_cpu_s, h.run_cpu_s),
-            host_busy_cpu_s: add(acc.host_busy_cpu_s, h.host_busy_cpu_s),
-            others_cpu_s: add(acc.others_cpu_s, h.others_cpu_s),
+    m.host_state = joined_host_state(metas);
+    m.execution = joined_execution(metas, plans);
+    m.datasets = metas
+        .iter()
+        .zip(plans)
+        .map(|(p, plan)| DatasetPart {
+            path: p.dataset.clone(),
+            name: plan.name.clone(),
+            hash: p.dataset_hash.clone().unwrap_or_default(),
+            puzzles: p.puzzles.unwrap_or(0),
+            solvers: p.solvers.clone(),
+            seed: p.seed.unwrap_or(0),
+            seeds: p.seeds.unwrap_or(1),
+            colonies: p.colonies.unwrap_or(1),
+            repeat: p.extra.get("repeat").and_then(|v| v.as_u64()).unwrap_or(1),
+            timeout_s: p.timeout_s,
+            node_limit: p.node_limit,
+            first_job: plan.first,
+            jobs: plan.jobs,
         })
-    });
-    m.execution = metas
+        .collect();
+    m.extra.remove("repeat");
+    m
+}
+
+/// The parts' execution as the run's: the first part's order, warm-up and pinning, the layouts
+/// one after the other, the limits where every part has the same.
+fn joined_execution(metas: &[&RunMeta], plans: &[PartPlan]) -> Option<Execution> {
+    metas
         .first()
         .and_then(|f| f.execution.clone())
         .map(|e| Execution {
@@ -394,26 +409,22 @@ fn joined_meta(
                 ..e.limits.clone()
             },
             ..e
-        });
-    m.datasets = metas
-        .iter()
-        .zip(plans)
-        .map(|(p, plan)| DatasetPart {
-            path: p.dataset.clone(),
-            name: plan.name.clone(),
-            hash: p.dataset_hash.clone().unwrap_or_default(),
-            puzzles: p.puzzles.unwrap_or(0),
-            solvers: p.solvers.clone(),
-            seed: p.seed.unwrap_or(0),
-            seeds: p.seeds.unwrap_or(1),
-            colonies: p.colonies.unwrap_or(1),
-            repeat: p.extra.get("repeat").and_then(|v| v.as_u64()).unwrap_or(1),
-            timeout_s: p.timeout_s,
-            node_limit: p.node_limit,
-            first_job: plan.first,
-            jobs: plan.jobs,
         })
-        .collect();
-    m.extra.remove("repeat");
-    m
+}
+
+/// The host's state over the parts.
+fn joined_host_state(metas: &[&RunMeta]) -> Option<meta::HostState> {
+    // Others' CPU and the run's own add up over parts run one after the other.
+    metas.iter().try_fold(meta::HostState::default(), |acc, p| {
+        let h = p.host_state.as_ref()?;
+        let add = |a: Option<f64>, b: Option<f64>| Some(a.unwrap_or(0.0) + b?);
+        Some(meta::HostState {
+            load1_start: acc.load1_start.or(h.load1_start),
+            load1_end: h.load1_end,
+            wall_s: add(acc.wall_s, h.wall_s),
+            run_cpu_s: add(acc.run_cpu_s, h.run_cpu_s),
+            host_busy_cpu_s: add(acc.host_busy_cpu_s, h.host_busy_cpu_s),
+            others_cpu_s: add(acc.others_cpu_s, h.others_cpu_s),
+        })
+    })
 }
