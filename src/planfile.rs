@@ -635,6 +635,14 @@ impl Sections {
 mod tests {
     use super::*;
 
+    fn entry(key: &str, value: &str, line: usize) -> Entry {
+        Entry {
+            key: key.into(),
+            setting: Setting::Value(value.into()),
+            line,
+        }
+    }
+
     const PLAN: &str = r#"# a sweep and a baseline
 dataset = "datasets/sudoku-medium"
 seeds = 2
@@ -670,16 +678,8 @@ strategy = "backtrack"
         assert_eq!(
             c.options,
             [
-                Entry {
-                    key: "colony-size".into(),
-                    setting: Setting::Value("20,50".into()),
-                    line: 11
-                },
-                Entry {
-                    key: "limit".into(),
-                    setting: Setting::Value("20,adaptive".into()),
-                    line: 12
-                },
+                entry("colony-size", "20,50", 11),
+                entry("limit", "20,adaptive", 12),
             ]
         );
         assert_eq!(
@@ -723,16 +723,8 @@ strategy = "backtrack"
         assert_eq!(
             a.options,
             [
-                Entry {
-                    key: "dataset".into(),
-                    setting: Setting::Value("datasets/hitori5".into()),
-                    line: 8
-                },
-                Entry {
-                    key: "rules".into(),
-                    setting: Setting::Value("full,basic".into()),
-                    line: 9
-                },
+                entry("dataset", "datasets/hitori5", 8),
+                entry("rules", "full,basic", 9),
             ]
         );
         assert!(a.configs.is_empty(), "the top level's [[config]] applies");
@@ -743,14 +735,7 @@ strategy = "backtrack"
         );
         assert_eq!(b.configs[0].options[0].line, 17);
         assert_eq!(b.configs[1].line, 19);
-        assert_eq!(
-            b.options[1],
-            Entry {
-                key: "seeds".into(),
-                setting: Setting::Value("4".into()),
-                line: 13
-            }
-        );
+        assert_eq!(b.options[1], entry("seeds", "4", 13));
     }
 
     #[test]

@@ -41,6 +41,20 @@ fn run_plan(plan: &Path, out: &Path, extra: &[&str]) -> std::process::Output {
         .expect("bench-run runs")
 }
 
+/// `bench-run --plan PLAN --output OUT` on one thread, started and left running (to be
+/// interrupted).
+fn spawn_plan(plan: &Path, out: &Path) -> std::process::Child {
+    std::process::Command::new(assert_cmd::cargo::cargo_bin("bench-run"))
+        .args(["--quiet", "--threads", "1", "--plan"])
+        .arg(plan)
+        .arg("--output")
+        .arg(out)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("spawn")
+}
+
 #[test]
 fn a_plan_is_the_command_line_it_stands_for_in_one_piece_or_three_shards() {
     let dir = tempfile::tempdir().unwrap();
@@ -91,15 +105,7 @@ fn an_interrupted_plan_resumes_to_the_one_piece_run_and_flags_beside_it_win() {
     let whole = d.join("whole.csv");
     assert!(run_plan(&p, &whole, &[]).status.success());
     let out = d.join("cut.csv");
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench-run"))
-        .args(["--quiet", "--threads", "1", "--plan"])
-        .arg(&p)
-        .arg("--output")
-        .arg(&out)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
+    let child = spawn_plan(&p, &out);
     let first = interrupt_after(child, &d.join("cut.csv.partial"), 20);
     assert_eq!(first.status.code(), Some(130), "{first:?}");
     let resumed = run_plan(&p, &out, &["--resume"]);
@@ -371,15 +377,7 @@ fn a_plan_over_two_datasets_is_one_run_whole_resumed_or_sharded() {
     assert_eq!(untimed(&one), all);
     // Interrupted in the second dataset, then resumed: the one-piece run.
     let cut = d.join("cut.csv");
-    let child = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench-run"))
-        .args(["--quiet", "--threads", "1", "--plan"])
-        .arg(&p)
-        .arg("--output")
-        .arg(&cut)
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("spawn");
+    let child = spawn_plan(&p, &cut);
     let part = d.join("cut.parts").join("02-sudoku-medium.csv.partial");
     let first = interrupt_after(child, &part, 20);
     assert_eq!(first.status.code(), Some(130), "{first:?}");
