@@ -4,8 +4,9 @@
 //! `timeout`, `colony-size`, …); a list value of a sweepable option is a grid. Each
 //! `[[config]]` table is one configuration: a `strategy` (one name, built-in or from the
 //! `solvers` manifest) and, optionally, its own values or lists of the solver options
-//! (`rules`, `colony-size`, `limit`, `max-cycles`, `neighbourhood`), which win over the top
-//! level's. Without `[[config]]` the top level's `strategy` list is the configurations.
+//! (`rules`, `colony-size`, `limit`, `max-cycles`, `neighbourhood`) and the options that shape
+//! its jobs ([`JOB_KEYS`]: seeds, budgets, repeats), which win over the top level's. Without
+//! `[[config]]` the top level's `strategy` list is the configurations.
 //! `[[dataset]]` tables make one run over several datasets: each names its `dataset` and may
 //! set its own configurations (`strategy`, or `[[dataset.config]]` tables), seeds, colonies,
 //! repeats, solution counting, budgets and solver options, winning over the top level's.
@@ -46,7 +47,8 @@ const RUN_KEYS: &[(&str, Kind)] = &[
     ("no-summary", Kind::Flag),
 ];
 
-/// What a configuration may set: its strategy and the solver options it sweeps or pins.
+/// What a configuration may set: its strategy and the solver options it sweeps or pins (and,
+/// as any level, the [`JOB_KEYS`]).
 const CONFIG_KEYS: &[&str] = &[
     "strategy",
     "rules",
@@ -56,12 +58,10 @@ const CONFIG_KEYS: &[&str] = &[
     "neighbourhood",
 ];
 
-/// What a `[[dataset]]` table may set: its dataset, its configurations, the options that
-/// shape its jobs and its budgets. Threads, outputs and the like are the run's.
-const DATASET_KEYS: &[&str] = &[
-    "dataset",
-    "strategy",
-    "rules",
+/// Options that shape a configuration's jobs and budgets, which a `[[dataset]]` and a
+/// `[[config]]` may set as well as the top level (one value each, not a grid). Configurations
+/// of one dataset that differ in them run as parts of their own, one after another.
+pub const JOB_KEYS: &[&str] = &[
     "seed",
     "seeds",
     "colonies",
@@ -71,11 +71,27 @@ const DATASET_KEYS: &[&str] = &[
     "timeout",
     "cpu-limit",
     "memory-limit",
-    "colony-size",
-    "limit",
-    "max-cycles",
-    "neighbourhood",
 ];
+
+/// Whether a `[[dataset]]` table may set `key`: its dataset, its configurations, the options
+/// that shape its jobs and its budgets. Threads, outputs and the like are the run's.
+fn dataset_key(key: &str) -> bool {
+    key == "dataset" || CONFIG_KEYS.contains(&key) || JOB_KEYS.contains(&key)
+}
+
+/// Whether a `[[config]]` table may set `key`.
+fn config_key(key: &str) -> bool {
+    CONFIG_KEYS.contains(&key) || JOB_KEYS.contains(&key)
+}
+
+/// The keys a level may set, for messages.
+fn keys_text(dataset: bool) -> String {
+    let first: &[&str] = if dataset { &["dataset"] } else { &[] };
+    (first.iter().chain(CONFIG_KEYS).chain(JOB_KEYS))
+        .copied()
+        .collect::<Vec<_>>()
+        .join(", ")
+}
 
 /// Options that belong to one invocation, not to the benchmark: given on the command line.
 const COMMAND_LINE_ONLY: &[&str] = &[
@@ -363,15 +379,16 @@ fn dataset_table(
             }
             continue;
         }
-        if !DATASET_KEYS.contains(&key.as_str()) {
+        if !dataset_key(key) {
             let hint = if RUN_KEYS.iter().any(|k| k.0 == key) {
                 format!(
                     "`{key}` applies to the whole run: set it at the top level (a [[dataset]] \
                      sets {})",
-                    DATASET_KEYS.join(", ")
+                    keys_text(true)
                 )
             } else {
-                unknown(key, DATASET_KEYS.iter().copied().chain(["config"]))
+                let all = keys_text(true);
+                unknown(key, all.split(", ").chain(["config"]))
             };
             return Err((line, hint));
         }
@@ -423,7 +440,7 @@ fn config(
     let mut options = Vec::new();
     for (key, v) in t {
         let line = sections.key_line(section, key).or(header);
-        if !CONFIG_KEYS.contains(&key.as_str()) {
+        if !config_key(key) {
             let hint = if RUN_KEYS.iter().any(|k| k.0 == key) {
                 let level = if matches!(section, Section::DatasetConfig(..)) {
                     "its [[dataset]] or the top level"
@@ -432,10 +449,11 @@ fn config(
                 };
                 format!(
                     "`{key}` applies to the whole run or a dataset: set it at {level} (a configuration sets {})",
-                    CONFIG_KEYS.join(", ")
+                    keys_text(false)
                 )
             } else {
-                unknown(key, CONFIG_KEYS.iter().copied())
+                let all = keys_text(false);
+                unknown(key, all.split(", "))
             };
             return Err((line, hint));
         }
@@ -451,7 +469,12 @@ fn config(
             }
             continue;
         }
-        if let Some(setting) = setting(key, v, Kind::List).map_err(|m| (line, m))? {
+        // A job option takes one value, as at the top level; a solver option may be a grid.
+        let kind = RUN_KEYS
+            .iter()
+            .find(|k| k.0 == key && JOB_KEYS.contains(&k.0))
+            .map_or(Kind::List, |k| k.1);
+        if let Some(setting) = setting(key, v, kind).map_err(|m| (line, m))? {
             options.push(Entry {
                 key: key.clone(),
                 setting,

@@ -384,17 +384,83 @@ struct Loaded {
     datasets: Vec<Segment>,
 }
 
-/// One `[[dataset]]` table of a plan, as options.
+/// One part of a plan run over several datasets: a `[[dataset]]` table, or the
+/// configurations of one dataset that agree on the options shaping their jobs
+/// ([`puzzlebench::planfile::JOB_KEYS`]), as options.
 #[derive(Clone, Debug)]
 struct Segment {
-    /// Its header line.
-    line: usize,
+    /// Where it is in the file, for messages ("the [[dataset]] at line 12").
+    place: String,
     /// The file's top level, overridden by the table's values, overridden by the command
     /// line.
     args: Args,
     /// Its configurations (its own `[[dataset.config]]` tables, else the top level's), each
     /// with its options as for [`Loaded::configs`].
     configs: Vec<(usize, Args)>,
+}
+
+/// The options of a configuration that shape its jobs and budgets, which every configuration
+/// of one part shares.
+fn job_options(a: &Args) -> impl PartialEq + std::fmt::Debug {
+    (
+        (a.seed, a.seeds, a.colonies, a.repeat, a.count_solutions),
+        (a.node_limit, a.timeout, a.cpu_limit, a.memory_limit),
+    )
+}
+
+/// A level's configurations as parts: one per set of job options, in the order each first
+/// appears, each holding its configurations in file order. `level` is the level's own
+/// options; a part's are those with its configurations' job options and strategies.
+fn split_by_job_options(place: &str, level: &Args, configs: Vec<(usize, Args)>) -> Vec<Segment> {
+    let mut parts: Vec<Segment> = Vec::new();
+    for (line, a) in configs {
+        match parts.iter_mut().find(|p| {
+            p.configs
+                .first()
+                .is_some_and(|(_, b)| job_options(b) == job_options(&a))
+        }) {
+            Some(p) => p.configs.push((line, a)),
+            None => parts.push(Segment {
+                place: String::new(),
+                args: level.clone(),
+                configs: vec![(line, a)],
+            }),
+        }
+    }
+    let split = parts.len() > 1;
+    for p in &mut parts {
+        let Some((_, first)) = p.configs.first() else {
+            continue;
+        };
+        p.place = if split {
+            let lines: Vec<String> = p.configs.iter().map(|(l, _)| l.to_string()).collect();
+            format!(
+                "{place}, the [[config]] at line{} {}",
+                if lines.len() > 1 { "s" } else { "" },
+                lines.join(", ")
+            )
+        } else {
+            place.to_string()
+        };
+        let a = &mut p.args;
+        (a.seed, a.seeds, a.colonies, a.repeat) =
+            (first.seed, first.seeds, first.colonies, first.repeat);
+        (a.count_solutions, a.node_limit, a.timeout) =
+            (first.count_solutions, first.node_limit, first.timeout);
+        (a.cpu_limit, a.memory_limit) = (first.cpu_limit, first.memory_limit);
+        let names: Vec<&str> = (p.configs.iter())
+            .filter_map(|(_, c)| c.strategy.as_deref())
+            .collect();
+        a.strategy = Some(names.join(","));
+    }
+    if parts.is_empty() {
+        parts.push(Segment {
+            place: place.to_string(),
+            args: level.clone(),
+            configs: Vec::new(),
+        });
+    }
+    parts
 }
 
 /// A plan entry as `bench-run` arguments.
@@ -524,11 +590,15 @@ fn load_args() -> Result<(Args, Option<Loaded>)> {
                 &d.configs
             };
             let configs = configs_of(Some(d), tables, &mut a)?;
-            datasets.push(Segment {
-                line: d.line,
-                args: a,
-                configs,
-            });
+            let place = format!("the [[dataset]] at line {}", d.line);
+            datasets.extend(split_by_job_options(&place, &a, configs));
+        }
+    }
+    // Top-level configurations that differ in their job options run as parts of their own.
+    if datasets.is_empty() && !configs.is_empty() {
+        let parts = split_by_job_options("the top level", &args, configs.clone());
+        if parts.len() > 1 {
+            datasets = parts;
         }
     }
     let cli_keys = matches
@@ -976,9 +1046,9 @@ fn run_datasets(args: &Args, plan: &Loaded) -> Result<ExitCode> {
             Ok(c) => cfgs.push(c),
             Err(e) => {
                 eprintln!(
-                    "bench-run: error: {}, the [[dataset]] at line {} (dataset {} of {}): {}",
+                    "bench-run: error: {}, {} (part {} of {}): {}",
                     plan.path.display(),
-                    seg.line,
+                    seg.place,
                     i + 1,
                     plan.datasets.len(),
                     common::error_text(&e)
@@ -987,10 +1057,19 @@ fn run_datasets(args: &Args, plan: &Loaded) -> Result<ExitCode> {
             }
         }
     }
+    if let Err(e) = same_jobs_twice(plan, &cfgs) {
+        eprintln!("bench-run: error: {}: {e}", plan.path.display());
+        return Ok(ExitCode::from(2));
+    }
     if args.dry_run {
         let mut jobs = 0;
         for (i, cfg) in cfgs.iter().enumerate() {
-            common::print(&format!("dataset {} of {}:\n", i + 1, cfgs.len()));
+            common::print(&format!(
+                "part {} of {} ({}):\n",
+                i + 1,
+                cfgs.len(),
+                plan.datasets[i].place
+            ));
             match dry_run(cfg) {
                 Ok(n) => jobs += n,
                 Err(e) => {
@@ -999,9 +1078,12 @@ fn run_datasets(args: &Args, plan: &Loaded) -> Result<ExitCode> {
                 }
             }
         }
+        let distinct: std::collections::BTreeSet<_> = cfgs.iter().map(|c| &c.dataset).collect();
         common::print(&format!(
-            "in all: {jobs} jobs over {} datasets, one results file of about {:.1} MB\n",
+            "in all: {jobs} jobs in {} parts over {} dataset{}, one results file of about {:.1} MB\n",
             cfgs.len(),
+            distinct.len(),
+            if distinct.len() == 1 { "" } else { "s" },
             (jobs * ROW_BYTES) as f64 / 1e6
         ));
         return Ok(ExitCode::SUCCESS);
@@ -1030,6 +1112,22 @@ fn run_datasets(args: &Args, plan: &Loaded) -> Result<ExitCode> {
     );
     puzzlebench::external::sweep_orphans(Duration::from_secs(1));
     finish(args, outcome, Some(&output))
+}
+
+/// Refuse a plan whose parts would run one job twice: the same configuration on the same
+/// dataset with overlapping seeds (two `[[dataset]]` tables, or job options that split one).
+fn same_jobs_twice(plan: &Loaded, cfgs: &[BenchConfig]) -> std::result::Result<(), String> {
+    match puzzlebench::harness::datasets::overlapping_jobs(cfgs) {
+        None => Ok(()),
+        Some((i, j, s)) => Err(format!(
+            "{} and {} both run {} on {} with seeds in common, so its jobs would run twice; \
+             give one of them other seeds or another configuration",
+            plan.datasets[i].place,
+            plan.datasets[j].place,
+            s.trim_end(),
+            cfgs[i].dataset.display()
+        )),
+    }
 }
 
 /// Say how the run ended: the interruption and how to resume, or the summary; the exit code.

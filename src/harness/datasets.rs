@@ -108,11 +108,7 @@ pub fn bench_datasets(
             continue;
         }
         if p.progress {
-            eprintln!(
-                "bench-run: dataset {} of {n}: {}",
-                i + 1,
-                plan.path.display()
-            );
+            eprintln!("bench-run: part {} of {n}: {}", i + 1, plan.path.display());
         }
         let o = bench(p, interrupt)?;
         if o.interrupted {
@@ -130,6 +126,30 @@ pub fn bench_datasets(
     put_together(&outcomes, &plans, output, &dir)
 }
 
+/// Two parts that would run the same jobs: the same configuration on the same dataset with
+/// seeds in common. Returns the parts' indices and the configuration (`name [rules] params`).
+pub fn overlapping_jobs(parts: &[BenchConfig]) -> Option<(usize, usize, String)> {
+    let seeds = |c: &BenchConfig| c.seed..c.seed.saturating_add(u64::from(c.seeds));
+    let ids = |c: &BenchConfig| -> Vec<String> {
+        (c.solvers.iter())
+            .map(|s| format!("{} [{}] {}", s.name(), s.rules(), s.params()))
+            .collect()
+    };
+    for (j, b) in parts.iter().enumerate() {
+        for (i, a) in parts[..j].iter().enumerate() {
+            let (sa, sb) = (seeds(a), seeds(b));
+            if a.dataset != b.dataset || sa.start >= sb.end || sb.start >= sa.end {
+                continue;
+            }
+            let theirs = ids(b);
+            if let Some(s) = ids(a).into_iter().find(|s| theirs.contains(s)) {
+                return Some((i, j, s));
+            }
+        }
+    }
+    None
+}
+
 /// Every part's plan, before anything runs: its jobs number the next part's first job. Each
 /// part to run is checked as a run of its own ([`super::bench::preflight`]).
 fn plan_parts(
@@ -139,12 +159,25 @@ fn plan_parts(
     resume: bool,
 ) -> Result<Vec<PartPlan>, BenchError> {
     let usage = |m: String| Err(BenchError::Usage(m));
+    if let Some((i, j, s)) = overlapping_jobs(parts) {
+        return usage(format!(
+            "parts {} and {} both run {} on {} with seeds in common: its jobs would run twice",
+            i + 1,
+            j + 1,
+            s.trim_end(),
+            parts[i].dataset.display()
+        ));
+    }
     let mut plans: Vec<PartPlan> = Vec::with_capacity(parts.len());
     let mut first = 0u64;
     for (i, p) in parts.iter_mut().enumerate() {
         let data = Dataset::open(&p.dataset)?;
         let plan = Plan::new(&data, &p.solvers, p.seed, p.seeds, p.colonies)?;
-        if let Some(other) = plans.iter().find(|o| o.name == data.name) {
+        // Two parts may read one dataset (configurations that differ in their job options);
+        // two different datasets of one name could not be told apart in the rows.
+        if let Some(other) =
+            (plans.iter()).find(|o| o.name == data.name && o.hash != data.content_hash())
+        {
             return usage(format!(
                 "datasets {} and {} are both named {}: their rows could not be told apart; \
                  give a dataset's configurations in one [[dataset]] table",
@@ -171,6 +204,7 @@ fn plan_parts(
             jobs: plan.len(),
             shard_jobs: plan.shard_len(p.shard),
             name: data.name.clone(),
+            hash: data.content_hash(),
             path: p.dataset.clone(),
             part,
             done,
@@ -194,8 +228,9 @@ struct PartPlan {
     /// Its jobs (all shards) and this shard's.
     jobs: u64,
     shard_jobs: u64,
-    /// Its dataset's name and path.
+    /// Its dataset's name, content fingerprint and path.
     name: String,
+    hash: String,
     path: PathBuf,
     /// Its results file under the parts directory.
     part: PathBuf,

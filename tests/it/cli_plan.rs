@@ -55,6 +55,30 @@ fn spawn_plan(plan: &Path, out: &Path) -> std::process::Child {
         .expect("spawn")
 }
 
+/// The plan run as `n` shards on one thread each (into `dir`), merged back with
+/// `bench-report merge`: the merged rows without timings.
+fn shards_merged(plan: &Path, dir: &Path, n: u32) -> Vec<puzzlebench::results::Record> {
+    let shards: Vec<PathBuf> = (1..=n)
+        .map(|k| {
+            let out = dir.join(format!("shard-{k}-of-{n}.csv"));
+            let args = ["--shard", &format!("{k}/{n}"), "--threads", "1"];
+            let o = run_plan(plan, &out, &args);
+            assert!(o.status.success(), "{o:?}");
+            out
+        })
+        .collect();
+    let merged = dir.join(format!("merged-{n}.csv"));
+    assert_cmd::Command::cargo_bin("bench-report")
+        .unwrap()
+        .arg("merge")
+        .args(&shards)
+        .arg("--output")
+        .arg(&merged)
+        .assert()
+        .success();
+    untimed(&merged)
+}
+
 #[test]
 fn a_plan_is_the_command_line_it_stands_for_in_one_piece_or_three_shards() {
     let dir = tempfile::tempdir().unwrap();
@@ -185,8 +209,16 @@ fn a_bad_plan_is_refused_naming_its_line_before_anything_runs() {
             "makes backtrack [] max_solutions=1 again",
         ),
         (
-            "[[config]]\nstrategy = \"abc\"\ntimeout = 1\n",
-            "line 5: `timeout` applies to the whole run",
+            "[[config]]\nstrategy = \"abc\"\nthreads = 1\n",
+            "line 5: `threads` applies to the whole run",
+        ),
+        (
+            "[[config]]\nstrategy = \"abc\"\nseeds = [1, 2]\n",
+            "line 5: `seeds` = [1, 2]: expected a whole number",
+        ),
+        (
+            "[[config]]\nstrategy = \"abc\"\ntimeout = -1\n",
+            "line 5: `timeout`",
         ),
         (
             "resume = true\n",
@@ -392,25 +424,7 @@ fn a_plan_over_two_datasets_is_one_run_whole_resumed_or_sharded() {
     assert!(resumed.status.success(), "{resumed:?}");
     assert_eq!(untimed(&cut), all);
     // Three shards, merged back.
-    let shards: Vec<PathBuf> = (1..=3)
-        .map(|k| {
-            let out = d.join(format!("shard-{k}.csv"));
-            let args = ["--shard", &format!("{k}/3"), "--threads", "1"];
-            let o = run_plan(&p, &out, &args);
-            assert!(o.status.success(), "{o:?}");
-            out
-        })
-        .collect();
-    let merged = d.join("merged.csv");
-    assert_cmd::Command::cargo_bin("bench-report")
-        .unwrap()
-        .arg("merge")
-        .args(&shards)
-        .arg("--output")
-        .arg(&merged)
-        .assert()
-        .success();
-    assert_eq!(untimed(&merged), all);
+    assert_eq!(shards_merged(&p, d, 3), all);
     // The reports read it as one run of two datasets.
     let o = assert_cmd::Command::cargo_bin("bench-report")
         .unwrap()
@@ -430,6 +444,22 @@ fn a_plan_over_two_datasets_is_one_run_whole_resumed_or_sharded() {
 fn a_bad_dataset_table_is_refused_naming_its_line_before_anything_runs() {
     let dir = tempfile::tempdir().unwrap();
     let h = datasets().join("hitori5").display().to_string();
+    // Another dataset of the same name: the first demo puzzle alone.
+    let other_dir = dir.path().join("other").join("hitori5");
+    std::fs::create_dir_all(&other_dir).unwrap();
+    let demo = std::fs::read_to_string(datasets().join("hitori5/demo.txt")).unwrap();
+    std::fs::write(other_dir.join("demo.txt"), demo).unwrap();
+    std::fs::write(
+        other_dir.join("generated.tsv"),
+        std::fs::read_to_string(datasets().join("hitori5/generated.tsv"))
+            .unwrap()
+            .lines()
+            .take(3)
+            .map(|l| format!("{l}\n"))
+            .collect::<String>(),
+    )
+    .unwrap();
+    let other = other_dir.display().to_string();
     for (body, says) in [
         (
             format!("[[dataset]]\ndataset = {h:?}\nstrategy = \"mrv\"\nthreads = 1\n"),
@@ -449,7 +479,13 @@ fn a_bad_dataset_table_is_refused_naming_its_line_before_anything_runs() {
         ),
         (
             format!(
-                "[[dataset]]\ndataset = {h:?}\nstrategy = \"mrv\"\n[[dataset]]\ndataset = {h:?}\nstrategy = \"row\"\n"
+                "[[dataset]]\ndataset = {h:?}\nstrategy = \"mrv\"\n[[dataset]]\ndataset = {h:?}\nstrategy = \"mrv,row\"\n"
+            ),
+            "the [[dataset]] at line 1 and the [[dataset]] at line 4 both run mrv [full] max_solutions=1 on",
+        ),
+        (
+            format!(
+                "[[dataset]]\ndataset = {h:?}\nstrategy = \"mrv\"\n[[dataset]]\ndataset = {other:?}\nstrategy = \"row\"\n"
             ),
             "both named hitori5",
         ),
@@ -489,9 +525,9 @@ fn the_documented_nightly_plan_is_the_shipped_one() {
     assert!(o.status.success(), "{o:?}");
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(
-        text.contains("dataset 6 of 6")
+        text.contains("part 6 of 6 (the [[dataset]] at line")
             && text.contains("4 configurations on hitori5")
-            && text.contains("in all: 804 jobs over 6 datasets"),
+            && text.contains("in all: 804 jobs in 6 parts over 6 datasets"),
         "{text}"
     );
 }
@@ -551,6 +587,115 @@ fn budgets_per_dataset_are_each_datasets_own() {
     assert!(
         text.contains("PAR-2 omitted")
             && text.contains("ran under different time limits (hitori5: 5 s, sudoku-demo: 2 s)"),
+        "{text}"
+    );
+}
+
+// Issue 40: a configuration may set the options that shape its jobs (seeds, budgets, …), the
+// narrowest level winning. Configurations of one dataset that differ in them run as parts of
+// their own, in one run whose rows are each part's own run, for any --threads or --shard.
+#[test]
+fn job_options_per_configuration_split_a_dataset_into_parts_of_one_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let data = datasets().join("sudoku-medium");
+    let p = write(
+        d,
+        "per-config.toml",
+        &format!(
+            "dataset = {:?}\nno-summary = true\nmax-cycles = 100\nseed = 4\n\
+             [[config]]\nstrategy = \"backtrack\"\nnode-limit = 50\n\
+             [[config]]\nstrategy = \"abc-hybrid\"\nseeds = 2\ncolony-size = [20, 40]\n\
+             [[config]]\nstrategy = \"abc\"\nseeds = 2\n",
+            data.display().to_string()
+        ),
+    );
+    let o = run_plan(&p, &d.join("dry.csv"), &["--dry-run"]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{o:?}");
+    assert!(
+        text.contains("part 1 of 2 (the top level, the [[config]] at line 5)")
+            && text.contains("part 2 of 2 (the top level, the [[config]] at lines 8, 12)")
+            && text.contains("in all: 350 jobs in 2 parts over 1 dataset"),
+        "{text}"
+    );
+    let whole = d.join("whole.csv");
+    let o = run_plan(&p, &whole, &["--threads", "2"]);
+    assert!(o.status.success(), "{o:?}");
+    let all = untimed(&whole);
+    assert_eq!(all.len(), 50 + 300);
+    // Each part is the command line it stands for.
+    let single = |name: &str, args: &[&str]| {
+        let out = d.join(name);
+        bench_run()
+            .args(["--no-summary", "--seed", "4", "--dataset"])
+            .arg(&data)
+            .args(args)
+            .arg("--output")
+            .arg(&out)
+            .assert()
+            .success();
+        untimed(&out)
+    };
+    let mut expected = single("bt.csv", &["--strategy", "backtrack", "--node-limit", "50"]);
+    expected.extend(
+        single(
+            "abc.csv",
+            &[
+                "--strategy",
+                "abc-hybrid",
+                "--colony-size",
+                "20,40",
+                "--seeds",
+                "2",
+                "--max-cycles",
+                "100",
+            ],
+        )
+        .into_iter()
+        .chain(single(
+            "abc2.csv",
+            &["--strategy", "abc", "--seeds", "2", "--max-cycles", "100"],
+        ))
+        .collect::<Vec<_>>()
+        .into_iter()
+        .map(|mut r| {
+            r.job += 50;
+            r
+        }),
+    );
+    let key = |r: &puzzlebench::results::Record| {
+        (
+            r.puzzle_id.clone(),
+            r.strategy.clone(),
+            r.params.clone(),
+            r.seed,
+            r.colony,
+        )
+    };
+    let mut got = all.clone();
+    for rows in [&mut got, &mut expected] {
+        rows.iter_mut().for_each(|r| r.job = 0);
+        rows.sort_by_key(key);
+    }
+    assert_eq!(got, expected, "the parts' rows are their single runs'");
+    let meta: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(d.join("whole.meta.json")).unwrap()).unwrap();
+    assert_eq!(meta["datasets"][0]["node_limit"], 50);
+    assert_eq!(meta["datasets"][1]["seeds"], 2);
+    assert_eq!(meta["datasets"][1]["first_job"], 50);
+    // One thread, and two shards merged back, give the same rows.
+    let one = d.join("one.csv");
+    assert!(run_plan(&p, &one, &["--threads", "1"]).status.success());
+    assert_eq!(untimed(&one), all);
+    assert_eq!(shards_merged(&p, d, 2), all);
+    // Flags beside --plan win over every configuration's values: nothing left to split.
+    let flags = ["--seeds", "1", "--node-limit", "50", "--dry-run"];
+    let o = run_plan(&p, &d.join("flat.csv"), &flags);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{o:?}");
+    assert!(
+        !text.contains("part 1 of") && text.contains("jobs: 200 (seeds 1,"),
         "{text}"
     );
 }
