@@ -9,7 +9,8 @@ use crate::hitori::rules::Rules;
 use crate::hitori::search::Strategy;
 use crate::results::{Counters, Params};
 use crate::solver::{
-    Answer, End, Outcome, PuzzleKind, RunOption, Solver, SolverError, Task, Worker,
+    Answer, Capabilities, End, Options, Outcome, PuzzleKind, RunOption, Sizes, Solver, SolverError,
+    Task, Worker,
 };
 use crate::sudoku;
 use crate::sudoku::abc::{AbcParams, Limit, Neighbourhood};
@@ -595,36 +596,35 @@ impl Solver for SolverSpec {
     fn kind(&self) -> PuzzleKind {
         SolverSpec::kind(self)
     }
-    fn rules(&self) -> &str {
-        SolverSpec::rules(self)
-    }
     fn params(&self) -> Params {
         SolverSpec::params(self)
     }
     fn randomised(&self) -> bool {
         SolverSpec::is_randomised(self)
     }
-    fn supports(&self, option: RunOption) -> bool {
-        match self {
-            SolverSpec::Hitori { .. } | SolverSpec::Backtrack { .. } => {
-                matches!(
-                    option,
-                    RunOption::NodeLimit | RunOption::CountSolutions | RunOption::Repeat
-                )
-            }
+    fn capabilities(&self) -> Capabilities {
+        let options = match self {
+            SolverSpec::Hitori { .. } | SolverSpec::Backtrack { .. } => Options::of(&[
+                RunOption::NodeLimit,
+                RunOption::CountSolutions,
+                RunOption::Repeat,
+            ]),
             SolverSpec::Abc { .. } | SolverSpec::Prop { .. } => {
-                matches!(option, RunOption::Trace | RunOption::AbcParams)
+                Options::of(&[RunOption::Trace, RunOption::AbcParams])
             }
-        }
+        };
+        // The propagation colony decodes any order; the others are written for 9x9.
+        let sizes = match self {
+            SolverSpec::Prop { .. } => Sizes::Sides(vec![4, 9, 16, 25, 36]),
+            _ => Sizes::Usual,
+        };
+        Capabilities::default()
+            .with_rules(SolverSpec::rules(self))
+            .with_options(options)
+            .with_sizes(sizes)
     }
     fn effort(&self) -> Option<&str> {
         builtin_effort(SolverSpec::name(self))
-    }
-    fn sudoku_orders(&self) -> &[usize] {
-        match self {
-            SolverSpec::Prop { .. } => &[2, 3, 4, 5, 6],
-            _ => &[3],
-        }
     }
     fn memory_estimate(&self, trace: bool) -> u64 {
         match self {

@@ -31,6 +31,16 @@ impl PuzzleKind {
     /// Every kind.
     pub const ALL: [PuzzleKind; 2] = [PuzzleKind::Hitori, PuzzleKind::Sudoku];
 
+    /// The grid sides a solver of this kind takes unless it declares others
+    /// ([`crate::solver::Sizes::Usual`]): `None` where the rules hold at every size (Hitori),
+    /// the classic 9x9 for Sudoku.
+    pub fn usual_sides(self) -> Option<Vec<usize>> {
+        match self {
+            PuzzleKind::Hitori => None,
+            PuzzleKind::Sudoku => Some(vec![9]),
+        }
+    }
+
     /// Lower-case name, as written in the `kind` column.
     pub fn name(self) -> &'static str {
         match self {

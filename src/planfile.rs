@@ -442,13 +442,14 @@ fn config(
         let line = sections.key_line(section, key).or(header);
         if !config_key(key) {
             let hint = if RUN_KEYS.iter().any(|k| k.0 == key) {
-                let level = if matches!(section, Section::DatasetConfig(..)) {
-                    "its [[dataset]] or the top level"
-                } else {
-                    "the top level"
+                // What a configuration cannot set is the run's, or (`dataset`) its level's.
+                let (what, level) = match (key.as_str(), section) {
+                    ("dataset", Section::DatasetConfig(..)) => ("its dataset", "its [[dataset]]"),
+                    ("dataset", _) => ("the dataset", "the top level or in a [[dataset]]"),
+                    _ => ("the whole run", "the top level"),
                 };
                 format!(
-                    "`{key}` applies to the whole run or a dataset: set it at {level} (a configuration sets {})",
+                    "`{key}` applies to {what}: set it at {level} (a configuration sets {})",
                     keys_text(false)
                 )
             } else {
@@ -771,7 +772,8 @@ strategy = "backtrack"
             ("seeds = 2\nlimit = []\n", Some(2), "an empty list"),
             ("quiet = 1\n", Some(1), "expected true or false"),
             ("[[config]]\ncolony-size = 20\n", Some(1), "has no `strategy`"),
-            ("[[config]]\nstrategy = \"abc\"\nseeds = 3\n", Some(3), "applies to the whole run"),
+            ("[[config]]\nstrategy = \"abc\"\nthreads = 3\n", Some(3), "applies to the whole run"),
+            ("[[config]]\nstrategy = \"abc\"\nseeds = [3]\n", Some(3), "expected a whole number"),
             ("[[dataset]]\nseeds = 2\n", Some(1), "has no `dataset`"),
             ("[[dataset]]\ndataset = \"d\"\nthreads = 3\n", Some(3), "applies to the whole run"),
             ("[[dataset]]\ndataset = \"d\"\ncolour = 3\n", Some(3), "unknown key `colour`"),
@@ -783,9 +785,14 @@ strategy = "backtrack"
                 "not both",
             ),
             (
-                "[[dataset]]\ndataset = \"d\"\n[[dataset.config]]\nstrategy = \"abc\"\nseeds = 4\n",
+                "[[dataset]]\ndataset = \"d\"\n[[dataset.config]]\nstrategy = \"abc\"\nthreads = 4\n",
                 Some(5),
-                "set it at its [[dataset]]",
+                "`threads` applies to the whole run: set it at the top level",
+            ),
+            (
+                "[[dataset]]\ndataset = \"d\"\n[[dataset.config]]\nstrategy = \"abc\"\ndataset = \"e\"\n",
+                Some(5),
+                "`dataset` applies to its dataset: set it at its [[dataset]]",
             ),
             ("[[config]]\nstrategy = \"abc,mrv\"\n", Some(2), "one name"),
             ("strategy = \"mrv\"\n[[config]]\nstrategy = \"row\"\n", Some(1), "not both"),

@@ -229,30 +229,114 @@ impl<'a> Task<'a> {
 /// solver supports, and applies one that only some support to those (saying so once).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RunOption {
-    /// `--node-limit`.
+    /// A per-job search-node budget.
     NodeLimit,
-    /// `--count-solutions`.
+    /// Counting solutions up to a limit (proving uniqueness).
     CountSolutions,
-    /// `--trace`.
+    /// A per-cycle trace of the best score.
     Trace,
-    /// `--colony-size`, `--limit`, `--max-cycles`, `--neighbourhood`.
+    /// The colony parameters (colony size, abandonment limit, cycle budget, neighbourhood).
     AbcParams,
-    /// `--repeat`: the harness may solve a job several times and time each solve; the
-    /// solver must give the same outcome and counters every time.
+    /// Repeated solves of one job, each timed: the solver must give the same outcome and
+    /// counters every time.
     Repeat,
 }
 
 impl RunOption {
-    /// The flag(s) as the user wrote them.
-    pub fn flag(self) -> &'static str {
+    fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+}
+
+/// A set of [`RunOption`]s: small, `Copy`, built with [`Options::with`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Options(u8);
+
+impl Options {
+    /// No option.
+    pub const NONE: Options = Options(0);
+
+    /// The set of `options`.
+    pub fn of(options: &[RunOption]) -> Options {
+        options.iter().fold(Options::NONE, |set, &o| set.with(o))
+    }
+
+    /// The same set with `option` too.
+    #[must_use]
+    pub fn with(self, option: RunOption) -> Options {
+        Options(self.0 | option.bit())
+    }
+
+    /// Whether `option` is in the set.
+    pub fn has(self, option: RunOption) -> bool {
+        self.0 & option.bit() != 0
+    }
+}
+
+/// The puzzle sizes a solver takes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub enum Sizes {
+    /// Its kind's usual sizes ([`PuzzleKind::usual_sides`]).
+    #[default]
+    Usual,
+    /// These grid sides only (`[9, 16, 25]` for Sudoku of orders 3, 4 and 5).
+    Sides(Vec<usize>),
+}
+
+impl Sizes {
+    /// The grid sides it takes where a kind restricts them: `None` for any size.
+    pub fn sides(&self, kind: PuzzleKind) -> Option<Vec<usize>> {
         match self {
-            RunOption::NodeLimit => "--node-limit",
-            RunOption::CountSolutions => "--count-solutions",
-            RunOption::Trace => "--trace",
-            RunOption::AbcParams => "--colony-size/--limit/--max-cycles/--neighbourhood",
-            RunOption::Repeat => "--repeat",
+            Sizes::Sides(s) => Some(s.clone()),
+            Sizes::Usual => kind.usual_sides(),
         }
     }
+}
+
+/// What a solver takes and applies, declared as data ([`Solver::capabilities`]): the harness
+/// checks a run against it before any job runs (a size or an option the solver does not
+/// take is refused or set aside, naming it) and writes `rules` in every row. A new field comes
+/// with a default that keeps every existing solver's behaviour, so the struct is built
+/// through [`Capabilities::default`] and its `with_*` methods.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[non_exhaustive]
+pub struct Capabilities {
+    /// The rule variant it solves under (the `rules` column: Hitori's `full` or `basic`),
+    /// empty where its kind has one set of rules.
+    pub rules: String,
+    /// The run options it honours.
+    pub options: Options,
+    /// The puzzle sizes it takes.
+    pub sizes: Sizes,
+}
+
+impl Capabilities {
+    /// The same with this rule variant.
+    #[must_use]
+    pub fn with_rules(mut self, rules: impl Into<String>) -> Capabilities {
+        self.rules = rules.into();
+        self
+    }
+
+    /// The same honouring these options.
+    #[must_use]
+    pub fn with_options(mut self, options: Options) -> Capabilities {
+        self.options = options;
+        self
+    }
+
+    /// The same taking these sizes.
+    #[must_use]
+    pub fn with_sizes(mut self, sizes: Sizes) -> Capabilities {
+        self.sizes = sizes;
+        self
+    }
+}
+
+/// A configuration as the harness names it in messages and plan identities:
+/// `name [rules] params`.
+pub fn config_id(s: &dyn Solver) -> String {
+    format!("{} [{}] {}", s.name(), s.capabilities().rules, s.params())
 }
 
 /// A solver failed on a job (or could not start): the job becomes an `error` row with this
@@ -275,14 +359,21 @@ impl From<&str> for SolverError {
 
 /// A configured solver: what the harness plans with, records in every row, and starts one
 /// [`Worker`] from on each worker thread.
+///
+/// Evolution: the trait only grows by methods with a default that keeps every existing
+/// solver's behaviour (what a solver takes is data in [`Capabilities`], which grows the same
+/// way), so a solver crate written against one version builds against the next. What is
+/// specific to one puzzle kind or to the command line stays out of it.
 pub trait Solver: Send + Sync {
     /// Strategy name (`strategy` column; what `--strategy` selects).
     fn name(&self) -> &str;
     /// The kind of puzzle it takes.
     fn kind(&self) -> PuzzleKind;
-    /// Rule set (`rules` column), empty where it does not apply.
-    fn rules(&self) -> &str {
-        ""
+    /// What it takes and applies: its rule variant, the run options it honours, the sizes it
+    /// takes. Asked once per run, before any job; the default is the usual sizes, no option,
+    /// no rule variant.
+    fn capabilities(&self) -> Capabilities {
+        Capabilities::default()
     }
     /// Every other parameter that shapes its rows (`params` column).
     fn params(&self) -> Params {
@@ -297,17 +388,6 @@ pub trait Solver: Send + Sync {
     /// columns.
     fn measures(&self) -> bool {
         false
-    }
-    /// Whether it honours a run option.
-    fn supports(&self, option: RunOption) -> bool {
-        let _ = option;
-        false
-    }
-    /// The Sudoku orders it takes (3 = 9x9, 4 = 16x16, 5 = 25x25, ...); 9x9 only unless it
-    /// says otherwise. The harness refuses a run whose dataset holds a Sudoku of another order
-    /// before any job runs or any output is written. Not consulted for other kinds.
-    fn sudoku_orders(&self) -> &[usize] {
-        &[3]
     }
     /// The counter its effort is measured in, recorded per strategy in the run's meta
     /// (`efforts`): reports compare two strategies on effort only when they declare the same
@@ -550,6 +630,37 @@ mod tests {
             trace: None,
         };
         assert_eq!(w.solve(&mut task).expect("solve").end, End::GaveUp);
-        assert!(!s.measures() && !s.supports(RunOption::Trace) && s.params().as_str().is_empty());
+        let caps = s.capabilities();
+        assert!(
+            !s.measures() && !caps.options.has(RunOption::Trace) && s.params().as_str().is_empty()
+        );
+        assert_eq!(caps.sizes.sides(PuzzleKind::Sudoku), Some(vec![9]));
+        assert_eq!(caps.sizes.sides(PuzzleKind::Hitori), None);
+    }
+
+    #[test]
+    fn an_option_set_holds_what_was_put_in_and_nothing_else() {
+        let all = [
+            RunOption::NodeLimit,
+            RunOption::CountSolutions,
+            RunOption::Trace,
+            RunOption::AbcParams,
+            RunOption::Repeat,
+        ];
+        for (i, &o) in all.iter().enumerate() {
+            let one = Options::NONE.with(o);
+            for (j, &p) in all.iter().enumerate() {
+                assert_eq!(one.has(p), i == j, "{o:?} / {p:?}");
+            }
+        }
+        let some = Options::of(&[RunOption::Trace, RunOption::Repeat]);
+        assert!(some.has(RunOption::Trace) && some.has(RunOption::Repeat));
+        assert!(!some.has(RunOption::NodeLimit) && !Options::NONE.has(RunOption::Trace));
+        let caps = Capabilities::default()
+            .with_rules("basic")
+            .with_options(some)
+            .with_sizes(Sizes::Sides(vec![16]));
+        assert_eq!(caps.rules, "basic");
+        assert_eq!(caps.sizes.sides(PuzzleKind::Hitori), Some(vec![16]));
     }
 }

@@ -131,7 +131,7 @@ pub fn resolve_sweep(
         .filter(|(_, _, s)| {
             seen.insert((
                 s.name().to_string(),
-                s.rules().to_string(),
+                s.capabilities().rules,
                 s.params().as_str().to_string(),
             ))
         })

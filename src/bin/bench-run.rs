@@ -225,6 +225,17 @@ struct Args {
 }
 
 /// Refuse an option no selected strategy honours; name the ones that ignore it otherwise.
+/// The flag(s) a user writes for a run option (the library's [`RunOption`] knows no CLI).
+fn flag(option: RunOption) -> &'static str {
+    match option {
+        RunOption::NodeLimit => "--node-limit",
+        RunOption::CountSolutions => "--count-solutions",
+        RunOption::Trace => "--trace",
+        RunOption::AbcParams => "--colony-size/--limit/--max-cycles/--neighbourhood",
+        RunOption::Repeat => "--repeat",
+    }
+}
+
 fn check_option(
     solvers: &[Box<dyn Solver>],
     option: RunOption,
@@ -237,12 +248,12 @@ fn check_option(
     let (honour, ignore): (Vec<&dyn Solver>, Vec<&dyn Solver>) = solvers
         .iter()
         .map(|s| s.as_ref())
-        .partition(|s| s.supports(option));
+        .partition(|s| s.capabilities().options.has(option));
     // A plan's value is a default for its configurations: when `--strategy` beside the plan
     // (or the plan's own tables) leave it nothing to apply to, it is set aside, not an error.
     // Given on the command line it is the user's request, and a request nothing honours is.
     let from_plan_only = plan.is_some_and(|p| {
-        option.flag().split('/').all(|f| {
+        flag(option).split('/').all(|f| {
             let id = f.trim_start_matches("--").replace('-', "_");
             !p.cli_keys.contains(&id)
         })
@@ -250,7 +261,7 @@ fn check_option(
     if honour.is_empty() && from_plan_only {
         eprintln!(
             "bench-run: note: the plan's {} applies to no strategy in this run ({}); set aside",
-            option.flag(),
+            flag(option),
             names(&ignore)
         );
         return Ok(());
@@ -258,14 +269,14 @@ fn check_option(
     if honour.is_empty() {
         bail!(
             "{} does not apply to any strategy in this run ({})",
-            option.flag(),
+            flag(option),
             names(&ignore)
         );
     }
     if !ignore.is_empty() {
         eprintln!(
             "bench-run: note: {} applies to {} only, not to {}",
-            option.flag(),
+            flag(option),
             names(&honour),
             names(&ignore)
         );
@@ -632,7 +643,7 @@ fn plan_solvers(p: &Loaded, manifest: Option<(&std::path::Path, &str)>) -> Resul
         let strategy = a.strategy.as_deref().unwrap_or_default();
         let g = sweep(a).with_context(at)?;
         for s in resolve_sweep(strategy, &g, manifest).with_context(at)? {
-            let id = format!("{} [{}] {}", s.name(), s.rules(), s.params());
+            let id = puzzlebench::solver::config_id(s.as_ref());
             if let Some(prev) = seen.insert(id.clone(), *line) {
                 bail!(
                     "{}: the [[config]] at line {line} makes {id} again (the one at line {prev} makes it); each configuration once",
@@ -665,7 +676,10 @@ fn dry_run(cfg: &BenchConfig) -> Result<u64> {
         dataset.len()
     );
     for s in &cfg.solvers {
-        out.push_str(&format!("  {} [{}] {}\n", s.name(), s.rules(), s.params()));
+        out.push_str(&format!(
+            "  {}\n",
+            puzzlebench::solver::config_id(s.as_ref())
+        ));
     }
     out.push_str(&format!(
         "jobs: {jobs}{} (seeds {}, colonies {}, repeat {})\n",

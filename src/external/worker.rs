@@ -126,9 +126,10 @@ impl Solver for ExternalSolver {
     fn cpus(&self) -> usize {
         self.spec.cpus
     }
-    /// The manifest's `orders` (default `[3]`).
-    fn sudoku_orders(&self) -> &[usize] {
-        &self.spec.orders
+    /// The manifest's `orders` (default `[3]`) as grid sides; no rule variant, no option.
+    fn capabilities(&self) -> crate::solver::Capabilities {
+        let sides = self.spec.orders.iter().map(|k| k * k).collect();
+        crate::solver::Capabilities::default().with_sizes(crate::solver::Sizes::Sides(sides))
     }
     /// The process is started before the first job, which knows the budget to pass on in
     /// `PUZZLEBENCH_TIMEOUT`: with `ready = true` in `ExternalWorker::prepare`, outside

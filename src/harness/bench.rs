@@ -254,7 +254,7 @@ fn check_repeat(cfg: &BenchConfig) -> Result<(), BenchError> {
                         "{} (randomised: each solve is a different run)",
                         s.name()
                     ))
-                } else if !s.supports(RunOption::Repeat) {
+                } else if !s.capabilities().options.has(RunOption::Repeat) {
                     Some(format!("{} (does not support repeated solves)", s.name()))
                 } else {
                     None
@@ -550,7 +550,7 @@ fn run_meta(cfg: &BenchConfig, dataset: &Dataset, plan: &Plan, columns: Columns)
         solvers: cfg
             .solvers
             .iter()
-            .map(|s| format!("{} [{}] {}", s.name(), s.rules(), s.params()))
+            .map(|s| crate::solver::config_id(s.as_ref()))
             .collect(),
         efforts: cfg
             .solvers
@@ -893,6 +893,7 @@ fn job_identity<'a>(
         ids.entry(p.kind()).or_default().push(p.id);
     }
     let params: Vec<_> = solvers.iter().map(|s| s.params()).collect();
+    let rules: Vec<String> = solvers.iter().map(|s| s.capabilities().rules).collect();
     Ok(move |r: &crate::results::Record| {
         let job = plan.job(r.job);
         let solver = &solvers[job.strategy];
@@ -904,7 +905,7 @@ fn job_identity<'a>(
             dataset.name.as_str(),
             puzzle,
             solver.name(),
-            solver.rules(),
+            rules[job.strategy].as_str(),
             &params[job.strategy],
             job.seed,
             job.colony,

@@ -132,7 +132,7 @@ pub fn overlapping_jobs(parts: &[BenchConfig]) -> Option<(usize, usize, String)>
     let seeds = |c: &BenchConfig| c.seed..c.seed.saturating_add(u64::from(c.seeds));
     let ids = |c: &BenchConfig| -> Vec<String> {
         (c.solvers.iter())
-            .map(|s| format!("{} [{}] {}", s.name(), s.rules(), s.params()))
+            .map(|s| crate::solver::config_id(s.as_ref()))
             .collect()
     };
     for (j, b) in parts.iter().enumerate() {

@@ -127,17 +127,25 @@ pub struct OrderRefusal {
 /// sized for it, and a run that big already takes days.
 pub const MAX_JOBS: u64 = 1 << 32;
 
-/// Refuse a Sudoku solver the dataset holds an order for that it does not declare
-/// ([`Solver::sudoku_orders`]), naming the first such puzzle.
-fn check_orders(dataset: &Dataset, s: &dyn Solver) -> Result<(), PlanError> {
-    let takes = s.sudoku_orders();
+/// Refuse a solver the dataset holds a puzzle of a size for that it does not take
+/// ([`crate::solver::Capabilities::sizes`]), naming the first such puzzle. Sizes are known
+/// per dataset for Sudoku (its order K, a K² x K² grid); a kind whose every size any solver
+/// takes has nothing to check.
+fn check_sizes(dataset: &Dataset, s: &dyn Solver) -> Result<(), PlanError> {
+    if s.kind() != PuzzleKind::Sudoku {
+        return Ok(());
+    }
+    let Some(sides) = s.capabilities().sizes.sides(s.kind()) else {
+        return Ok(());
+    };
     let Some(seen) = dataset
         .sudoku_orders()
         .iter()
-        .find(|o| !takes.contains(&o.order))
+        .find(|o| !sides.contains(&(o.order * o.order)))
     else {
         return Ok(());
     };
+    let takes: Vec<usize> = (2..=8).filter(|k| sides.contains(&(k * k))).collect();
     let list: Vec<String> = takes
         .iter()
         .map(|k| format!("{k} ({0}x{0})", k * k))
@@ -183,6 +191,11 @@ impl Plan {
         }
         let mut blocks = Vec::new();
         let mut first = 0u64;
+        // Each strategy's identity, which orders the blocks the same whatever the order of
+        // `--strategy`.
+        let ids: Vec<_> = (strategies.iter())
+            .map(|s| (s.name(), s.capabilities().rules, s.params()))
+            .collect();
         for (si, s) in strategies.iter().enumerate() {
             let puzzles = dataset.count(s.kind());
             if puzzles == 0 {
@@ -198,9 +211,7 @@ impl Plan {
                     holds: holds.join(", "),
                 });
             }
-            if s.kind() == PuzzleKind::Sudoku {
-                check_orders(dataset, s.as_ref())?;
-            }
+            check_sizes(dataset, s.as_ref())?;
             let colonies = if s.randomised() { colonies } else { 1 };
             let len = u128::from(puzzles) * u128::from(seeds) * u128::from(colonies);
             let jobs = u128::from(first) + len;
@@ -211,11 +222,7 @@ impl Plan {
                 });
             }
             let len = len as u64;
-            let me = (s.name(), s.rules(), s.params());
-            let rank = strategies
-                .iter()
-                .filter(|o| (o.name(), o.rules(), o.params()) < me)
-                .count();
+            let rank = ids.iter().filter(|o| **o < ids[si]).count();
             blocks.push(Block {
                 strategy: si,
                 rank,
@@ -491,7 +498,7 @@ pub fn fingerprint(
         h.write_str(&dataset.content_hash());
         for s in strategies {
             h.write_str(s.name());
-            h.write_str(s.rules());
+            h.write_str(&s.capabilities().rules);
             h.write_str(s.params().as_str());
         }
         h.write_u64(seed);
@@ -517,8 +524,9 @@ mod tests {
         fn kind(&self) -> PuzzleKind {
             PuzzleKind::Sudoku
         }
-        fn sudoku_orders(&self) -> &[usize] {
-            self.0
+        fn capabilities(&self) -> crate::solver::Capabilities {
+            let sides = self.0.iter().map(|k| k * k).collect();
+            crate::solver::Capabilities::default().with_sizes(crate::solver::Sizes::Sides(sides))
         }
         fn start(&self) -> Result<Box<dyn Worker + '_>, SolverError> {
             Err("not started in a plan test".into())

@@ -162,6 +162,8 @@ pub(crate) struct Workers<'s> {
     slots: Vec<Option<Box<dyn Worker + 's>>>,
     /// Each solver's `params`, computed once.
     params: Vec<crate::results::Params>,
+    /// Each strategy's rule variant ([`crate::solver::Capabilities::rules`]), asked once.
+    rules: Vec<String>,
     /// The row of the last job, reused from job to job.
     pub record: Record,
     /// The trace of the last job (`--trace`).
@@ -191,6 +193,7 @@ impl<'s> Workers<'s> {
             solvers,
             slots: solvers.iter().map(|_| None).collect(),
             params: solvers.iter().map(|s| s.params()).collect(),
+            rules: solvers.iter().map(|s| s.capabilities().rules).collect(),
             record: Record::default(),
             trace: Vec::new(),
             filled_for: None,
@@ -215,7 +218,7 @@ impl<'s> Workers<'s> {
             r.kind = puzzle.kind();
             r.size = puzzle.size();
             set_str(&mut r.strategy, solver.name());
-            set_str(&mut r.rules, solver.rules());
+            set_str(&mut r.rules, &self.rules[job.strategy]);
             r.params.clone_from(&self.params[job.strategy]);
             self.filled_for = Some(key);
             self.head.clear();

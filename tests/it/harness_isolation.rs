@@ -55,8 +55,8 @@ impl Solver for Faulty {
     fn kind(&self) -> PuzzleKind {
         PuzzleKind::Hitori
     }
-    fn rules(&self) -> &str {
-        "full"
+    fn capabilities(&self) -> puzzlebench::solver::Capabilities {
+        puzzlebench::solver::Capabilities::default().with_rules("full")
     }
     fn start(&self) -> Result<Box<dyn Worker + '_>, SolverError> {
         Ok(Box::new(|task: &mut Task<'_>| self.solve(task)))
@@ -157,8 +157,8 @@ impl Solver for Rewrites {
     fn kind(&self) -> PuzzleKind {
         self.inner.kind()
     }
-    fn rules(&self) -> &str {
-        self.inner.rules()
+    fn capabilities(&self) -> puzzlebench::solver::Capabilities {
+        self.inner.capabilities()
     }
     fn params(&self) -> Params {
         self.inner.params()
