@@ -101,7 +101,7 @@ pub enum PlanError {
 }
 
 /// A Sudoku strategy and an order of the dataset it does not take
-/// ([`Solver::sudoku_orders`]).
+/// ([`crate::solver::Capabilities::sizes`]).
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
 #[error("strategy {strategy} takes Sudoku {takes} only, not order {order} ({side}x{side}): dataset {dataset} holds {puzzles} puzzle(s) of order {order}, the first at {path}:{line} ({id}); nothing was run. Leave them out, or choose a strategy that takes order {order} (abc-prop and restarts take orders 2-6; an external solver declares its orders in its manifest's `orders` key)", side = order * order, path = path.display())]
 pub struct OrderRefusal {
