@@ -400,7 +400,7 @@ struct Loaded {
 /// ([`puzzlebench::planfile::JOB_KEYS`]), as options.
 #[derive(Clone, Debug)]
 struct Segment {
-    /// Where it is in the file, for messages ("the [[dataset]] at line 12").
+    /// Where it is in the file, for messages (`the [[dataset]] at line 12`).
     place: String,
     /// The file's top level, overridden by the table's values, overridden by the command
     /// line.
