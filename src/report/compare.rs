@@ -592,7 +592,7 @@ where
 }
 
 /// Compare a baseline run with a new run, job by job (joined on [`Record::key`]), from two
-/// streams each sorted by [`key_cmp`] (see [`crate::results::read::KeySorted`]). Memory is
+/// streams each sorted by [`key_cmp`] (see [`crate::results::sort::KeySorted`]). Memory is
 /// bounded by the number of groups and of changes found, not by the rows: per group at most
 /// [`TIME_SAMPLE_CAP`] wall-time pairs. Stops at the first error of either stream.
 pub fn compare_sorted<I, J, R, S, E>(

@@ -23,7 +23,8 @@ use crate::report::filter::RowFilter;
 use crate::report::Vocabulary;
 use crate::results::counters::metric_name;
 use crate::results::meta::{RunMeta, RunStatus};
-use crate::results::read::{self as io, KeySorted, ReadError, SORT_BUFFER_ROWS};
+use crate::results::read::{self as io, ReadError};
+use crate::results::sort::{KeySorted, SORT_BUFFER_ROWS};
 use crate::results::{Columns, Record};
 use std::collections::HashMap;
 use std::io::BufRead as _;
@@ -366,7 +367,7 @@ impl RunSet {
             set: self,
             rows: KeySorted::open(&paths, SORT_BUFFER_ROWS)?,
             filter: self.opts.filter.clone(),
-            prev: None,
+            ahead: None,
             seen: 0,
             kept: 0,
         })
@@ -401,7 +402,9 @@ pub struct SortedRows<'a> {
     set: &'a RunSet,
     rows: KeySorted,
     filter: Option<RowFilter>,
-    prev: Option<crate::results::JobKey>,
+    /// The row after the one handed on last: a repeated job is the next row with an equal
+    /// key, found without keeping a copy of any key.
+    ahead: Option<Record>,
     seen: u64,
     kept: u64,
 }
@@ -413,12 +416,22 @@ impl SortedRows<'_> {
     }
 
     fn next_row(&mut self) -> Result<Option<Record>, ReadError> {
-        while let Some(r) = self.rows.next_row()? {
-            let key = r.key();
-            if self.prev.as_ref() == Some(&key) && !self.set.opts.allow_duplicates {
+        loop {
+            let r = match self.ahead.take() {
+                Some(r) => r,
+                None => match self.rows.next_row()? {
+                    Some(r) => r,
+                    None => break,
+                },
+            };
+            self.ahead = self.rows.next_row()?;
+            let repeated = self
+                .ahead
+                .as_ref()
+                .is_some_and(|n| n.job_key() == r.job_key());
+            if repeated && !self.set.opts.allow_duplicates {
                 return Err(self.set.locate_duplicate(&r));
             }
-            self.prev = Some(key);
             self.seen += 1;
             if self.filter.as_mut().is_none_or(|f| f.matches(&r)) {
                 self.kept += 1;
@@ -657,7 +670,8 @@ fn agree_time_limit(files: &[RunFile], flag: Option<f64>) -> TimeLimit {
 }
 
 /// Finds jobs that occur more than once across the files of one input (say a directory
-/// holding two runs of one plan), by a 64-bit hash of the job key per row: 16 bytes a row.
+/// holding two runs of one plan), by the job's fingerprint ([`crate::results::JobKeyRef::fingerprint`]):
+/// 16 bytes a row.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct DuplicateJobs {
     first_input: HashMap<u64, usize>,
@@ -669,13 +683,7 @@ impl DuplicateJobs {
     /// Note row `r` read from file number `input`; when its job was already seen, the file
     /// number where it was seen first.
     pub(crate) fn check(&mut self, r: &Record, input: usize) -> Option<usize> {
-        let mut h = crate::hash::StableHasher::default();
-        for part in [&r.dataset, &r.puzzle_id, &r.strategy, &r.rules] {
-            h.write_str(part);
-        }
-        h.write_str(r.params.as_str());
-        h.write_str(&format!("{}:{}", r.seed, r.colony));
-        match self.first_input.entry(h.finish()) {
+        match self.first_input.entry(r.job_key().fingerprint()) {
             std::collections::hash_map::Entry::Occupied(e) => {
                 self.repeats += 1;
                 Some(*e.get())

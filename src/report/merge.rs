@@ -10,15 +10,11 @@
 //! columns must fit one plan (`PlanShape`). Jobs missing from the plan are reported, not
 //! refused: the caller decides (the CLI exits non-zero unless `--allow-missing`).
 
-use crate::hash::StableHasher;
-use crate::results::read::{ResultsReader, SpillDir};
+use crate::results::read::ResultsReader;
+use crate::results::sort::{ExternalSort, KWay, Source, Spill};
 use crate::results::{Columns, ReadError, Record};
 use crate::results::{RunMeta, RunStatus, Shard, WriteError};
 use serde_json::{json, Value};
-use std::cmp::Reverse;
-use std::collections::BinaryHeap;
-use std::fs;
-use std::io::{BufReader, BufWriter, Read as _, Write as _};
 use std::path::{Path, PathBuf};
 
 /// Why inputs cannot be merged. Every variant names the files involved.
@@ -608,121 +604,85 @@ impl PlanShape {
     }
 }
 
-/// A job key's 64-bit fingerprint, for the duplicate-key check.
-fn key_hash(r: &Record) -> u64 {
-    let mut h = StableHasher::default();
-    for s in [&r.dataset, &r.puzzle_id, &r.strategy, &r.rules] {
-        h.write_str(s);
-    }
-    h.write_str(r.params.as_str());
-    h.write_u64(r.seed);
-    h.write_u64(u64::from(r.colony));
-    h.finish()
-}
-
-/// Entries the duplicate-key check holds before spilling a sorted run (20 bytes each on
-/// disk, 24 in memory: 24 MB).
+/// Entries the duplicate-key check holds before spilling a sorted run (24 bytes each in
+/// memory: 24 MB).
 const KEY_BUFFER: usize = 1 << 20;
 
-/// Duplicate job keys in bounded memory: (key hash, job, input) for every row, sorted in
-/// chunks that are spilled to disk, then merged; equal hashes are candidates that the caller
-/// confirms against the rows (a 64-bit hash may collide).
-#[derive(Default)]
-struct KeyCheck {
-    buf: Vec<(u64, u64, u32)>,
-    spill: Option<SpillDir>,
-    runs: Vec<PathBuf>,
+/// One row's job fingerprint and where the row is: what the duplicate-key check sorts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct KeyEntry {
+    fingerprint: u64,
+    job: u64,
+    input: u32,
+}
+
+impl Spill for KeyEntry {
+    fn header() -> Vec<&'static str> {
+        vec!["fingerprint", "job", "input"]
+    }
+    fn cells(&self) -> Vec<String> {
+        vec![
+            self.fingerprint.to_string(),
+            self.job.to_string(),
+            self.input.to_string(),
+        ]
+    }
+    fn read(
+        path: &Path,
+        headers: &csv::StringRecord,
+        row: &csv::StringRecord,
+        line: u64,
+    ) -> Result<Self, ReadError> {
+        let cell = |i: usize| -> Result<u64, ReadError> {
+            let v = row.get(i).unwrap_or("");
+            v.parse().map_err(|_| ReadError::BadValue {
+                path: path.to_path_buf(),
+                line,
+                column: headers.get(i).unwrap_or("").to_string(),
+                value: v.to_string(),
+                expected: "an unsigned integer".into(),
+            })
+        };
+        Ok(KeyEntry {
+            fingerprint: cell(0)?,
+            job: cell(1)?,
+            input: u32::try_from(cell(2)?).unwrap_or(u32::MAX),
+        })
+    }
+}
+
+/// Duplicate job keys in bounded memory: the job fingerprint, job and input of every row
+/// through the one external sort; equal fingerprints are candidates that the caller confirms
+/// against the rows (a 64-bit hash may collide).
+struct KeyCheck(ExternalSort<KeyEntry>);
+
+impl Default for KeyCheck {
+    fn default() -> Self {
+        KeyCheck(ExternalSort::new("keys", KEY_BUFFER))
+    }
 }
 
 impl KeyCheck {
     fn push(&mut self, r: &Record, src: usize) -> Result<(), MergeError> {
-        self.buf.push((key_hash(r), r.job, src as u32));
-        if self.buf.len() >= KEY_BUFFER {
-            self.spill()?;
-        }
-        Ok(())
+        Ok(self.0.push(KeyEntry {
+            fingerprint: r.job_key().fingerprint(),
+            job: r.job,
+            input: src as u32,
+        })?)
     }
 
-    fn spill(&mut self) -> Result<(), MergeError> {
-        self.buf.sort_unstable();
-        let dir = match &mut self.spill {
-            Some(d) => d,
-            None => self.spill.insert(SpillDir::new("keys")?),
-        };
-        let path = dir.next_path("bin");
-        let io = |source| ReadError::Io {
-            path: path.clone(),
-            source,
-        };
-        let mut w = BufWriter::new(fs::File::create(&path).map_err(io)?);
-        for (h, j, s) in self.buf.drain(..) {
-            w.write_all(&h.to_le_bytes())
-                .and_then(|()| w.write_all(&j.to_le_bytes()))
-                .and_then(|()| w.write_all(&s.to_le_bytes()))
-                .map_err(io)?;
-        }
-        w.flush().map_err(io)?;
-        self.runs.push(path);
-        Ok(())
-    }
-
-    /// Pairs of (job, input) with equal key hashes, in hash order, at most `cap`.
-    fn candidates(mut self, cap: usize) -> Result<Vec<[(u64, u32); 2]>, MergeError> {
+    /// Pairs of (job, input) with equal fingerprints, in fingerprint order, at most `cap`.
+    fn candidates(self, cap: usize) -> Result<Vec<[(u64, u32); 2]>, MergeError> {
         let mut out = Vec::new();
-        let mut prev: Option<(u64, u64, u32)> = None;
-        let mut see = |e: (u64, u64, u32), out: &mut Vec<[(u64, u32); 2]>| {
+        let mut prev: Option<KeyEntry> = None;
+        for e in self.0.finish()? {
+            let e = e?;
             if let Some(p) = prev {
-                if p.0 == e.0 && out.len() < cap {
-                    out.push([(p.1, p.2), (e.1, e.2)]);
+                if p.fingerprint == e.fingerprint && out.len() < cap {
+                    out.push([(p.job, p.input), (e.job, e.input)]);
                 }
             }
             prev = Some(e);
-        };
-        if self.runs.is_empty() {
-            self.buf.sort_unstable();
-            for &e in &self.buf {
-                see(e, &mut out);
-            }
-            return Ok(out);
-        }
-        if !self.buf.is_empty() {
-            self.spill()?;
-        }
-        let mut readers = Vec::new();
-        for p in &self.runs {
-            let f = fs::File::open(p).map_err(|source| ReadError::Io {
-                path: p.clone(),
-                source,
-            })?;
-            readers.push((BufReader::new(f), p.clone()));
-        }
-        let next = |r: &mut (BufReader<fs::File>, PathBuf)| -> Result<Option<(u64, u64, u32)>, MergeError> {
-            let mut b = [0u8; 20];
-            match r.0.read_exact(&mut b) {
-                Ok(()) => {}
-                Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => return Ok(None),
-                Err(source) => {
-                    return Err(ReadError::Io {
-                        path: r.1.clone(),
-                        source,
-                    }
-                    .into())
-                }
-            }
-            let u = |a: &[u8]| a.iter().rev().fold(0u64, |acc, &x| (acc << 8) | u64::from(x));
-            Ok(Some((u(&b[0..8]), u(&b[8..16]), u(&b[16..20]) as u32)))
-        };
-        let mut heap = BinaryHeap::new();
-        for (i, r) in readers.iter_mut().enumerate() {
-            if let Some(e) = next(r)? {
-                heap.push(Reverse((e, i)));
-            }
-        }
-        while let Some(Reverse((e, i))) = heap.pop() {
-            see(e, &mut out);
-            if let Some(n) = next(&mut readers[i])? {
-                heap.push(Reverse((n, i)));
-            }
         }
         Ok(out)
     }
@@ -731,13 +691,72 @@ impl KeyCheck {
 /// Rows of one input with their 1-based lines.
 type RowIter = Box<dyn Iterator<Item = Result<(Record, u64), ReadError>>>;
 
-/// One input being merged: where its rows come from, and the last job it gave.
-struct Cursor {
-    rows: RowIter,
+/// One input being merged: where its rows come from (opened at the first pull), and the last
+/// job it gave. It yields its rows checked to be in job order.
+struct Cursor<'a> {
+    input: &'a MergeInput,
+    rows: Option<RowIter>,
     last: Option<u64>,
     count: u64,
-    /// The row read and not merged yet.
-    head: Option<Record>,
+}
+
+/// A row ordered by its job number, for the merge of shards.
+struct JobRow(Record);
+
+impl PartialEq for JobRow {
+    fn eq(&self, other: &Self) -> bool {
+        self.0.job == other.0.job
+    }
+}
+impl Eq for JobRow {}
+impl PartialOrd for JobRow {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for JobRow {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.job.cmp(&other.0.job)
+    }
+}
+
+impl Source for Cursor<'_> {
+    type Item = JobRow;
+    type Error = MergeError;
+
+    /// The next row, checked to follow the previous one in job order.
+    fn pull(&mut self) -> Result<Option<JobRow>, MergeError> {
+        let rows = match &mut self.rows {
+            Some(r) => r,
+            None => self.rows.insert(open_rows(self.input)?),
+        };
+        let Some(row) = rows.next() else {
+            return Ok(None);
+        };
+        let (r, line) = row?;
+        let path = &self.input.path;
+        if let Some(prev) = self.last {
+            if r.job == prev {
+                return Err(MergeError::DuplicateJob {
+                    job: r.job,
+                    puzzle_id: r.puzzle_id.clone(),
+                    first: path.clone(),
+                    second: path.clone(),
+                });
+            }
+            if r.job < prev {
+                return Err(MergeError::OutOfOrder {
+                    path: path.clone(),
+                    line,
+                    job: r.job,
+                    previous: prev,
+                });
+            }
+        }
+        self.last = Some(r.job);
+        self.count += 1;
+        Ok(Some(JobRow(r)))
+    }
 }
 
 /// The rows of an input, in job order, with their 1-based lines (rows in memory are numbered
@@ -817,30 +836,23 @@ pub(crate) fn merge_stream(
         .then(PlanShape::default);
     let columns = merged_columns(inputs)?;
 
-    let mut cursors = Vec::with_capacity(inputs.len());
-    let mut heap = BinaryHeap::new();
-    for (i, input) in inputs.iter().enumerate() {
-        let mut c = Cursor {
-            rows: open_rows(input)?,
+    let cursors = inputs
+        .iter()
+        .map(|input| Cursor {
+            input,
+            rows: None,
             last: None,
             count: 0,
-            head: None,
-        };
-        if let Some(job) = advance(&mut c, &input.path)? {
-            heap.push(Reverse((job, i)));
-        }
-        cursors.push(c);
-    }
+        })
+        .collect();
+    let mut merge = KWay::new(cursors)?;
     let mut keys = KeyCheck::default();
     let mut shape_error = None;
     let mut missing = Gaps::default();
     let mut previous: Option<(u64, usize)> = None;
     let mut rows = 0u64;
-    while let Some(Reverse((job, src))) = heap.pop() {
-        // The heap holds (job, input) for each input whose head row is waiting.
-        let Some(r) = cursors[src].head.take() else {
-            continue;
-        };
+    while let Some((JobRow(r), src)) = merge.next_item()? {
+        let job = r.job;
         if let Some((pj, ps)) = previous {
             if pj == job {
                 // Two plans' rows under one job number: say so rather than "duplicate".
@@ -878,9 +890,6 @@ pub(crate) fn merge_stream(
         sink(&r, columns).map_err(|e| MergeError::Write(e.to_string()))?;
         rows += 1;
         previous = Some((job, src));
-        if let Some(next) = advance(&mut cursors[src], &paths[src])? {
-            heap.push(Reverse((next, src)));
-        }
     }
     if let Some(t) = jobs_total {
         let from = previous.map_or(0, |(pj, _)| pj + 1);
@@ -895,7 +904,7 @@ pub(crate) fn merge_stream(
         s.finish(&paths)?;
     }
     confirm_duplicates(keys, inputs, &paths)?;
-    let counts: Vec<u64> = cursors.iter().map(|c| c.count).collect();
+    let counts: Vec<u64> = merge.sources().iter().map(|c| c.count).collect();
     let meta = merged_meta(inputs, &metas, &counts, jobs_total, rows, missing.count);
     Ok(MergeOutcome {
         columns,
@@ -933,37 +942,6 @@ fn confirm_duplicates(
         }
     }
     Ok(())
-}
-
-/// Read the next row of one input into its head, checked to follow its previous row in job
-/// order; the row's job.
-fn advance(c: &mut Cursor, path: &Path) -> Result<Option<u64>, MergeError> {
-    let Some(row) = c.rows.next() else {
-        return Ok(None);
-    };
-    let (r, line) = row?;
-    if let Some(prev) = c.last {
-        if r.job == prev {
-            return Err(MergeError::DuplicateJob {
-                job: r.job,
-                puzzle_id: r.puzzle_id.clone(),
-                first: path.to_path_buf(),
-                second: path.to_path_buf(),
-            });
-        }
-        if r.job < prev {
-            return Err(MergeError::OutOfOrder {
-                path: path.to_path_buf(),
-                line,
-                job: r.job,
-                previous: prev,
-            });
-        }
-    }
-    c.last = Some(r.job);
-    c.count += 1;
-    c.head = Some(r);
-    Ok(c.last)
 }
 
 /// The merged file's meta (see [`MergeOutcome::meta`]).

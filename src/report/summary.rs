@@ -453,9 +453,13 @@ impl GroupAcc {
         }
         self.effort.add(effort, solved);
         let puzzle = id_hash(&r.puzzle_id);
+        // The instance a job ran (puzzle, seed, colony), not the job: ratios pair two groups'
+        // jobs on it.
         let job = {
             let mut h = StableHasher::default();
-            h.write_str(&format!("{puzzle}:{}:{}", r.seed, r.colony));
+            h.write_u64(puzzle);
+            h.write_u64(r.seed);
+            h.write_u64(u64::from(r.colony));
             h.finish()
         };
         self.jobs

@@ -8,6 +8,7 @@
 //! - [`shard`]: `--shard K/N`.
 //! - [`trace`]: the ABC trace rows, written and read.
 //! - [`read`]: reading results and metas with `file:line` errors.
+//! - [`sort`]: the one external sort and k-way merge (sorted reads, `merge`'s checks).
 //! - [`mod@write`]: CSV lines and atomic, no-clobber file writes.
 
 pub mod counters;
@@ -15,13 +16,14 @@ pub mod meta;
 pub mod read;
 pub mod record;
 pub mod shard;
+pub mod sort;
 pub mod trace;
 pub mod write;
 
 pub use counters::{Counters, COUNTERS};
 pub use meta::{RunMeta, RunStatus};
 pub use read::ReadError;
-pub use record::{Claim, Columns, EndedBy, JobKey, Params, Record, Status};
+pub use record::{Claim, Columns, EndedBy, JobKey, JobKeyRef, Params, Record, Status};
 pub use shard::{PlanLayout, Shard};
 pub use trace::TraceRun;
 pub use write::WriteError;

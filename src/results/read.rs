@@ -8,9 +8,8 @@
 use super::meta::{meta_path, RunMeta};
 use super::record::{Columns, Record};
 use std::cmp::Ordering;
-use std::collections::BinaryHeap;
 use std::fs;
-use std::io::{BufReader, BufWriter, Write as _};
+use std::io::BufReader;
 use std::path::{Path, PathBuf};
 
 /// A problem with an input or output file. Every variant names the file; those about a row
@@ -155,7 +154,7 @@ pub struct ResultsFile {
     pub columns: Columns,
 }
 
-fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ReadError + '_ {
+pub(crate) fn io_err(path: &Path) -> impl FnOnce(std::io::Error) -> ReadError + '_ {
     move |source| ReadError::Io {
         path: path.to_path_buf(),
         source,
@@ -268,11 +267,14 @@ impl<R: std::io::BufRead> std::io::Read for LfLines<R> {
 }
 
 /// The CSV reader of a results file: buffered, CRLF read as LF.
-type CsvReader = csv::Reader<LfLines<BufReader<fs::File>>>;
+pub(crate) type CsvReader = csv::Reader<LfLines<BufReader<fs::File>>>;
 
 /// Open a header-named CSV for streaming: a regular file, a non-empty header holding every
 /// `required` column.
-fn open_csv(path: &Path, required: &[&str]) -> Result<(CsvReader, csv::StringRecord), ReadError> {
+pub(crate) fn open_csv(
+    path: &Path,
+    required: &[&str],
+) -> Result<(CsvReader, csv::StringRecord), ReadError> {
     let meta = fs::metadata(path).map_err(io_err(path))?;
     if !meta.is_file() {
         return Err(ReadError::Refused {
@@ -325,7 +327,7 @@ fn for_each_row(
 }
 
 /// Build a record from one CSV row.
-fn record_of(
+pub(crate) fn record_of(
     path: &Path,
     headers: &csv::StringRecord,
     rec: &csv::StringRecord,
@@ -450,204 +452,7 @@ impl Iterator for ResultsReader {
 /// The order of [`crate::results::JobKey`] (dataset, puzzle, strategy, rules, params, seed,
 /// colony), compared in place: sorting millions of rows must not clone a key per comparison.
 pub fn key_cmp(a: &Record, b: &Record) -> Ordering {
-    (&a.dataset, &a.puzzle_id, &a.strategy, &a.rules, &a.params)
-        .cmp(&(&b.dataset, &b.puzzle_id, &b.strategy, &b.rules, &b.params))
-        .then(a.seed.cmp(&b.seed))
-        .then(a.colony.cmp(&b.colony))
-}
-
-/// A private temporary directory for spilled sort runs, removed with everything in it when
-/// dropped (also on an error or a panic unwinding through the owner).
-pub struct SpillDir {
-    dir: PathBuf,
-    files: u64,
-}
-
-impl SpillDir {
-    /// A new directory under the system temporary directory (`TMPDIR`).
-    pub fn new(purpose: &str) -> Result<SpillDir, ReadError> {
-        let base = std::env::temp_dir();
-        // pid + a process-wide counter + time: unique without a dependency on `tempfile`.
-        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
-        let n = NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let nanos = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let dir = base.join(format!(
-            "puzzlebench-{purpose}-{}-{n}-{nanos}",
-            std::process::id()
-        ));
-        fs::create_dir(&dir).map_err(io_err(&dir))?;
-        Ok(SpillDir { dir, files: 0 })
-    }
-
-    /// A fresh file path inside the directory.
-    pub fn next_path(&mut self, ext: &str) -> PathBuf {
-        self.files += 1;
-        self.dir.join(format!("run-{:06}.{ext}", self.files))
-    }
-}
-
-impl Drop for SpillDir {
-    fn drop(&mut self) {
-        let _ = fs::remove_dir_all(&self.dir);
-    }
-}
-
-/// Rows held in memory before a sorted run is spilled to disk by [`KeySorted`]: about
-/// 50 MB of records. Inputs up to this size are sorted in memory and never touch the disk.
-pub const SORT_BUFFER_ROWS: usize = 100_000;
-
-/// One sorted run being merged: a spilled file, or the last chunk still in memory.
-enum Run {
-    File(Box<ResultsReader>),
-    Memory(std::vec::IntoIter<Record>),
-}
-
-impl Run {
-    fn next_row(&mut self) -> Result<Option<Record>, ReadError> {
-        match self {
-            Run::File(r) => Ok(r.next_row()?.map(|(rec, _)| rec)),
-            Run::Memory(it) => Ok(it.next()),
-        }
-    }
-}
-
-/// Heap entry of the k-way merge: ordered by key, then run number, so rows with equal keys
-/// come out in input order (the sort is stable across runs as within them).
-struct Head {
-    rec: Record,
-    run: usize,
-}
-
-impl PartialEq for Head {
-    fn eq(&self, other: &Self) -> bool {
-        self.cmp(other) == Ordering::Equal
-    }
-}
-impl Eq for Head {}
-impl PartialOrd for Head {
-    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
-        Some(self.cmp(other))
-    }
-}
-impl Ord for Head {
-    fn cmp(&self, other: &Self) -> Ordering {
-        // Reversed: `BinaryHeap` is a max-heap and the smallest key must come first.
-        key_cmp(&other.rec, &self.rec).then(other.run.cmp(&self.run))
-    }
-}
-
-/// The rows of several results files in join-key order ([`key_cmp`]), whatever order the files
-/// hold them in: an external merge sort. Rows are read in file order into a buffer of
-/// `buffer_rows`; a full buffer is sorted (stably) and spilled to a private temporary
-/// directory as a CSV with every column, and the runs are then merged. Memory is the buffer
-/// plus one row and one read buffer per run, whatever the number of rows; the disk holds one
-/// copy of the input while the rows are drawn. Rows with equal keys keep their input order.
-pub struct KeySorted {
-    runs: Vec<Run>,
-    heap: BinaryHeap<Head>,
-    columns: Columns,
-    rows: u64,
-    _spill: Option<SpillDir>,
-}
-
-impl KeySorted {
-    /// Read, check and sort `paths` (already expanded: files only).
-    pub fn open(paths: &[PathBuf], buffer_rows: usize) -> Result<KeySorted, ReadError> {
-        let buffer_rows = buffer_rows.max(1);
-        let mut spill: Option<SpillDir> = None;
-        let mut runs = Vec::new();
-        let mut buf: Vec<Record> = Vec::new();
-        let mut columns = Columns::default();
-        let mut rows = 0u64;
-        for p in paths {
-            let mut rdr = ResultsReader::open(p)?;
-            let c = rdr.columns();
-            columns.solutions |= c.solutions;
-            columns.solution |= c.solution;
-            columns.measured |= c.measured;
-            while let Some((r, _)) = rdr.next_row()? {
-                rows += 1;
-                buf.push(r);
-                if buf.len() >= buffer_rows {
-                    let dir = match &mut spill {
-                        Some(d) => d,
-                        None => spill.insert(SpillDir::new("sort")?),
-                    };
-                    runs.push(Run::File(Box::new(spill_run(dir, &mut buf)?)));
-                }
-            }
-        }
-        if !buf.is_empty() {
-            buf.sort_by(key_cmp);
-            runs.push(Run::Memory(std::mem::take(&mut buf).into_iter()));
-        }
-        let mut heap = BinaryHeap::with_capacity(runs.len());
-        for (i, run) in runs.iter_mut().enumerate() {
-            if let Some(rec) = run.next_row()? {
-                heap.push(Head { rec, run: i });
-            }
-        }
-        Ok(KeySorted {
-            runs,
-            heap,
-            columns,
-            rows,
-            _spill: spill,
-        })
-    }
-
-    /// Optional columns any input has.
-    pub fn columns(&self) -> Columns {
-        self.columns
-    }
-
-    /// Rows in all inputs.
-    pub fn rows(&self) -> u64 {
-        self.rows
-    }
-
-    /// The next row in key order.
-    pub fn next_row(&mut self) -> Result<Option<Record>, ReadError> {
-        let Some(Head { rec, run }) = self.heap.pop() else {
-            return Ok(None);
-        };
-        if let Some(next) = self.runs[run].next_row()? {
-            self.heap.push(Head { rec: next, run });
-        }
-        Ok(Some(rec))
-    }
-}
-
-impl Iterator for KeySorted {
-    type Item = Result<Record, ReadError>;
-    fn next(&mut self) -> Option<Self::Item> {
-        self.next_row().transpose()
-    }
-}
-
-/// Sort a full buffer and write it as one run (every column, so it reads back unchanged).
-fn spill_run(dir: &mut SpillDir, buf: &mut Vec<Record>) -> Result<ResultsReader, ReadError> {
-    buf.sort_by(key_cmp);
-    let path = dir.next_path("csv");
-    let file = fs::File::create(&path).map_err(io_err(&path))?;
-    let mut w = csv::Writer::from_writer(BufWriter::with_capacity(1 << 16, file));
-    let werr = |e: csv::Error| ReadError::Io {
-        path: path.clone(),
-        source: std::io::Error::other(e),
-    };
-    w.write_record(Columns::ALL.header()).map_err(werr)?;
-    for r in buf.drain(..) {
-        w.write_record(r.fields(Columns::ALL)).map_err(werr)?;
-    }
-    let mut inner = w.into_inner().map_err(|e| ReadError::Io {
-        path: path.clone(),
-        source: std::io::Error::other(e.to_string()),
-    })?;
-    inner.flush().map_err(io_err(&path))?;
-    drop(inner);
-    ResultsReader::open(&path)
+    a.job_key().cmp(&b.job_key())
 }
 
 /// Read the sidecar of a results file. `Ok(None)` when there is none (meta is optional);

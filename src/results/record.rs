@@ -246,6 +246,81 @@ pub struct JobKey {
     pub colony: u32,
 }
 
+impl JobKey {
+    /// The key borrowed: its order and fingerprint without a clone.
+    pub fn as_ref(&self) -> JobKeyRef<'_> {
+        JobKeyRef {
+            dataset: &self.dataset,
+            puzzle_id: &self.puzzle_id,
+            strategy: &self.strategy,
+            rules: &self.rules,
+            params: self.params.as_str(),
+            seed: self.seed,
+            colony: self.colony,
+        }
+    }
+
+    /// The one 64-bit job hash (see [`JobKeyRef::fingerprint`]).
+    pub fn fingerprint(&self) -> u64 {
+        self.as_ref().fingerprint()
+    }
+}
+
+/// A job's key borrowed from its row ([`Record::job_key`]): [`JobKey`]'s fields in its order,
+/// so sorting, joining and hashing millions of rows clones no string.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct JobKeyRef<'a> {
+    /// Dataset name.
+    pub dataset: &'a str,
+    /// Puzzle id.
+    pub puzzle_id: &'a str,
+    /// Strategy name.
+    pub strategy: &'a str,
+    /// Rule set.
+    pub rules: &'a str,
+    /// Parameters, canonical text.
+    pub params: &'a str,
+    /// Seed value.
+    pub seed: u64,
+    /// Colony index.
+    pub colony: u32,
+}
+
+impl JobKeyRef<'_> {
+    /// The one job hash, over every field of the key (strings length-prefixed, so no two keys
+    /// share their bytes), stable across runs and platforms: what the duplicate checks of the
+    /// input layer and of `merge` compare. Equal keys give equal fingerprints; a collision of
+    /// different keys is possible (64 bits), so a check that refuses compares the keys too.
+    pub fn fingerprint(&self) -> u64 {
+        let mut h = crate::hash::StableHasher::default();
+        for s in [
+            self.dataset,
+            self.puzzle_id,
+            self.strategy,
+            self.rules,
+            self.params,
+        ] {
+            h.write_str(s);
+        }
+        h.write_u64(self.seed);
+        h.write_u64(u64::from(self.colony));
+        h.finish()
+    }
+
+    /// The key owned.
+    pub fn to_key(&self) -> JobKey {
+        JobKey {
+            dataset: self.dataset.to_string(),
+            puzzle_id: self.puzzle_id.to_string(),
+            strategy: self.strategy.to_string(),
+            rules: self.rules.to_string(),
+            params: Params::from_cell(self.params),
+            seed: self.seed,
+            colony: self.colony,
+        }
+    }
+}
+
 impl fmt::Display for JobKey {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{} {} {}", self.dataset, self.puzzle_id, self.strategy)?;
@@ -536,19 +611,24 @@ impl Record {
         }
     }
 
-    /// The key that identifies a job across runs, shards and baselines.
+    /// The key that identifies a job across runs, shards and baselines, owned (a message, a
+    /// map key); [`Record::job_key`] borrows it.
     pub fn key(&self) -> JobKey {
-        JobKey {
-            dataset: self.dataset.clone(),
-            puzzle_id: self.puzzle_id.clone(),
-            strategy: self.strategy.clone(),
-            rules: self.rules.clone(),
-            params: self.params.clone(),
+        self.job_key().to_key()
+    }
+
+    /// The job key borrowed from this row.
+    pub fn job_key(&self) -> JobKeyRef<'_> {
+        JobKeyRef {
+            dataset: &self.dataset,
+            puzzle_id: &self.puzzle_id,
+            strategy: &self.strategy,
+            rules: &self.rules,
+            params: self.params.as_str(),
             seed: self.seed,
             colony: self.colony,
         }
     }
-
     /// The cells of this row for the given column selection, in header order (the cells
     /// of [`Record::write_csv`]'s line, unquoted).
     pub fn fields(&self, cols: Columns) -> Vec<String> {
