@@ -11,8 +11,8 @@
 //!
 //! - a neighbour of a source changes one of its decisions (later decisions more often) to
 //!   another of the candidates the cell had at that point: the best-so-far source's value there
-//!   when it differs and is a candidate (half the time: the colony's shared memory, like ACS's
-//!   best-value reinforcement), else a random one;
+//!   when it differs and is a candidate (a quarter of the time, `SHARE`: the colony's shared
+//!   memory, like ACS's best-value reinforcement), else a random one;
 //! - employed bees try one neighbour per source, onlookers pick sources by roulette on
 //!   `worst - fitness + 1`; a neighbour replaces its source when it is no worse (equal
 //!   fitness moves along plateaus); a source not improved for `limit` tries is replaced by
@@ -371,6 +371,12 @@ impl Decoder {
     }
 }
 
+/// How often a neighbour takes the best-so-far source's value at the changed cell (the
+/// colony's shared memory); the rest of the time it takes a random other candidate. Below one
+/// half so that the sources keep more of their own diversity instead of all drifting to the
+/// best one, which is what stalls them at the 25x25 phase transition (docs/reproduction.md).
+const SHARE: f64 = 0.25;
+
 /// The `k`-th set bit of `m` (0-based).
 fn nth_bit(mut m: u64, k: u32) -> u8 {
     for _ in 0..k {
@@ -439,7 +445,8 @@ impl Colony {
         let c = usize::from(d.cell);
         let from_best = self.best_pref[c];
         let v =
-            if self.best != u32::MAX && rng.random_bool(0.5) && others & (1u64 << from_best) != 0 {
+            if self.best != u32::MAX && rng.random_bool(SHARE) && others & (1u64 << from_best) != 0
+            {
                 from_best
             } else {
                 nth_bit(others, rng.random_range(0..others.count_ones()))
