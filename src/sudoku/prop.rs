@@ -4,15 +4,15 @@
 //! A food source is one preferred value per cell. Decoding it fills the grid greedily: take
 //! the unplaced cell with the fewest candidates (first in row-major order on a tie), place its
 //! preferred value if that is still a candidate, else the next candidate after it (cyclically),
-//! then propagate naked and hidden singles; repeat until the grid is full (a solution) or a
-//! contradiction appears. The fitness is the number of cells left unplaced at the first
+//! then propagate naked and hidden singles and locked candidates (pointing, claiming); repeat
+//! until the grid is full (a solution) or a contradiction appears. The fitness is the number of cells left unplaced at the first
 //! contradiction (lower is better; 0 = solved). The decode records its decisions (cell, the
 //! candidates it had, the value placed), and that is what the bees work on:
 //!
 //! - a neighbour of a source changes one of its decisions (later decisions more often) to
 //!   another of the candidates the cell had at that point: the best-so-far source's value there
-//!   when it differs and is a candidate (half the time: the colony's shared memory, like ACS's
-//!   best-value reinforcement), else a random one;
+//!   when it differs and is a candidate (a quarter of the time, `SHARE`: the colony's shared
+//!   memory, like ACS's best-value reinforcement), else a random one;
 //! - employed bees try one neighbour per source, onlookers pick sources by roulette on
 //!   `worst - fitness + 1`; a neighbour replaces its source when it is no worse (equal
 //!   fitness moves along plateaus); a source not improved for `limit` tries is replaced by
@@ -84,6 +84,8 @@ pub struct PropResult {
 
 /// The geometry of an order-`n` grid: `n*n` values, `n^4` cells.
 struct Geometry {
+    /// Box side (n).
+    order: usize,
     /// Values per unit (N = n*n).
     size: usize,
     /// Cells (N*N).
@@ -95,6 +97,9 @@ struct Geometry {
     units: Vec<u16>,
     /// The three units of each cell.
     cell_units: Vec<[u16; 3]>,
+    /// Each cell's box-row and box-column intersection: `box * order + row % order` and
+    /// `box * order + column % order` (precomputed: divisions by a runtime order are slow).
+    cross: Vec<[u8; 2]>,
 }
 
 impl Geometry {
@@ -132,13 +137,21 @@ impl Geometry {
             }
             debug_assert_eq!(peers.len() - start, stride);
         }
+        let cross = (0..cells)
+            .map(|c| {
+                let b = box_of(c) * order;
+                [(b + c / size % order) as u8, (b + c % size % order) as u8]
+            })
+            .collect();
         Geometry {
+            order,
             size,
             cells,
             peers,
             stride,
             units,
             cell_units,
+            cross,
         }
     }
 }
@@ -178,6 +191,10 @@ struct Decoder {
     base: State,
     work: State,
     queue: Vec<(u16, u8)>,
+    /// Per box-row and box-column intersection, the union of its cells' candidates (scratch
+    /// of `locked`, indexed as `Geometry::cross`).
+    rmask: Vec<u64>,
+    cmask: Vec<u64>,
 }
 
 impl Decoder {
@@ -198,12 +215,17 @@ impl Decoder {
             work: base.clone(),
             base,
             queue: Vec::with_capacity(geo.cells * 2),
+            rmask: vec![0; geo.size * order],
+            cmask: vec![0; geo.size * order],
             geo,
         };
         for (c, &v) in cells.iter().enumerate() {
             if v != 0 && !(d.place(c, v - 1) && d.propagate()) {
                 return None;
             }
+        }
+        if !d.propagate_all() {
+            return None;
         }
         d.base.copy_from(&d.work);
         Some(d)
@@ -315,6 +337,128 @@ impl Decoder {
         true
     }
 
+    /// The union of the candidates of box `b`'s line `i` (a row when `rows`, else a column).
+    fn cross(&self, rows: bool, b: usize, i: usize) -> u64 {
+        let k = b * self.geo.order + i;
+        if rows {
+            self.rmask[k]
+        } else {
+            self.cmask[k]
+        }
+    }
+
+    /// Remove the values of `mask` from box `b`'s line `i` (a row when `rows`, else a
+    /// column); `None` on a contradiction, else whether anything was removed.
+    fn clear_cross(&mut self, rows: bool, b: usize, i: usize, mask: u64) -> Option<bool> {
+        let (o, n) = (self.geo.order, self.geo.size);
+        let (r0, c0) = (b / o * o, b % o * o);
+        let mut changed = false;
+        for t in 0..o {
+            let cell = if rows {
+                (r0 + i) * n + c0 + t
+            } else {
+                (r0 + t) * n + c0 + i
+            };
+            let mut hit = self.work.cand[cell] & mask;
+            while hit != 0 {
+                let v = hit.trailing_zeros() as usize;
+                hit &= hit - 1;
+                changed = true;
+                if !self.remove(cell, v) {
+                    return None;
+                }
+            }
+        }
+        Some(changed)
+    }
+
+    /// One pass of locked candidates: pointing (a value a box holds in one of its lines only
+    /// leaves the rest of that line) and claiming (a value a line holds in one box only leaves
+    /// the rest of that box). Singles alone leave 25x25 decodes guessing where these rules
+    /// would have decided, and every guess is a chance to go wrong. `None` on a
+    /// contradiction, else whether anything was removed. The intersection unions are computed
+    /// once per pass; removals only shrink candidates, so a stale union is a superset and
+    /// every deduction from it still holds (a value it shows that has gone from the whole box
+    /// or line was already a contradiction, which `remove` reports).
+    fn locked(&mut self) -> Option<bool> {
+        let (o, n) = (self.geo.order, self.geo.size);
+        self.rmask.fill(0);
+        self.cmask.fill(0);
+        for (&m, &[ri, ci]) in self.work.cand.iter().zip(&self.geo.cross) {
+            self.rmask[usize::from(ri)] |= m;
+            self.cmask[usize::from(ci)] |= m;
+        }
+        let mut changed = false;
+        // The values in at least two of `o` masks.
+        let twice = |m: &[u64; 6]| {
+            let (mut once, mut twice) = (0u64, 0u64);
+            for &x in &m[..o] {
+                twice |= once & x;
+                once |= x;
+            }
+            twice
+        };
+        let mut loc = [0u64; 6];
+        for b in 0..n {
+            for rows in [true, false] {
+                for (i, l) in loc.iter_mut().enumerate().take(o) {
+                    *l = self.cross(rows, b, i);
+                }
+                let more = twice(&loc);
+                for (i, &l) in loc.iter().enumerate().take(o) {
+                    let only = l & !more;
+                    for k in 0..o {
+                        let b2 = if rows { b / o * o + k } else { k * o + b % o };
+                        if only != 0 && b2 != b && self.cross(rows, b2, i) & only != 0 {
+                            changed |= self.clear_cross(rows, b2, i, only)?;
+                        }
+                    }
+                }
+            }
+        }
+        for rows in [true, false] {
+            for line in 0..n {
+                let (band, i) = (line / o, line % o);
+                let bx = |k: usize| if rows { band * o + k } else { k * o + band };
+                for (k, l) in loc.iter_mut().enumerate().take(o) {
+                    *l = self.cross(rows, bx(k), i);
+                }
+                let more = twice(&loc);
+                for (k, &l) in loc.iter().enumerate().take(o) {
+                    let (b, only) = (bx(k), l & !more);
+                    for i2 in 0..o {
+                        if only != 0 && i2 != i && self.cross(rows, b, i2) & only != 0 {
+                            changed |= self.clear_cross(rows, b, i2, only)?;
+                        }
+                    }
+                }
+            }
+        }
+        Some(changed)
+    }
+
+    /// Singles to a fixpoint, then locked candidates, until neither changes anything; false on
+    /// a contradiction.
+    fn propagate_all(&mut self) -> bool {
+        if !self.propagate() {
+            return false;
+        }
+        loop {
+            match self.locked() {
+                None => {
+                    self.queue.clear();
+                    return false;
+                }
+                Some(false) if self.queue.is_empty() => return true,
+                Some(_) => {
+                    if !self.propagate() {
+                        return false;
+                    }
+                }
+            }
+        }
+    }
+
     /// The unplaced cell with the fewest candidates (first on a tie), or `None` when full.
     fn pick_cell(&self) -> Option<usize> {
         let mut best = None;
@@ -358,7 +502,7 @@ impl Decoder {
                 value: v as u8,
                 cands: m,
             });
-            if !(self.place(c, v as u8) && self.propagate()) {
+            if !(self.place(c, v as u8) && self.propagate_all()) {
                 return (self.geo.cells - self.work.placed) as u32;
             }
         }
@@ -370,6 +514,12 @@ impl Decoder {
         self.work.val.clone()
     }
 }
+
+/// How often a neighbour takes the best-so-far source's value at the changed cell (the
+/// colony's shared memory); the rest of the time it takes a random other candidate. Below one
+/// half so that the sources keep more of their own diversity instead of all drifting to the
+/// best one, which is what stalls them at the 25x25 phase transition (docs/reproduction.md).
+const SHARE: f64 = 0.25;
 
 /// The `k`-th set bit of `m` (0-based).
 fn nth_bit(mut m: u64, k: u32) -> u8 {
@@ -439,7 +589,8 @@ impl Colony {
         let c = usize::from(d.cell);
         let from_best = self.best_pref[c];
         let v =
-            if self.best != u32::MAX && rng.random_bool(0.5) && others & (1u64 << from_best) != 0 {
+            if self.best != u32::MAX && rng.random_bool(SHARE) && others & (1u64 << from_best) != 0
+            {
                 from_best
             } else {
                 nth_bit(others, rng.random_range(0..others.count_ones()))
