@@ -1,7 +1,9 @@
 #!/bin/bash
 # Issue 29's measurements: abc, abc-hybrid, abc-prop, restarts and ACS (Lloyd & Amos'
 # sudoku_acs, built outside this repository) on sudoku-hard, fresh qqwing expert puzzles, the full
-# top1465 and forum_hardest_1106, 16x16 and 25x25 at 45% given, and the ab runs.
+# top1465 and forum_hardest_1106, 16x16 and 25x25 at 45% given, and the ab runs. puzzlebench's
+# runs are plans/abc-prop-vs-acs.toml (one run into OUTDIR/plan.csv) and one traced command
+# (s25p.csv, trace25.csv).
 # Usage: ACS_BIN=/path/to/sudokusolver ACS_INSTANCES=/path/to/sudoku_acs/instances/general \
 #        scripts/abc_prop_vs_acs.sh OUTDIR     (one thread each, sequential; see docs/reproduction.md)
 # BIN overrides the directory of the puzzlebench binaries (default target/release).
@@ -19,24 +21,29 @@ done
 ACS="python3 $ROOT/scripts/acs_peer.py"
 log() { echo "$(date -u +%T) load $(cut -d' ' -f1-3 /proc/loadavg) $*"; }
 run() { "$B/bench-run" --threads 1 --quiet --force "$@"; }
-ALL=abc-prop,restarts,abc,abc-hybrid
-log start
-run --dataset "$H" --strategy $ALL --timeout 1 --output hard.csv > hard.txt; $ACS "$H/generated.txt" 1 acs_hard.csv; log hard
+# Every input under the name plans/abc-prop-vs-acs.toml gives it (paths are read from OUTDIR).
+ln -sfn "$H" sudoku-hard
+for f in puzzles6_forum_hardest_1106.txt puzzles3_magictour_top1465.txt; do ln -sfn "$C/$f" "$f"; done
 [ -f qq.txt ] || "$ROOT/scripts/qqwing_expert.sh" 1000 qq.txt
-run --dataset qq.txt --strategy $ALL --timeout 1 --output qq.csv > qq.txt.summary; $ACS qq.txt 1 acs_qq.csv; log qqwing
-run --dataset d16 --strategy abc-prop,restarts --timeout 1 --output s16.csv > s16.txt; $ACS d16 1 acs_s16.csv; log s16
-run --dataset "$C/puzzles6_forum_hardest_1106.txt" --strategy $ALL --timeout 1 --output fh.csv > fh.txt; $ACS "$C/puzzles6_forum_hardest_1106.txt" 1 acs_fh.csv; log fh
-run --dataset "$C/puzzles3_magictour_top1465.txt" --strategy $ALL --timeout 1 --output top.csv > top.txt; $ACS "$C/puzzles3_magictour_top1465.txt" 1 acs_top.csv; log top
-run --dataset d25 --strategy abc-prop --timeout 10 --trace trace25.csv --output s25p.csv > s25p.txt; log s25p
-$ACS d25 10 acs_s25.csv; log s25acs
-run --dataset d25 --strategy restarts --timeout 10 --output s25r.csv > s25r.txt; log s25r
 grep -v "^#" "$C/puzzles6_forum_hardest_1106.txt" | head -100 > fh100.txt   # 100 puzzles (the file holds 375)
-run --dataset fh100.txt --strategy abc-prop,restarts --seeds 3 --timeout 1 --output ab.csv > ab.txt
-for s in 1 2 3; do $ACS fh100.txt 1 acs_ab$s.csv; done; log ab
-"$B/bench-report" ab ab.csv --a strategy=abc-prop --b strategy=restarts > ab_fh100.txt
-"$B/bench-report" ab s25p.csv s25r.csv --a strategy=abc-prop --b strategy=restarts > ab_s25.txt
-run --dataset d25 --strategy abc-prop --seeds 3 --timeout 10 --output m25p.csv > m25p.txt; log m25p
-for s in 1 2 3; do $ACS d25 10 acs_m25_$s.csv; done; log m25acs
-run --dataset d25 --strategy restarts --seeds 3 --timeout 10 --output m25r.csv > m25r.txt; log m25r
-"$B/bench-report" ab m25p.csv m25r.csv --a strategy=abc-prop --b strategy=restarts > ab_m25.txt
+log start
+# puzzlebench's runs are one plan (one run, one CSV: plan.csv, every job once); the report
+# picks each set out with --where. They used to alternate with ACS set by set; now ACS runs
+# after them, so the two sides of a comparison no longer share the same minutes' load.
+"$B/bench-run" --plan "$ROOT/plans/abc-prop-vs-acs.toml" --quiet --force --output plan.csv > plan.txt; log plan
+# abc-prop on 25x25, seed 0, carries the convergence trace: a plan of several parts cannot, so
+# it is a command of its own (the plan runs seeds 1 and 2).
+run --dataset d25 --strategy abc-prop --timeout 10 --trace trace25.csv --output s25p.csv > s25p.txt; log s25p
+# ACS (the Python peer driving Lloyd & Amos' binary) over the same sets: commands, not a plan.
+$ACS "$H/generated.txt" 1 acs_hard.csv; log acs hard
+$ACS qq.txt 1 acs_qq.csv; log acs qqwing
+$ACS d16 1 acs_s16.csv; log acs s16
+$ACS "$C/puzzles6_forum_hardest_1106.txt" 1 acs_fh.csv; log acs fh
+$ACS "$C/puzzles3_magictour_top1465.txt" 1 acs_top.csv; log acs top
+$ACS d25 10 acs_s25.csv; log acs s25
+for s in 1 2 3; do $ACS fh100.txt 1 acs_ab$s.csv; done; log acs ab
+for s in 1 2 3; do $ACS d25 10 acs_m25_$s.csv; done; log acs m25
+"$B/bench-report" ab plan.csv --where dataset=fh100 --a strategy=abc-prop --b strategy=restarts > ab_fh100.txt
+"$B/bench-report" ab s25p.csv plan.csv --where dataset=d25,seed=0 --a strategy=abc-prop --b strategy=restarts > ab_s25.txt
+"$B/bench-report" ab s25p.csv plan.csv --where dataset=d25 --a strategy=abc-prop --b strategy=restarts > ab_m25.txt
 log end

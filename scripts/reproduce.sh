@@ -16,10 +16,14 @@
 # statistic has one implementation (Rust); reproduce_table.py only selects figures from their
 # JSON and applies the verdict rules.
 #
-# Every bench-run below has a fixed --seed, so every deterministic counter (nodes, cycles,
-# status, best conflicts) is identical on every machine and every rerun; only wall_s varies.
-# Runs whose times are reported use --threads 1. Intermediate CSVs, summaries and the
-# command list go to results/reproduce/ (git-ignored); docs/reproduction-results.md is rewritten.
+# The measurements are plan files, each one run and one CSV: plans/reproduce.toml (the bundled
+# datasets), plans/reproduce-corpora.toml (the public corpora) and plans/reproduce-givens.toml
+# (the givens sweep, on puzzles bench-gen makes first); the few runs a plan cannot hold are
+# commands, with the reason beside them. Every run has a fixed seed, so every deterministic
+# counter (nodes, cycles, status, best conflicts) is identical on every machine and every
+# rerun; only wall_s varies. Runs whose times are reported use one thread. Intermediate CSVs,
+# summaries and the command list (commands.tsv: each run, report and its exit code) go to
+# results/reproduce/ (git-ignored); docs/reproduction-results.md is rewritten.
 # Public corpora are used when ../shared (or ../../shared, or $PUZZLEBENCH_SHARED) is present;
 # otherwise their rows say "skipped".
 set -euo pipefail
@@ -94,71 +98,52 @@ record() {
 }
 
 measure() {
-echo "reproduce: Hitori"
-bench h5-basic  --dataset datasets/hitori5  --strategy mrv,row --rules basic --threads 1 --record-solutions
-bench h5-full   --dataset datasets/hitori5  --strategy mrv,row --rules full  --threads 1
-bench h10-basic --dataset datasets/hitori10 --strategy mrv,row --rules basic --threads 1
-bench h10-full  --dataset datasets/hitori10 --strategy mrv,row --rules full  --threads 1
-bench h20-basic --dataset datasets/hitori20 --strategy mrv,row --rules basic --threads 1
-bench h20-full  --dataset datasets/hitori20 --strategy mrv,row --rules full  --threads 1
+# Every measurement that can be one is a plan file (plans/reproduce*.toml): one run, one CSV,
+# every job once; the report below picks each figure's rows out of it with --where and the
+# ab selectors. What stays a command says why.
+echo "reproduce: the bundled datasets (plans/reproduce.toml: Hitori, Sudoku ABC, backtracking, 16 colonies)"
+bench reproduce --plan plans/reproduce.toml
 if [ $have_corpora = 1 ]; then
-  # The whole corpus (all sizes 5..25, 3150 puzzles, about a second); the report filters by size.
-  bench tud-basic --dataset "$tud" --strategy mrv,row --rules basic --threads 1 --timeout 10
-  bench tud-full  --dataset "$tud" --strategy mrv,row --rules full  --threads 1 --timeout 10
+  echo "reproduce: the public corpora (plans/reproduce-corpora.toml)"
+  # The plan's paths are fixed and the corpora live wherever PUZZLEBENCH_SHARED says: link them
+  # in under their own names (the dataset names), and write the first 20 puzzles of top1465.
+  mkdir -p "$OUT/corpora"
+  for f in "$tud" "$top" "$f1106"; do ln -sfn "$(realpath "$f")" "$OUT/corpora/$(basename "$f")"; done
+  awk '!/^#/ && NF { print; if (++k == 20) exit }' "$top" >"$OUT/corpora/top1465-first20.txt"
+  bench corpora --plan plans/reproduce-corpora.toml
 fi
 
-echo "reproduce: Sudoku ABC"
-# 20 seeds x 50 puzzles x 2 strategies: ~16 s each on one thread (pure ABC runs its 2000 cycles).
-bench sm-abc   --dataset datasets/sudoku-medium --strategy abc,abc-hybrid --seed 0 --seeds 20 --threads 1
-bench sh-abc   --dataset datasets/sudoku-hard   --strategy abc,abc-hybrid --seed 0 --seeds 20 --threads 1
-bench se-abc   --dataset datasets/sudoku-easy   --strategy abc,abc-hybrid --seed 0 --seeds 5  --threads 1
-# Convergence traces: the first 5 seeds of sm-abc again (same jobs, same rows), with --trace.
+echo "reproduce: convergence traces"
+# Commands, not plan parts: a plan of several parts cannot carry a --trace, and `bench-report
+# summary --trace` takes every traced job (its --where filters rows, not traces), so each trace
+# is a run of exactly the jobs it describes. Both repeat jobs of plans/reproduce.toml (same
+# seeds, so the same rows); the table reads only their traces.
+# The first 5 seeds of sudoku-medium's abc (two threads: only the trace is read, no time).
 bench sm-trace --dataset datasets/sudoku-medium --strategy abc --seed 0 --seeds 5 --threads 2 \
   --trace "$OUT/sm-trace.trace.csv"
-bench demo-abc --dataset datasets/sudoku-demo --strategy abc --seed 0 --seeds 100 --threads 1 \
-  --trace "$OUT/demo-abc.trace.csv"
-bench demo-hybrid   --dataset datasets/sudoku-demo   --strategy abc-hybrid --seed 0 --seeds 100 --threads 1
-bench sm-adaptive   --dataset datasets/sudoku-medium --strategy abc,abc-hybrid --seed 0 --seeds 20 --threads 1 --limit adaptive
-bench demo-adaptive --dataset datasets/sudoku-demo   --strategy abc --seed 0 --seeds 100 --threads 1 --limit adaptive
-bench demo-cross    --dataset datasets/sudoku-demo   --strategy abc --seed 0 --seeds 100 --threads 1 --neighbourhood cross-box
-# Cost per cycle against the colony size S (pure ABC on sudoku-medium always runs 2000 cycles).
-bench sm-s50  --dataset datasets/sudoku-medium --strategy abc --seed 0 --seeds 1 --threads 1 --colony-size 50
-bench sm-s200 --dataset datasets/sudoku-medium --strategy abc --seed 0 --seeds 1 --threads 1 --colony-size 200
-bench sm-s400 --dataset datasets/sudoku-medium --strategy abc --seed 0 --seeds 1 --threads 1 --colony-size 400
-
-echo "reproduce: Sudoku backtracking"
-bench sm-bt --dataset datasets/sudoku-medium --strategy backtrack --threads 1
-bench sh-bt --dataset datasets/sudoku-hard   --strategy backtrack --threads 1
-if [ $have_corpora = 1 ]; then
-  # A second opinion on real hard puzzles: the first 20 of top1465 (ids top1465-first20:N keep
-  # the corpus's numbering), and the whole lists for backtracking.
-  awk '!/^#/ && NF { print; if (++k == 20) exit }' "$top" >"$OUT/top1465-first20.txt"
-  bench top20-abc --dataset "$OUT/top1465-first20.txt" --strategy abc,abc-hybrid --seed 0 --seeds 5 --threads 1
-  bench top-bt    --dataset "$top"   --strategy backtrack --threads 1
-  bench f1106-bt  --dataset "$f1106" --strategy backtrack --threads 1
-fi
+# The demo's abc over 100 seeds: colony 0 of the plan's 16-colony run.
+bench demo-trace --dataset datasets/sudoku-demo --strategy abc --seed 0 --seeds 100 --threads 1 \
+  --trace "$OUT/demo-trace.trace.csv"
 
 echo "reproduce: claims 8-9, pure abc against the number of givens"
-# Unique puzzles with exactly N givens (bench-gen --givens), one file and one run per N so each
-# N is its own dataset (gN) in the summary.
+# The inputs first (bench-gen, a command: a plan runs solvers, it makes no puzzles): unique
+# puzzles with exactly N givens, one file per N, the N that plans/reproduce-givens.toml lists.
 mkdir -p "$OUT/givens"
 t0=$(date +%s.%N)
 rc=0
 for g in $(seq 26 44); do
   "$gen_bin" sudoku --givens "$g" --count "$givens_count" --seed 1 --out "$OUT/givens/g$g.txt" --force >/dev/null || rc=$?
-  "$run_bin" --dataset "$OUT/givens/g$g.txt" --strategy abc --seed 0 --seeds 20 --threads 1 \
-    --output "$OUT/givens/g$g.csv" --quiet --force --no-summary >/dev/null 2>>"$OUT/givens.err" || rc=$?
 done
-record givens "$rc" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')" \
-  "for N in 26..44: bench-gen sudoku --givens N --count $givens_count --seed 1 --out $OUT/givens/gN.txt; bench-run --dataset $OUT/givens/gN.txt --strategy abc --seed 0 --seeds 20 --threads 1 --output $OUT/givens/gN.csv --quiet --force --no-summary"
+record givens-gen "$rc" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')" \
+  "for N in 26..44: bench-gen sudoku --givens N --count $givens_count --seed 1 --out $OUT/givens/gN.txt --force"
+bench givens --plan plans/reproduce-givens.toml --no-summary
 
-echo "reproduce: parallelism (best of K colonies; 1 vs 2 threads)"
-# 16 independent colonies per (puzzle, seed): the best of K = 1, 2, 4, 8, 16 of them is what K
-# colonies on K cores would deliver; the report takes disjoint blocks of K colonies.
-bench demo-k16 --dataset datasets/sudoku-demo --strategy abc        --seed 0 --seeds 100 --colonies 16 --threads 1
-bench sh-k16   --dataset datasets/sudoku-hard --strategy abc-hybrid --seed 0 --seeds 4   --colonies 16 --threads 1
-# Whole batches at 1 and 2 threads, best of 3 wall times each (other jobs share the machine:
-# the load average is written beside each time).
+echo "reproduce: parallelism (1 vs 2 threads)"
+# The best of K = 1, 2, 4, 8, 16 colonies is plans/reproduce.toml's 16-colony runs (demo abc,
+# sudoku-hard abc-hybrid). The whole-batch times stay commands: each is the wall time of a whole
+# bench-run process at a thread count (a plan has one --threads), best of 3 runs of the same
+# jobs (a plan refuses to run a job twice). Other jobs share the machine: the load average is
+# written beside each time.
 scale() {
   local key=$1 threads=$2; shift 2
   local best="" t0 t rc=0
@@ -191,29 +176,36 @@ ab() {
   "$report_bin" ab "$@" --format json >"$OUT/$key.ab.json" 2>>"$OUT/$key.ab.err" || rc=$?
   record "$key" "$rc" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')" "bench-report ab $* --format json"
 }
-for h in h5 h10 h20; do
+# Every figure's rows are picked out of the plans' CSVs: --where narrows to a dataset (and to
+# colony 0 where a 16-colony run holds the single-colony runs), --a/--b choose the two
+# configurations.
+M="$OUT/reproduce.csv"
+C="$OUT/corpora.csv"
+for h in 5 10 20; do
   for r in basic full; do
-    ab "ab-$h-$r" "$OUT/$h-$r.csv" --a strategy=mrv --b strategy=row
+    ab "ab-h$h-$r" "$M" --where "dataset=hitori$h" --a "strategy=mrv,rules=$r" --b "strategy=row,rules=$r"
   done
 done
 if [ $have_corpora = 1 ]; then
-  ab ab-tud-basic "$OUT/tud-basic.csv" --a strategy=mrv --b strategy=row
-  ab ab-tud-full  "$OUT/tud-full.csv"  --a strategy=mrv --b strategy=row
-  ab ab-top20-hybrid "$OUT/top20-abc.csv" --a strategy=abc --b strategy=abc-hybrid
+  ab ab-tud-basic "$C" --where dataset=tud-singles-5to25 --a strategy=mrv,rules=basic --b strategy=row,rules=basic
+  ab ab-tud-full  "$C" --where dataset=tud-singles-5to25 --a strategy=mrv,rules=full --b strategy=row,rules=full
+  ab ab-top20-hybrid "$C" --where dataset=top1465-first20 --a strategy=abc --b strategy=abc-hybrid
 fi
-ab ab-demo-hybrid "$OUT/demo-abc.csv" "$OUT/demo-hybrid.csv" --a strategy=abc --b strategy=abc-hybrid
-ab ab-se-hybrid "$OUT/se-abc.csv" --a strategy=abc --b strategy=abc-hybrid
-ab ab-sm-hybrid "$OUT/sm-abc.csv" --a strategy=abc --b strategy=abc-hybrid
-ab ab-sh-hybrid "$OUT/sh-abc.csv" --a strategy=abc --b strategy=abc-hybrid
-ab ab-demo-limit "$OUT/demo-abc.csv" "$OUT/demo-adaptive.csv" --a limit=50 --b limit=adaptive
-ab ab-sm-limit-abc "$OUT/sm-abc.csv" "$OUT/sm-adaptive.csv" --a strategy=abc,limit=50 --b strategy=abc,limit=adaptive
-ab ab-sm-limit-hybrid "$OUT/sm-abc.csv" "$OUT/sm-adaptive.csv" --a strategy=abc-hybrid,limit=50 --b strategy=abc-hybrid,limit=adaptive
-ab ab-demo-cross "$OUT/demo-abc.csv" "$OUT/demo-cross.csv" --a neighbourhood=box --b neighbourhood=cross-box
+# The article's configuration: colony size 100, limit 50 (the plan also holds other sizes and
+# the adaptive limit).
+ab ab-demo-hybrid "$M" --where dataset=sudoku-demo,colony=0 --a strategy=abc,limit=50,neighbourhood=box --b strategy=abc-hybrid
+ab ab-se-hybrid "$M" --where dataset=sudoku-easy --a strategy=abc --b strategy=abc-hybrid
+ab ab-sm-hybrid "$M" --where dataset=sudoku-medium --a strategy=abc,colony_size=100,limit=50 --b strategy=abc-hybrid,limit=50
+ab ab-sh-hybrid "$M" --where dataset=sudoku-hard,colony=0 --a strategy=abc --b strategy=abc-hybrid
+ab ab-demo-limit "$M" --where dataset=sudoku-demo,colony=0 --a strategy=abc,limit=50,neighbourhood=box --b strategy=abc,limit=adaptive
+ab ab-sm-limit-abc "$M" --where dataset=sudoku-medium --a strategy=abc,colony_size=100,limit=50 --b strategy=abc,limit=adaptive
+ab ab-sm-limit-hybrid "$M" --where dataset=sudoku-medium --a strategy=abc-hybrid,limit=50 --b strategy=abc-hybrid,limit=adaptive
+ab ab-demo-cross "$M" --where dataset=sudoku-demo,colony=0 --a strategy=abc,limit=50,neighbourhood=box --b strategy=abc,neighbourhood=cross-box
 t0=$(date +%s.%N)
 rc=0
-"$report_bin" summary "$OUT"/givens/g*.csv --format json >"$OUT/givens.summary.json" || rc=$?
+"$report_bin" summary "$OUT/givens.csv" --format json >"$OUT/givens.summary.json" || rc=$?
 record givens-summary "$rc" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')" \
-  "bench-report summary $OUT/givens/g*.csv --format json"
+  "bench-report summary $OUT/givens.csv --format json"
 
 echo "reproduce: descriptive figures (bench-report summary --counters)"
 # summ KEY ARGS...: bench-report summary ARGS --counters --format json into $OUT/KEY.summary.json.
@@ -231,26 +223,29 @@ summ() {
   record "$key" "$rc" "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN{printf "%.1f", b-a}')" \
     "bench-report summary${shown} --counters --format json"
 }
-summ s-h5-gen "$OUT/h5-basic.csv" "$OUT/h5-full.csv" --where 'puzzle_id=generated:*'
-summ s-hitori "$OUT"/h10-{basic,full}.csv "$OUT"/h20-{basic,full}.csv
+summ s-h5-gen "$M" --where 'dataset=hitori5,puzzle_id=generated:*'
+summ s-hitori "$M" --where kind=hitori
 if [ $have_corpora = 1 ]; then
   for s in 5 10 15 20 25; do
-    summ "s-tud-$s" "$OUT/tud-basic.csv" "$OUT/tud-full.csv" --where "size=${s}x$s"
+    summ "s-tud-$s" "$C" --where "dataset=tud-singles-5to25,size=${s}x$s"
   done
 fi
-abc_files=("$OUT"/{sm-abc,sh-abc,se-abc,demo-abc,demo-hybrid,demo-cross}.csv)
-[ $have_corpora = 1 ] && abc_files+=("$OUT/top20-abc.csv")
-summ s-abc "${abc_files[@]}"
-summ s-abc-solved "${abc_files[@]}" --where status=solved
-summ s-abc-unsolved "${abc_files[@]}" --where status=unsolved
-summ s-abc-long "${abc_files[@]}" --where 'status=solved,cycles>=1500'
-summ s-abc-few "${abc_files[@]}" --where 'empties_after_presolve<=8'
-bt_files=("$OUT"/{sm-bt,sh-bt}.csv)
-[ $have_corpora = 1 ] && bt_files+=("$OUT"/{top-bt,f1106-bt}.csv)
-summ s-bt "${bt_files[@]}"
-summ s-cost "$OUT"/{sm-abc,sm-s50,sm-s200,sm-s400}.csv --where seed=0
-summ s-k16 "$OUT/demo-k16.csv" "$OUT/sh-k16.csv" --best-of 1,2,4,8,16
-summ s-trace "$OUT/sm-trace.csv" "$OUT/demo-abc.csv" --trace "$OUT/sm-trace.trace.csv" --trace "$OUT/demo-abc.trace.csv"
+runs=("$M")
+[ $have_corpora = 1 ] && runs+=("$C")
+# The ABC runs of the article's configuration (box or cross-box moves), one colony each; rows
+# without a limit parameter (Hitori, backtrack) do not match.
+abc=colony=0,colony_size=100,limit=50
+summ s-abc "${runs[@]}" --where "$abc"
+summ s-abc-solved "${runs[@]}" --where "$abc,status=solved"
+summ s-abc-unsolved "${runs[@]}" --where "$abc,status=unsolved"
+summ s-abc-long "${runs[@]}" --where "$abc,status=solved,cycles>=1500"
+summ s-abc-few "${runs[@]}" --where "$abc,empties_after_presolve<=8"
+summ s-bt "${runs[@]}" --where strategy=backtrack
+summ s-cost "$M" --where dataset=sudoku-medium,strategy=abc,limit=50,seed=0
+# The 16-colony runs; sudoku-hard's abc-hybrid has 16 colonies on seeds 0..3 only.
+summ s-k16-demo "$M" --where dataset=sudoku-demo,strategy=abc,limit=50,neighbourhood=box --best-of 1,2,4,8,16
+summ s-k16-hard "$M" --where 'dataset=sudoku-hard,strategy=abc-hybrid,seed<4' --best-of 1,2,4,8,16
+summ s-trace "$OUT/sm-trace.csv" "$OUT/demo-trace.csv" --trace "$OUT/sm-trace.trace.csv" --trace "$OUT/demo-trace.trace.csv"
 
 echo "reproduce: writing docs/reproduction-results.md"
 export REPRO_DATE REPRO_REV REPRO_NPROC REPRO_CPU REPRO_BIN REPRO_SHARED REPRO_SECS REPRO_LOAD

@@ -36,12 +36,23 @@ with open(os.path.join(OUT, "commands.tsv"), newline="") as f:
         CMDS[key] = (i, int(rc), float(secs), cmd)
 
 
+# The run that holds each set of rows the table names: most are rows of one plan's run, picked
+# out by the reports' --where and selectors (reproduce.sh), so a name here is where a figure's
+# rows come from, and its command number is that run's.
+RUN = {k: "reproduce" for k in (
+    "h5-basic", "h5-full", "h10-basic", "h10-full", "h20-basic", "h20-full", "sm-abc", "sh-abc", "se-abc",
+    "demo-abc", "demo-hybrid", "sm-adaptive", "demo-adaptive", "demo-cross", "sm-s50", "sm-s200", "sm-s400",
+    "sm-bt", "sh-bt", "demo-k16", "sh-k16")}
+RUN.update({k: "corpora" for k in ("tud-basic", "tud-full", "top20-abc", "top-bt", "f1106-bt")})
+
+
 def have(key):
+    key = RUN.get(key, key)
     return key in CMDS and os.path.exists(os.path.join(OUT, key + ".csv"))
 
 
 def rows(key):
-    with open(os.path.join(OUT, key + ".csv"), newline="") as f:
+    with open(os.path.join(OUT, RUN.get(key, key) + ".csv"), newline="") as f:
         return list(csv.DictReader(f))
 
 
@@ -95,8 +106,9 @@ def ab_success(key):
 
 
 def ref(*keys):
-    """Command references like [3, 4]."""
-    return "[" + ", ".join(str(CMDS[k][0]) for k in keys if k in CMDS) + "]"
+    """Command references like [3, 4]: each run (RUN) or report once."""
+    nums = dict.fromkeys(CMDS[k][0] for k in (RUN.get(k, k) for k in keys) if k in CMDS)
+    return "[" + ", ".join(str(n) for n in nums) + "]"
 
 
 # ---------------------------------------------------------------- bench-report summary JSON
@@ -208,8 +220,9 @@ def nodes_stats(g):
 # ---- 1. demo puzzle
 PRINTED = "#..#..#.......#.#.#.#...."  # the article's printed shading, row-major
 # One row each, looked up (no statistic): the shading is a cell of the row.
-d = sel(rows("h5-basic"), puzzle_id="demo", strategy="mrv")[0]
-df = sel(rows("h5-full"), puzzle_id="demo", strategy="mrv")[0]
+h5_rows = sel(rows("h5-basic"), dataset="hitori5")
+d = sel(h5_rows, rules="basic", puzzle_id="demo", strategy="mrv")[0]
+df = sel(h5_rows, rules="full", puzzle_id="demo", strategy="mrv")[0]
 ok1 = d["status"] == "solved" and int(d["nodes"]) == 8 and d["solution"] == PRINTED
 claim(
     1,
@@ -510,7 +523,7 @@ def trace_str(name, t, key):
     return s + f" {ref(key)}"
 
 
-meas7 = trace_str("sudoku-medium, 5 seeds", tr_m, "sm-trace") + "; " + trace_str("demo, 100 seeds", tr_d, "demo-abc")
+meas7 = trace_str("sudoku-medium, 5 seeds", tr_m, "sm-trace") + "; " + trace_str("demo, 100 seeds", tr_d, "demo-trace")
 sub = []
 for name, t in (("medium", tr_m), ("demo", tr_d)):
     start_ok = 30 <= t[0][1] <= 50
@@ -569,7 +582,7 @@ if GV:
     first_any = min((n for n in GV if GV[n]["solved"]), default=None)
     meas8 += (f". Against the number of givens (unique puzzles from `bench-gen sudoku --givens N`, "
               f"{runs_per // 20} per N × 20 seeds = {runs_per} runs per N): success % [Wilson 95%], median cycles "
-              f"of the solved runs — " + "; ".join(gv_str(n) for n in sorted(GV)) + f" {ref('givens', 'givens-summary')}")
+              f"of the solved runs — " + "; ".join(gv_str(n) for n in sorted(GV)) + f" {ref('givens-gen', 'givens', 'givens-summary')}")
     if usual:
         w8 += (f". Over the givens sweep, pure ABC “usually” solves (Wilson lower bound ≥ 50%) only from {usual[0]} "
                f"givens on" + (f", in a median of 300–800 cycles from {in_range[0]}" if in_range else "")
@@ -776,11 +789,11 @@ def best_of_k(g, k, col):
 
 KS = (1, 2, 4, 8, 16)
 m17, eff17 = [], {}
-for name, key, of in (("demo, abc, 100 seeds", "demo-k16", (DEMO, "abc")),
-                      ("sudoku-hard, abc-hybrid, 4 seeds", "sh-k16", (HARD, "abc-hybrid"))):
+for name, key, summary, of in (("demo, abc, 100 seeds", "demo-k16", "s-k16-demo", (DEMO, "abc")),
+                               ("sudoku-hard, abc-hybrid, 4 seeds", "sh-k16", "s-k16-hard", (HARD, "abc-hybrid"))):
     if not have(key):
         continue
-    rs = group("s-k16", *of)
+    rs = group(summary, *of)
     parts = []
     for col, unit in (("cycles", "cycles"), ("wall_s", "time")):
         e1 = best_of_k(rs, 1, col)[0]

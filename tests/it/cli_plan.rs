@@ -699,3 +699,138 @@ fn job_options_per_configuration_split_a_dataset_into_parts_of_one_run() {
         "{text}"
     );
 }
+
+/// What stands in, in a dry run, for an input a shipped plan names that the repository does
+/// not hold: a public corpus, or puzzles a script makes before it runs the plan.
+enum StandIn {
+    /// Hitori puzzles (a copy of a bundled file).
+    Hitori,
+    /// 9x9 Sudoku lines (a copy of a bundled file).
+    Sudoku,
+    /// A bundled dataset, linked under the name the plan gives it.
+    Bundled(&'static str),
+    /// A directory of K²xK² Sudoku puzzles (bench-gen's, as the ACS instances are).
+    Order(u32),
+}
+
+/// The stand-in for `path` of a shipped plan, or `None` for a path no script makes (a
+/// missing input is then the plan's fault).
+fn stand_in(path: &str) -> Option<StandIn> {
+    // scripts/reproduce.sh: the corpora linked into, and its own inputs written to,
+    // results/reproduce/ before the plans run.
+    const CORPORA: &str = "results/reproduce/corpora/";
+    const GIVENS: &str = "results/reproduce/givens/";
+    Some(match path {
+        "results/reproduce/corpora/tud-singles-5to25.tsv" => StandIn::Hitori,
+        p if p.starts_with(CORPORA) || p.starts_with(GIVENS) => StandIn::Sudoku,
+        // scripts/abc_prop_vs_acs.sh runs its plan in OUTDIR, where it puts these.
+        "sudoku-hard" => StandIn::Bundled("sudoku-hard"),
+        "qq.txt"
+        | "fh100.txt"
+        | "puzzles6_forum_hardest_1106.txt"
+        | "puzzles3_magictour_top1465.txt" => StandIn::Sudoku,
+        "d16" => StandIn::Order(4),
+        "d25" => StandIn::Order(5),
+        _ => return None,
+    })
+}
+
+/// The `dataset` paths of a plan file: the top level's and each `[[dataset]]` table's.
+fn plan_datasets(plan: &Path) -> Vec<String> {
+    let text = std::fs::read_to_string(plan).unwrap();
+    let table: toml::Table = text
+        .parse()
+        .unwrap_or_else(|e| panic!("{}: {e}", plan.display()));
+    match table.get("dataset") {
+        None => Vec::new(),
+        Some(toml::Value::String(one)) => vec![one.clone()],
+        Some(toml::Value::Array(tables)) => (tables.iter())
+            .map(|t| {
+                let d = t.get("dataset").and_then(toml::Value::as_str);
+                d.unwrap_or_else(|| panic!("{}: a [[dataset]] without one", plan.display()))
+                    .to_string()
+            })
+            .collect(),
+        Some(v) => panic!("{}: dataset = {v:?}", plan.display()),
+    }
+}
+
+/// Every plan the repository ships (plans/*.toml, the nightly suite's, the reproduction's, the
+/// ACS comparison's) parses and dry-runs: exit 0 and its job count. The bundled datasets are
+/// the repository's own (one missing is a failure); the inputs its scripts make or link in
+/// first are stood in for by puzzles of the same kind, so this runs on a fresh clone, where
+/// ../shared is absent.
+#[test]
+fn every_shipped_plan_parses_and_dry_runs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut plans: Vec<PathBuf> = std::fs::read_dir(root.join("plans"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+        .collect();
+    plans.sort();
+    // colony-sweep, nightly, the reproduction's three and the ACS comparison's.
+    assert!(plans.len() >= 6, "{plans:?}");
+    for plan in &plans {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::os::unix::fs::symlink(datasets(), d.join("datasets")).unwrap();
+        for path in plan_datasets(plan) {
+            if Path::new(&path).starts_with("datasets") {
+                assert!(root.join(&path).exists(), "{}: no {path}", plan.display());
+                continue;
+            }
+            let to = d.join(&path);
+            std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+            let copy = |from: &str| std::fs::copy(datasets().join(from), &to).map(|_| ());
+            match stand_in(&path) {
+                Some(StandIn::Hitori) => copy("hitori5/generated.tsv").unwrap(),
+                Some(StandIn::Sudoku) => copy("sudoku-medium/generated.txt").unwrap(),
+                Some(StandIn::Bundled(name)) => {
+                    std::os::unix::fs::symlink(datasets().join(name), &to).unwrap()
+                }
+                Some(StandIn::Order(k)) => {
+                    std::fs::create_dir(&to).unwrap();
+                    assert_cmd::Command::cargo_bin("bench-gen")
+                        .unwrap()
+                        .args(["sudoku", "--order", &k.to_string(), "--given-pct", "45"])
+                        .args(["--count", "2", "--out"])
+                        .arg(to.join("g.txt"))
+                        .assert()
+                        .success();
+                }
+                None => panic!(
+                    "{} names {path}, neither a bundled dataset nor an input a script makes \
+                     (give it a stand-in here)",
+                    plan.display()
+                ),
+            }
+        }
+        let o = std::process::Command::new(assert_cmd::cargo::cargo_bin("bench-run"))
+            .arg("--plan")
+            .arg(plan)
+            .arg("--dry-run")
+            .current_dir(d)
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&o.stdout);
+        assert!(o.status.success(), "{}: {o:?}", plan.display());
+        // A plan of several parts ends with the total; one of one part says its jobs.
+        let jobs = (text
+            .split_once("in all: ")
+            .or_else(|| text.split_once("jobs: ")))
+        .and_then(|(_, rest)| rest.split(' ').next()?.parse::<u64>().ok());
+        assert!(
+            jobs.is_some_and(|n| n > 0) && text.contains("nothing was run"),
+            "{}: no job count in\n{text}",
+            plan.display()
+        );
+        // The reproduction's plan runs on bundled data only: its count is exact, each job once.
+        if plan.ends_with("plans/reproduce.toml") {
+            assert!(
+                text.contains("in all: 12054 jobs in 13 parts over 7 datasets"),
+                "{text}"
+            );
+        }
+    }
+}
