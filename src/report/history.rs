@@ -134,15 +134,7 @@ fn is_csv(p: &Path) -> bool {
 }
 
 fn entries(dir: &Path) -> Result<Vec<PathBuf>, HistoryError> {
-    let mut v: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map_err(|source| ReadError::Io {
-            path: dir.to_path_buf(),
-            source,
-        })?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .collect();
-    v.sort();
-    Ok(v)
+    Ok(crate::results::read::dir_entries(dir)?)
 }
 
 /// The journal (`.csv.partial`) that shows a run directory's run did not finish, if any (a

@@ -502,15 +502,10 @@ fn expand(paths: &[PathBuf], notes: &mut Vec<String>) -> Result<Vec<PathBuf>, Re
     let mut out = Vec::new();
     for p in paths {
         if p.is_dir() {
-            let mut entries: Vec<PathBuf> = std::fs::read_dir(p)
-                .map_err(|source| ReadError::Io {
-                    path: p.clone(),
-                    source,
-                })?
-                .filter_map(|e| e.ok().map(|e| e.path()))
+            let entries: Vec<PathBuf> = io::dir_entries(p)?
+                .into_iter()
                 .filter(|f| f.is_file())
                 .collect();
-            entries.sort();
             let before = out.len();
             for f in entries {
                 let csv = f.extension().is_some_and(|e| e.eq_ignore_ascii_case("csv"));

@@ -455,6 +455,18 @@ pub fn key_cmp(a: &Record, b: &Record) -> Ordering {
     a.job_key().cmp(&b.job_key())
 }
 
+/// The entries of a directory, sorted by path: the one walker of the inputs (the input
+/// layer's file expansion and `history`'s run discovery), so both see a directory alike.
+/// Entries that vanish or cannot be read while listing are left out.
+pub fn dir_entries(dir: &Path) -> Result<Vec<PathBuf>, ReadError> {
+    let mut v: Vec<PathBuf> = fs::read_dir(dir)
+        .map_err(io_err(dir))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    v.sort();
+    Ok(v)
+}
+
 /// Read the sidecar of a results file. `Ok(None)` when there is none (meta is optional);
 /// an error when it exists but is not a JSON object of the expected shape.
 /// A meta that names the other results file of its name (`X.csv` and `X` share
