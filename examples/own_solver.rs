@@ -7,8 +7,8 @@
 
 use puzzlebench::builtin::{parse_strategies, SolverOptions};
 use puzzlebench::harness::{bench, BenchConfig};
-use puzzlebench::report::summary::{Format, SummaryBuilder, SummaryOptions};
-use puzzlebench::results::read::for_each_result;
+use puzzlebench::report::input::{InputOptions, RunSet};
+use puzzlebench::report::summary::{summarize_set, Detail, Format};
 use puzzlebench::solver::{
     Answer, Counters, End, Outcome, PuzzleData, PuzzleKind, Solver, SolverError, Task, Worker,
 };
@@ -82,17 +82,10 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut cfg = BenchConfig::new(dataset, solvers);
     cfg.output = Some(out.clone());
     let outcome = bench(cfg, &AtomicBool::new(false))?;
-    let mut summary = SummaryBuilder::default();
-    for_each_result(&outcome.path, |r| {
-        summary.add(&r);
-        Ok(())
-    })?;
-    print!(
-        "{}",
-        summary
-            .finish(&SummaryOptions::default())
-            .render(Format::Text)
-    );
+    // The rows read back through the reports' input layer, as `bench-report summary` would.
+    let set = RunSet::open(std::slice::from_ref(&outcome.path), InputOptions::default())?;
+    let (summary, _) = summarize_set(&set, Detail::default(), Vec::new(), |_| {})?;
+    print!("{}", summary.render(Format::Text));
     println!("rows: {}", outcome.path.display());
     Ok(())
 }

@@ -21,6 +21,7 @@ use puzzlebench::report::history::{self, History, HistoryFormat};
 use puzzlebench::report::html::{self, HtmlOptions};
 use puzzlebench::report::input::{InputOptions, RunSet};
 use puzzlebench::report::summary::{summarize_set, Detail, Format, PivotMetric};
+use puzzlebench::report::table::RunTable;
 use puzzlebench::report::{self, export, merge, plot};
 use puzzlebench::results::counters::metric_name;
 use puzzlebench::results::trace::read_trace;
@@ -407,7 +408,8 @@ fn run() -> Result<ExitCode> {
                 metrics: a.metric.iter().map(|m| metric_name(m)).collect(),
                 ..AbOptions::new(a.a, a.b)
             };
-            common::print(&ab::ab(&ab::AbInput::read(&set)?, &opts)?.render(a.format));
+            let table = RunTable::read(&set, ab::table_spec(&opts), |_, _| {})?;
+            common::print(&ab::ab(&table, &opts)?.render(a.format));
         }
         Cmd::Plot(a) => plot_cmd(a)?,
         Cmd::Html(a) => html_cmd(a)?,

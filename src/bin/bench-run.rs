@@ -11,9 +11,8 @@ use puzzlebench::external::manifest;
 use puzzlebench::harness::{bench, BenchConfig, BenchError, BenchOutcome};
 use puzzlebench::hitori::rules::Rules;
 use puzzlebench::planfile::{Config as PlanConfig, DatasetTable, Entry, PlanFile, Setting};
-use puzzlebench::report::input::Efforts;
-use puzzlebench::report::summary::{Format, SummaryBuilder, SummaryOptions};
-use puzzlebench::results::read::for_each_result;
+use puzzlebench::report::input::{InputOptions, RunSet};
+use puzzlebench::report::summary::{summarize_set, Detail, Format};
 use puzzlebench::results::shard::ShardSpec;
 use puzzlebench::results::{Columns, Status};
 use puzzlebench::solver::{RunOption, Solver};
@@ -1188,26 +1187,11 @@ fn finish(
         common::print(&format!("results: {}\n", outcome.path.display()));
         return Ok(exit_code(&outcome.status_counts));
     }
-    // Streamed: the summary keeps a few numbers per row, never the rows. Effort in the units
-    // the meta records, as bench-report measures it.
-    let mut builder = SummaryBuilder::default();
-    let efforts = outcome.meta.efforts.iter();
-    builder.efforts(Efforts::declared(
-        efforts.map(|(s, u)| (s.as_str(), u.as_str())),
-    ));
-    for_each_result(&outcome.path, |r| {
-        builder.add(&r);
-        Ok(())
-    })?;
-    let opts = SummaryOptions {
-        time_limit_s: outcome.meta.timeout_s,
-        time_limit_note: outcome
-            .meta
-            .timeout_s
-            .is_none()
-            .then(|| "the run had no --timeout".to_string()),
-    };
-    common::print(&builder.finish(&opts).render(Format::Text));
+    // The run's file read back as `bench-report summary` reads it (one input layer, one
+    // table), so the end-of-run summary is the report's, figure for figure.
+    let set = RunSet::open(std::slice::from_ref(&outcome.path), InputOptions::default())?;
+    let (summary, _) = summarize_set(&set, Detail::default(), Vec::new(), |_| {})?;
+    common::print(&summary.render(Format::Text));
     common::print(&format!("results: {}\n", outcome.path.display()));
     Ok(exit_code(&outcome.status_counts))
 }

@@ -9,19 +9,19 @@
 //! with paired-bootstrap intervals, Wilcoxon signed-rank test, A12); ERT and PAR-k; and a
 //! one-line verdict.
 //!
-//! Rows come in as the [`Record`]s of a [`RunSet`] ([`AbInput::read`]), the row type every
-//! report shares; a row's effort is its strategy's unit ([`Efforts`]), and `--metric` adds
-//! any counter, timing column or numeric `stats` key ([`Record::metric`]).
+//! Rows come in as the jobs of a [`RunTable`], paired by [`pair`], the one pairing every report
+//! shares; a run's effort is its strategy's unit ([`crate::report::input::Efforts`]), and
+//! `--metric` adds any counter, timing column or numeric `stats` key ([`crate::results::Record::metric`]).
 //! The statistics themselves live in [`stats`] and [`inference`].
 
 use crate::report::doc::{Doc, Inline, Table};
 use crate::report::inference::{self, WilcoxonMethod};
-use crate::report::input::{Efforts, RunFile, RunSet, TimeLimit};
+use crate::report::input::RunFile;
 use crate::report::stats::{self, Interval};
+use crate::report::table::{pair, repeated, Group, Job, RunTable, TableSpec};
 use crate::report::{fmt_secs, sig3, Config};
-use crate::results::{Record, Status};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Write as _};
 use std::str::FromStr;
 
@@ -126,49 +126,18 @@ pub enum AbError {
     BadTimeLimit(f64),
 }
 
-/// The rows A/B compares: the [`Record`]s of a [`RunSet`] (filtered, duplicates checked,
-/// dataset fingerprints agreed), with the file each came from and the set's agreed time limit
-/// and effort units.
-#[derive(Clone, Debug, Default)]
-pub struct AbInput {
-    /// Rows of all files, in file order.
-    pub rows: Vec<Record>,
-    /// Index into `files` of each row's file.
-    pub file_of: Vec<usize>,
-    /// The input files, with their metas.
-    pub files: Vec<RunFile>,
-    /// The time limit the input agreed.
-    pub time_limit: TimeLimit,
-    /// Each strategy's effort unit.
-    pub efforts: Efforts,
-}
-
-impl AbInput {
-    /// Every row of `set` that passes its filter, with the set's facts.
-    pub fn read(set: &RunSet) -> Result<AbInput, AbError> {
-        let mut out = AbInput {
-            files: set.files().to_vec(),
-            time_limit: set.time_limit().clone(),
-            efforts: set.efforts().clone(),
-            ..AbInput::default()
-        };
-        set.for_each(|r, file| {
-            // The answer and the message are never compared: not held.
-            out.rows.push(Record {
-                solution: None,
-                message: String::new(),
-                ..r.clone()
-            });
-            out.file_of.push(file);
-            Ok(())
-        })?;
-        Ok(out)
+/// The run-table columns `ab` reads beyond the fixed ones: the `--metric`s (wall time is
+/// always there), and the metric names of the rows when there are `--metric`s to check.
+pub fn table_spec(opts: &AbOptions) -> TableSpec {
+    TableSpec {
+        metrics: opts
+            .metrics
+            .iter()
+            .copied()
+            .filter(|m| *m != "wall_s")
+            .collect(),
+        names: !opts.metrics.is_empty(),
     }
-}
-
-/// Whether a row counts as solved here (verified `solved`; every other status is a failure).
-fn solved(r: &Record) -> bool {
-    r.status == Some(Status::Solved)
 }
 
 /// Comma-separated `key=value` terms choosing one configuration: keys are `strategy`, `rules`
@@ -478,34 +447,31 @@ impl FromStr for AbFormat {
     }
 }
 
-type PairKey<'r> = (&'r str, &'r str, u64, u32);
-
-/// A side's rows by pair key, with the index of each row's file.
-type SideRows<'r> = HashMap<PairKey<'r>, (&'r Record, usize)>;
-
-fn side_rows<'r>(
+/// One side's groups (one per dataset, in dataset order), refusing a job it holds twice
+/// (`--allow-duplicates` let it through the input layer; a pair must be one run a side).
+fn side_groups<'t>(
     side: &'static str,
     config: &Config,
-    input: &'r AbInput,
-) -> Result<SideRows<'r>, AbError> {
-    let mut out = HashMap::new();
-    for (r, &file) in input.rows.iter().zip(&input.file_of) {
-        if !config.matches(r) {
-            continue;
-        }
-        let key = (r.dataset.as_str(), r.puzzle_id.as_str(), r.seed, r.colony);
-        if out.insert(key, (r, file)).is_some() {
+    table: &'t RunTable,
+) -> Result<Vec<&'t Group>, AbError> {
+    let groups: Vec<&Group> = table
+        .groups
+        .iter()
+        .filter(|g| g.key.config == *config)
+        .collect();
+    for g in &groups {
+        if let Some(j) = repeated(g) {
             return Err(AbError::Duplicate {
                 side,
                 config: config.to_string(),
-                dataset: r.dataset.clone(),
-                puzzle: r.puzzle_id.clone(),
-                seed: r.seed,
-                colony: r.colony,
+                dataset: g.key.dataset.clone(),
+                puzzle: table.puzzle(j).to_string(),
+                seed: j.seed,
+                colony: j.colony,
             });
         }
     }
-    Ok(out)
+    Ok(groups)
 }
 
 /// Short labels: the strategy, plus the rules where they differ; the parameters that differ
@@ -540,15 +506,15 @@ fn side_labels(a: &Config, b: &Config) -> (String, String) {
 /// The dataset hash behind each dataset, from the files' metas (the input layer has already
 /// refused two files naming one dataset with different hashes). A file without a hash is
 /// noted: its dataset's contents were not checked.
-fn dataset_hashes<'r>(
-    input: &AbInput,
-    files_of: &BTreeMap<&'r str, BTreeSet<usize>>,
+fn dataset_hashes<'t>(
+    files: &[RunFile],
+    files_of: &BTreeMap<&'t str, BTreeSet<usize>>,
     notes: &mut Vec<String>,
-) -> BTreeMap<&'r str, Option<String>> {
-    let mut hash_of: BTreeMap<&'r str, Option<String>> = BTreeMap::new();
-    for (&dataset, files) in files_of {
+) -> BTreeMap<&'t str, Option<String>> {
+    let mut hash_of: BTreeMap<&'t str, Option<String>> = BTreeMap::new();
+    for (&dataset, of) in files_of {
         let mut hash = None;
-        for f in files.iter().map(|&i| &input.files[i]) {
+        for f in of.iter().filter_map(|&i| files.get(i)) {
             match f.meta.as_ref().map(|m| m.fingerprint_of(dataset)) {
                 Some(Some(h)) => hash = hash.or_else(|| Some(h.to_string())),
                 has_meta => notes.push(format!(
@@ -567,21 +533,6 @@ fn dataset_hashes<'r>(
     hash_of
 }
 
-/// Runs of A and of B with no partner on the other side, per dataset.
-fn unpaired_runs<'r>(
-    a_rows: &SideRows<'r>,
-    b_rows: &SideRows<'r>,
-) -> BTreeMap<&'r str, (usize, usize)> {
-    let mut unpaired: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
-    for k in a_rows.keys().filter(|k| !b_rows.contains_key(*k)) {
-        unpaired.entry(k.0).or_default().0 += 1;
-    }
-    for k in b_rows.keys().filter(|k| !a_rows.contains_key(*k)) {
-        unpaired.entry(k.0).or_default().1 += 1;
-    }
-    unpaired
-}
-
 /// The sides' names: the options' labels, else [`side_labels`]; never the same.
 fn labels_for(opts: &AbOptions, a: &Config, b: &Config) -> Result<(String, String), AbError> {
     let (la, lb) = side_labels(a, b);
@@ -594,27 +545,65 @@ fn labels_for(opts: &AbOptions, a: &Config, b: &Config) -> Result<(String, Strin
 }
 
 /// The time limit for PAR-k: `--time-limit`, else the input's agreed one, else a note why not.
-fn time_limit(input: &AbInput, opts: &AbOptions, notes: &mut Vec<String>) -> Option<f64> {
-    let t = opts.time_limit_s.or(input.time_limit.secs);
+fn time_limit(table: &RunTable, opts: &AbOptions, notes: &mut Vec<String>) -> Option<f64> {
+    let tl = &table.facts.time_limit;
+    let t = opts.time_limit_s.or(tl.secs);
     if t.is_none() {
-        let why = input
-            .time_limit
-            .note
-            .as_deref()
-            .unwrap_or("no time limit known");
+        let why = tl.note.as_deref().unwrap_or("no time limit known");
         notes.push(format!("PAR-2 and PAR-10 omitted: {why}"));
     }
     t
 }
 
-/// Compare the configurations the options select, over every pair of runs.
-pub fn ab(input: &AbInput, opts: &AbOptions) -> Result<AbReport, AbError> {
+/// The pairs of each dataset, in job order so the bootstrap does not depend on the order of
+/// the files, and the runs of each side with no partner (datasets with any).
+type ByDataset<'t> = (
+    BTreeMap<&'t str, Vec<RowPair<'t>>>,
+    BTreeMap<&'t str, (usize, usize)>,
+);
+
+fn pairs_by_dataset<'t>(
+    table: &'t RunTable,
+    a_groups: &[&'t Group],
+    b_groups: &[&'t Group],
+    datasets: &BTreeMap<&'t str, BTreeSet<usize>>,
+) -> ByDataset<'t> {
+    let mut by_dataset: BTreeMap<&str, Vec<RowPair>> = BTreeMap::new();
+    let mut unpaired: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
+    for &d in datasets.keys() {
+        let ga = a_groups.iter().find(|g| g.key.dataset == d);
+        let gb = b_groups.iter().find(|g| g.key.dataset == d);
+        let (pairs, ua, ub) = match (ga, gb) {
+            (Some(ga), Some(gb)) => {
+                let p = pair(ga, gb);
+                let run = |group: &'t Group, job: &'t Job| Run { table, group, job };
+                let pairs = p.pairs.iter().map(|&(x, y)| (run(ga, x), run(gb, y)));
+                let pairs: Vec<RowPair> = pairs.collect();
+                (pairs, p.only_a, p.only_b)
+            }
+            (Some(g), None) => (Vec::new(), g.jobs.len(), 0),
+            (None, Some(g)) => (Vec::new(), 0, g.jobs.len()),
+            (None, None) => continue,
+        };
+        if ua + ub > 0 {
+            unpaired.insert(d, (ua, ub));
+        }
+        if !pairs.is_empty() {
+            by_dataset.insert(d, pairs);
+        }
+    }
+    (by_dataset, unpaired)
+}
+
+/// Compare the configurations the options select, over every pair of runs, in a run table
+/// read with at least [`table_spec`]'s columns.
+pub fn ab(table: &RunTable, opts: &AbOptions) -> Result<AbReport, AbError> {
     if let Some(t) = opts.time_limit_s {
         if !(t.is_finite() && t > 0.0) {
             return Err(AbError::BadTimeLimit(t));
         }
     }
-    let configs: BTreeSet<Config> = input.rows.iter().map(Config::of).collect();
+    let configs: BTreeSet<Config> = table.groups.iter().map(|g| g.key.config.clone()).collect();
     let ca = resolve("--a", &opts.a, &configs)?;
     let cb = resolve("--b", &opts.b, &configs)?;
     if ca == cb {
@@ -622,41 +611,34 @@ pub fn ab(input: &AbInput, opts: &AbOptions) -> Result<AbReport, AbError> {
             config: ca.to_string(),
         });
     }
-    let a_rows = side_rows("--a", &ca, input)?;
-    let b_rows = side_rows("--b", &cb, input)?;
+    let a_groups = side_groups("--a", &ca, table)?;
+    let b_groups = side_groups("--b", &cb, table)?;
     check_metrics(
+        table,
         &opts.metrics,
-        a_rows.values().chain(b_rows.values()).map(|r| r.0),
+        a_groups.iter().chain(&b_groups).copied(),
     )?;
     let mut notes = Vec::new();
 
     // Files behind each dataset, for the contents check.
     let mut files_of: BTreeMap<&str, BTreeSet<usize>> = BTreeMap::new();
-    for (r, file) in a_rows.values().chain(b_rows.values()) {
-        files_of.entry(&r.dataset).or_default().insert(*file);
+    for g in a_groups.iter().chain(&b_groups) {
+        let e = files_of.entry(g.key.dataset.as_str()).or_default();
+        e.extend(g.files.iter().copied());
     }
-    let hash_of = dataset_hashes(input, &files_of, &mut notes);
+    let hash_of = dataset_hashes(&table.facts.files, &files_of, &mut notes);
     notes.dedup();
-    let time_limit_s = time_limit(input, opts, &mut notes);
+    let time_limit_s = time_limit(table, opts, &mut notes);
 
-    // Pairs, sorted by key so the bootstrap does not depend on the order of the files.
-    let mut keys: Vec<&PairKey> = a_rows.keys().filter(|k| b_rows.contains_key(*k)).collect();
-    keys.sort();
-    if keys.is_empty() {
+    let (by_dataset, unpaired) = pairs_by_dataset(table, &a_groups, &b_groups, &files_of);
+    if by_dataset.is_empty() {
+        let rows = |gs: &[&Group]| gs.iter().map(|g| g.jobs.len()).sum();
         return Err(AbError::NoPairs {
             a: ca.to_string(),
             b: cb.to_string(),
-            a_rows: a_rows.len(),
-            b_rows: b_rows.len(),
+            a_rows: rows(&a_groups),
+            b_rows: rows(&b_groups),
         });
-    }
-    let unpaired = unpaired_runs(&a_rows, &b_rows);
-    let mut by_dataset: BTreeMap<&str, Vec<RowPair>> = BTreeMap::new();
-    for k in &keys {
-        by_dataset
-            .entry(k.0)
-            .or_default()
-            .push((a_rows[*k].0, b_rows[*k].0));
     }
     for (d, (ua, ub)) in &unpaired {
         if !by_dataset.contains_key(d) {
@@ -667,11 +649,7 @@ pub fn ab(input: &AbInput, opts: &AbOptions) -> Result<AbReport, AbError> {
     }
 
     let (la, lb) = labels_for(opts, &ca, &cb)?;
-    let ctx = Ctx {
-        time_limit_s,
-        opts,
-        efforts: &input.efforts,
-    };
+    let ctx = Ctx { time_limit_s, opts };
     let datasets: Vec<Section> = by_dataset
         .iter()
         .map(|(d, pairs)| {
@@ -769,23 +747,19 @@ struct Words<'a> {
 }
 
 /// Refuse a `--metric` that no row has (a misspelt name would otherwise only leave a note).
-fn check_metrics<'r>(
+fn check_metrics<'t>(
+    table: &RunTable,
     metrics: &[&'static str],
-    rows: impl Iterator<Item = &'r Record> + Clone,
+    groups: impl Iterator<Item = &'t Group> + Clone,
 ) -> Result<(), AbError> {
     for m in metrics {
-        if rows.clone().all(|r| r.metric(m).is_none()) {
+        if !groups.clone().any(|g| table.has_metric(g, m)) {
             let mut known: BTreeSet<&str> = ["wall_s"].into_iter().collect();
-            for r in rows.clone() {
-                known.extend(
-                    crate::results::COUNTERS
-                        .iter()
-                        .map(|c| c.name)
-                        .chain(["cpu_s", "max_rss_kib", "startup_s"])
-                        .chain(r.stat_keys())
-                        .filter(|k| r.metric(k).is_some()),
-                );
-            }
+            known.extend(
+                groups
+                    .clone()
+                    .flat_map(|g| g.names.iter().map(String::as_str)),
+            );
             return Err(AbError::UnknownMetric {
                 metric: m.to_string(),
                 known: known.into_iter().collect::<Vec<_>>().join(", "),
@@ -795,13 +769,34 @@ fn check_metrics<'r>(
     Ok(())
 }
 
+/// One side's run of a pair: a job of the run table, with its group for the metrics.
+#[derive(Clone, Copy)]
+struct Run<'t> {
+    table: &'t RunTable,
+    group: &'t Group,
+    job: &'t Job,
+}
+
+impl Run<'_> {
+    fn metric(&self, m: &str) -> Option<f64> {
+        self.table.metric(self.group, self.job, m)
+    }
+
+    fn solved(&self) -> bool {
+        self.job.solved()
+    }
+
+    fn wall(&self) -> f64 {
+        self.job.wall
+    }
+}
+
 /// The runs of A and B on one (dataset, puzzle, seed, colony).
-type RowPair<'r> = (&'r Record, &'r Record);
+type RowPair<'t> = (Run<'t>, Run<'t>);
 
 struct Ctx<'a> {
     time_limit_s: Option<f64>,
     opts: &'a AbOptions,
-    efforts: &'a Efforts,
 }
 
 impl Ctx<'_> {
@@ -814,9 +809,9 @@ impl Ctx<'_> {
     ) -> Section {
         let n = pairs.len() as u64;
         let count = |f: &dyn Fn(&RowPair) -> bool| pairs.iter().filter(|p| f(p)).count() as u64;
-        let both = count(&|(a, b)| solved(a) && solved(b));
-        let a_only = count(&|(a, b)| solved(a) && !solved(b));
-        let b_only = count(&|(a, b)| !solved(a) && solved(b));
+        let both = count(&|(a, b)| a.solved() && b.solved());
+        let a_only = count(&|(a, b)| a.solved() && !b.solved());
+        let b_only = count(&|(a, b)| !a.solved() && b.solved());
         let prop = |k: u64| {
             let (lo, hi) = inference::wilson(k, n).unwrap_or((f64::NAN, f64::NAN));
             Proportion {
@@ -839,17 +834,17 @@ impl Ctx<'_> {
         };
 
         // A side's unit is its strategy's: the first of its rows that has one says it.
-        let unit_a = pairs.iter().find_map(|p| self.efforts.unit(p.0));
-        let unit_b = pairs.iter().find_map(|p| self.efforts.unit(p.1));
+        let unit_a = pairs.iter().find_map(|p| p.0.group.strategy_unit);
+        let unit_b = pairs.iter().find_map(|p| p.1.group.strategy_unit);
         let both_solved: Vec<&RowPair> = pairs
             .iter()
-            .filter(|(a, b)| solved(a) && solved(b))
+            .filter(|(a, b)| a.solved() && b.solved())
             .collect();
         let mut notes = Vec::new();
         let comparisons = self.comparisons(&both_solved, (unit_a, unit_b), &mut notes);
         let ert = |unit: Option<&'static str>, side_a: bool| {
             let runs = pairs.iter().map(|p| if side_a { p.0 } else { p.1 });
-            let successes = runs.clone().filter(|r| solved(r)).count();
+            let successes = runs.clone().filter(Run::solved).count();
             let per = |total: f64| (successes > 0).then(|| total / successes as f64);
             Ert {
                 unit,
@@ -857,7 +852,7 @@ impl Ctx<'_> {
                     // A run without the counter (an error row) adds nothing.
                     per(runs.clone().filter_map(|r| r.metric(u)).sum())
                 }),
-                seconds: per(runs.clone().map(|r| r.wall_s).sum()),
+                seconds: per(runs.clone().map(|r| r.wall()).sum()),
             }
         };
         let ert_a = ert(unit_a, true);
@@ -865,8 +860,8 @@ impl Ctx<'_> {
         let par = |k: f64| {
             let t = self.time_limit_s?;
             Some(PerSide {
-                a: stats::par_k(pairs.iter().map(|p| (solved(p.0), p.0.wall_s)), k, t)?,
-                b: stats::par_k(pairs.iter().map(|p| (solved(p.1), p.1.wall_s)), k, t)?,
+                a: stats::par_k(pairs.iter().map(|p| (p.0.solved(), p.0.wall())), k, t)?,
+                b: stats::par_k(pairs.iter().map(|p| (p.1.solved(), p.1.wall())), k, t)?,
             })
         };
         let mut s = Section {
@@ -891,7 +886,7 @@ impl Ctx<'_> {
         let presolved = |side_a: bool| {
             both_solved.iter().all(|(a, b)| {
                 let r = if side_a { a } else { b };
-                r.counters.empties_after_presolve == Some(0)
+                r.job.presolved
             })
         };
         s.presolved = (presolved(true), presolved(false));
@@ -1354,7 +1349,40 @@ impl AbReport {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::results::Params;
+    use crate::report::input::{Efforts, TimeLimit};
+    use crate::report::table::{Facts, TableBuilder};
+    use crate::results::{Params, Record, Status};
+
+    /// Rows held in memory with the facts of their files: built into a run table for each
+    /// comparison, with the columns its options ask for.
+    #[derive(Clone, Debug, Default)]
+    struct AbInput {
+        rows: Vec<Record>,
+        file_of: Vec<usize>,
+        files: Vec<RunFile>,
+        time_limit: TimeLimit,
+        efforts: Efforts,
+    }
+
+    impl AbInput {
+        fn table(&self, opts: &AbOptions) -> RunTable {
+            let tl = self.time_limit.secs;
+            let mut b = TableBuilder::new(table_spec(opts), self.efforts.clone(), tl);
+            for (r, &f) in self.rows.iter().zip(&self.file_of) {
+                b.add(r, f);
+            }
+            b.finish(Facts {
+                files: self.files.clone(),
+                time_limit: self.time_limit.clone(),
+                efforts: self.efforts.clone(),
+                ..Facts::default()
+            })
+        }
+    }
+
+    fn ab(input: &AbInput, opts: &AbOptions) -> Result<AbReport, AbError> {
+        super::ab(&input.table(opts), opts)
+    }
 
     fn sel(s: &str) -> Selector {
         s.parse().expect("valid selector")

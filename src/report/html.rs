@@ -22,7 +22,8 @@ use crate::report::doc::{Block, Doc, Figure, Table};
 use crate::report::gate::{gate, Band, GateError};
 use crate::report::input::RunSet;
 use crate::report::plot::{self, Pair, PlotData, ScatterSpec, Svg, Unit};
-use crate::report::summary::{summarize_set, Detail};
+use crate::report::summary::{self, summarize_table, Detail, Extras};
+use crate::report::table::{self, Job, RunTable, Totals};
 use crate::report::{export, stats, Config};
 use crate::results::read::ReadError;
 use crate::results::RunMeta;
@@ -302,42 +303,36 @@ fn default_pairs(configs: &BTreeMap<String, BTreeSet<Config>>, cap: usize) -> (V
 
 /// Per puzzle of one dataset, the median over its paired runs of each side's value (a run
 /// that did not solve counts as infinitely long, so a puzzle most runs failed is unsolved).
-fn puzzle_pairs(rows: &ab::AbInput, rep: &AbReport, dataset: &str, metric: &str) -> Vec<Pair> {
-    let is = |r: &crate::results::Record, s: &ab::Side| {
-        r.dataset == dataset
-            && r.strategy == s.strategy
-            && r.rules == s.rules
-            && r.params.as_str() == s.params
+fn puzzle_pairs(table: &RunTable, rep: &AbReport, dataset: &str, metric: &str) -> Vec<Pair> {
+    let group = |s: &ab::Side| {
+        table.groups.iter().find(|g| {
+            let c = &g.key.config;
+            g.key.dataset == dataset
+                && c.strategy == s.strategy
+                && c.rules == s.rules
+                && c.params.as_str() == s.params
+        })
     };
-    type Key<'a> = (&'a str, u64, u32);
-    let side = |s: &ab::Side| -> BTreeMap<Key, f64> {
-        rows.rows
-            .iter()
-            .filter(|r| is(r, s))
-            .map(|r| {
-                let solved = r.status == Some(crate::results::Status::Solved);
-                let v = if solved { r.metric(metric) } else { None };
-                (
-                    (r.puzzle_id.as_str(), r.seed, r.colony),
-                    v.unwrap_or(f64::INFINITY),
-                )
-            })
-            .collect()
+    let (Some(ga), Some(gb)) = (group(&rep.a), group(&rep.b)) else {
+        return Vec::new();
     };
-    let (a, b) = (side(&rep.a), side(&rep.b));
-    let mut per_puzzle: BTreeMap<&str, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
-    for (k, va) in &a {
-        if let Some(vb) = b.get(k) {
-            let e = per_puzzle.entry(k.0).or_default();
-            e.0.push(*va);
-            e.1.push(*vb);
-        }
-    }
+    let value = |g, j: &Job| {
+        let v = if j.solved() {
+            table.metric(g, j, metric)
+        } else {
+            None
+        };
+        v.unwrap_or(f64::INFINITY)
+    };
     let med = |v: &[f64]| stats::percentile_sorted(&stats::sorted(v), 0.5).unwrap_or(f64::INFINITY);
-    per_puzzle
-        .values()
-        .map(|(va, vb)| {
-            let (ma, mb) = (med(va), med(vb));
+    let paired = table::pair(ga, gb);
+    paired
+        .pairs
+        .chunk_by(|x, y| x.0.puzzle == y.0.puzzle)
+        .map(|same| {
+            let va: Vec<f64> = same.iter().map(|p| value(ga, p.0)).collect();
+            let vb: Vec<f64> = same.iter().map(|p| value(gb, p.1)).collect();
+            let (ma, mb) = (med(&va), med(&vb));
             Pair {
                 a: ma,
                 b: mb,
@@ -370,7 +365,7 @@ fn side_names(rep: &AbReport) -> (String, String) {
 /// count the same unit), then the report's own document.
 fn ab_block(
     d: &mut Doc,
-    rows: &ab::AbInput,
+    rows: &RunTable,
     rep: &AbReport,
     limit: Option<f64>,
     n: usize,
@@ -418,26 +413,6 @@ fn ab_block(
         .insert(at, figures(&svgs.iter().collect::<Vec<_>>()));
     d.append(block, 1);
     Ok(())
-}
-
-/// What the page gathers in the summary's streamed pass, besides the summary.
-#[derive(Default)]
-struct Pass {
-    plots: PlotData,
-    /// (strategy, rules, params) run on each dataset.
-    configs: BTreeMap<String, BTreeSet<Config>>,
-    runs: u64,
-    solved: u64,
-}
-
-impl Pass {
-    fn add(&mut self, r: &crate::results::Record) {
-        self.plots.add(r);
-        self.runs += 1;
-        self.solved += u64::from(r.status == Some(crate::results::Status::Solved));
-        let set = self.configs.entry(r.dataset.clone()).or_default();
-        set.insert(Config::of(r));
-    }
 }
 
 /// A verdict card: `good` green, `bad` red, neither grey; the words carry the meaning.
@@ -500,10 +475,10 @@ fn joined(paths: &[PathBuf], sep: &str) -> String {
 fn ab_section(
     opts: &HtmlOptions,
     configs: &BTreeMap<String, BTreeSet<Config>>,
-    set: &RunSet,
+    rows: &RunTable,
 ) -> Result<(Vec<String>, Doc), HtmlError> {
     use crate::report::doc::Inline;
-    let time_limit = set.time_limit().secs;
+    let time_limit = rows.facts.time_limit.secs;
     let explicit = !opts.ab.is_empty();
     let mut d = Doc::default();
     let pairs: Vec<(String, Selector, Selector)> = if explicit {
@@ -540,13 +515,12 @@ fn ab_section(
         );
         return Ok((Vec::new(), d));
     }
-    let rows = ab::AbInput::read(set).map_err(|e| HtmlError::Refused(e.to_string()))?;
     let mut cards = Vec::new();
     let mut failed = Vec::new();
     let mut blocks = Doc::default();
     let mut reports = Vec::new();
     for (label, a, b) in pairs {
-        match ab::ab(&rows, &AbOptions::new(a, b)) {
+        match ab::ab(rows, &AbOptions::new(a, b)) {
             Ok(rep) => reports.push(rep),
             Err(source) if explicit => {
                 return Err(HtmlError::Ab {
@@ -583,7 +557,7 @@ fn ab_section(
             &format!("A/B {na} vs {nb}:"),
             &rep.overall.verdict,
         ));
-        ab_block(&mut blocks, &rows, rep, time_limit, n)?;
+        ab_block(&mut blocks, rows, rep, time_limit, n)?;
     }
     d.list(failed);
     d.append(blocks, 0);
@@ -682,35 +656,45 @@ pub fn report(
         .iter()
         .map(|f| (f.path.clone(), f.meta.clone()))
         .collect();
-    // One streamed pass for the summary, the plots and the configurations per dataset.
-    let mut pass = Pass {
-        plots: PlotData::with_efforts(set.efforts().clone()),
-        ..Pass::default()
-    };
-    let (mut summary, _) = summarize_set(set, Detail::default(), Vec::new(), |r| pass.add(r))?;
+    // One pass: the run table (the summary and the A/B pairs are its views) and the plots.
+    let mut plots = PlotData::with_efforts(set.efforts().clone());
+    let mut extras = Extras::new(Detail::default(), set.efforts().clone());
+    let table = RunTable::read(set, summary::table_spec(), |g, r| {
+        extras.add(g, r);
+        plots.add(r);
+    })?;
+    let mut summary = summarize_table(&table, extras, Vec::new());
+    let mut configs: BTreeMap<String, BTreeSet<Config>> = BTreeMap::new();
+    let mut totals = Totals::default();
+    for g in &table.groups {
+        let set = configs.entry(g.key.dataset.clone()).or_default();
+        set.insert(g.key.config.clone());
+        totals += &g.totals;
+    }
+    let (runs, solved) = (totals.runs, totals.solved());
     // Sweeps from every configuration, before the page keeps the top ones.
     let mut sweeps = Vec::new();
     for p in &opts.sweep {
         sweeps.extend(plot::render_sweep(&summary, p)?);
     }
     summary.keep_top(MAX_PAGE_GROUPS);
-    pass.plots.set_budget(set.budget());
+    plots.set_budget(set.budget());
     let (baseline_card, baseline_doc) = baseline_section(opts, set, baseline, band)?;
-    let (ab_cards, ab_doc) = ab_section(opts, &pass.configs, set)?;
+    let (ab_cards, ab_doc) = ab_section(opts, &configs, &table)?;
     let mut cards = baseline_card;
     cards.push_str(&card(
         "",
         &format!(
             "{} runs, {} solved ({})",
-            pass.runs,
-            pass.solved,
-            if pass.runs > 0 {
-                format!("{:.1}%", 100.0 * pass.solved as f64 / pass.runs as f64)
+            runs,
+            solved,
+            if runs > 0 {
+                format!("{:.1}%", 100.0 * solved as f64 / runs as f64)
             } else {
                 "-".into()
             }
         ),
-        &format!("in {} files, {} datasets", metas.len(), pass.configs.len()),
+        &format!("in {} files, {} datasets", metas.len(), configs.len()),
     ));
     for c in &ab_cards {
         cards.push_str(c);
@@ -718,7 +702,7 @@ pub fn report(
     let bodies = [
         meta_doc(&metas),
         summary.doc(),
-        plots_section(&pass.plots, &sweeps)?,
+        plots_section(&plots, &sweeps)?,
         ab_doc,
         convergence_section(opts.trace.as_deref())?,
         baseline_doc,

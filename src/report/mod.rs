@@ -46,6 +46,7 @@ pub mod merge;
 pub mod plot;
 pub mod stats;
 pub mod summary;
+pub mod table;
 
 use crate::results::write::OutputGuard;
 use crate::results::Record;

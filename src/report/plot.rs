@@ -867,10 +867,10 @@ mod tests {
 
     #[test]
     fn sweep_draws_one_line_per_other_value_with_its_band_and_refuses_words() {
-        use crate::report::summary::{summarize, tests::sweep_rows, SummaryOptions};
-        let opts = SummaryOptions {
-            time_limit_s: None,
-            time_limit_note: None,
+        use crate::report::summary::{summarize, tests::sweep_rows};
+        let opts = crate::report::input::TimeLimit {
+            secs: None,
+            note: None,
         };
         let s = summarize(&sweep_rows(), &opts);
         let svgs = render_sweep(&s, "colony_size").expect("sweep");

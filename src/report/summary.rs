@@ -8,23 +8,17 @@ use crate::report::claims::{self, ClaimCheck, Contradiction};
 use crate::report::describe::{BestOf, BestOfAcc, ColumnStats, ColumnsAcc, ConvergenceGroup};
 use crate::report::doc::{Doc, Inline, Table};
 use crate::report::inference::wilson;
-use crate::report::input::Efforts;
+#[cfg(test)]
+use crate::report::input::TimeLimit;
+use crate::report::input::{Efforts, RunSet, Streamed};
 use crate::report::stats;
+use crate::report::table::{pair, Group, Job, RunTable, TableSpec};
+#[cfg(test)]
+use crate::report::table::{Facts, TableBuilder};
 use crate::report::{fmt_secs, labels, pct_bound, sig3, GroupKey};
 use crate::results::{Record, Status};
 use serde::Serialize;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
-
-/// How to summarise.
-#[derive(Clone, Debug, Default)]
-pub struct SummaryOptions {
-    /// Per-job time limit in seconds for PAR-2. `bench-report` takes it from `--time-limit`
-    /// or the meta's `timeout_s`; `None` leaves PAR-2 out, with a footnote saying why.
-    pub time_limit_s: Option<f64>,
-    /// Why the time limit is unknown, for the footnote (e.g. "files disagree"). Only read when
-    /// `time_limit_s` is `None`.
-    pub time_limit_note: Option<String>,
-}
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Optional parts of a summary, asked for when the builder is made
 /// ([`SummaryBuilder::new`]); each costs memory per row, so none is on by default.
@@ -349,322 +343,59 @@ impl Incomplete {
     }
 }
 
-/// The values behind an [`Effort`], gathered a row at a time: the group's effort unit (its
-/// strategy's, [`Efforts`]), the effort of each solved run, and the total over every run for
-/// ERT.
-#[derive(Clone, Debug, Default)]
-struct EffortAcc {
-    unit: Option<&'static str>,
-    solved: Vec<f64>,
-    total: f64,
-}
-
-impl EffortAcc {
-    fn add(&mut self, effort: Option<(&'static str, f64)>, solved: bool) {
-        let Some((unit, v)) = effort else { return };
-        // One unit a group: a row in another (an undeclared strategy whose rows differ in
-        // counters) is left out rather than mixed in.
-        if *self.unit.get_or_insert(unit) != unit {
-            return;
-        }
-        self.total += v;
-        if solved {
-            self.solved.push(v);
-        }
-    }
-
-    fn finish(mut self) -> Option<Effort> {
-        let metric = self.unit?;
-        self.solved.sort_by(f64::total_cmp);
-        let vals = &self.solved;
-        Some(Effort {
-            metric,
-            runs: vals.len(),
-            mean: stats::mean(vals).unwrap_or(f64::NAN),
-            median: stats::percentile_sorted(vals, 0.5).unwrap_or(f64::NAN),
-            p90: stats::percentile_sorted(vals, 0.9).unwrap_or(f64::NAN),
-            max: vals.last().copied().unwrap_or(f64::NAN),
-        })
-    }
-}
-
-/// One group's running totals: counts, and per row only the numbers the statistics need.
-#[derive(Clone, Debug, Default)]
-struct GroupAcc {
-    /// The group's number in adding order, for [`ClaimCheck`].
-    id: u32,
-    runs: usize,
-    by_status: [usize; Status::ALL.len()],
-    walls: Vec<f64>,
-    /// Wall times of the solved runs, for PAR-2 against a limit known only at the end.
-    solved_walls: Vec<f64>,
-    wall_sum: f64,
-    effort: EffortAcc,
-    /// Per job (hash of puzzle id, seed, colony), so ratios compare two groups on the jobs
-    /// both solved.
-    jobs: HashMap<u64, JobMark>,
-    colonies: BTreeSet<u32>,
-    /// ABC rows: (puzzle id hash, seed) -> fewest cycles among solving colonies.
-    instances: HashMap<(u64, u64), Option<u64>>,
-    /// Puzzle id hash -> whether some run of it solved.
-    puzzles: HashMap<u64, bool>,
-    /// Every column's values, with [`Detail::counters`].
-    columns: Option<ColumnsAcc>,
-    /// One per K of [`Detail::best_of`].
-    best_of: Vec<BestOfAcc>,
-}
-
-fn status_slot(s: Status) -> usize {
-    match s {
-        Status::Solved => 0,
-        Status::Unsolved => 1,
-        Status::Timeout => 2,
-        Status::Error => 3,
-        Status::Wrong => 4,
-        Status::Memout => 5,
-    }
-}
-
 fn id_hash(id: &str) -> u64 {
     let mut h = StableHasher::default();
     h.write_str(id);
     h.finish()
 }
 
-impl GroupAcc {
-    fn new(detail: &Detail) -> GroupAcc {
-        GroupAcc {
-            columns: detail.counters.then(ColumnsAcc::default),
-            best_of: detail.best_of.iter().map(|&k| BestOfAcc::new(k)).collect(),
-            ..GroupAcc::default()
-        }
-    }
-
-    fn add(&mut self, r: &Record, effort: Option<(&'static str, f64)>) {
-        self.runs += 1;
-        if let Some(s) = r.status {
-            self.by_status[status_slot(s)] += 1;
-        }
-        let solved = r.status == Some(Status::Solved);
-        self.walls.push(r.wall_s);
-        self.wall_sum += r.wall_s;
-        if solved {
-            self.solved_walls.push(r.wall_s);
-        }
-        self.effort.add(effort, solved);
-        let puzzle = id_hash(&r.puzzle_id);
-        // The instance a job ran (puzzle, seed, colony), not the job: ratios pair two groups'
-        // jobs on it.
-        let job = {
-            let mut h = StableHasher::default();
-            h.write_u64(puzzle);
-            h.write_u64(r.seed);
-            h.write_u64(u64::from(r.colony));
-            h.finish()
-        };
-        self.jobs
-            .insert(job, JobMark::new(solved, effort.map(|e| e.1), r.wall_s));
-        self.colonies.insert(r.colony);
-        *self.puzzles.entry(puzzle).or_insert(false) |= solved;
-        if let Some(c) = &mut self.columns {
-            c.add(r);
-        }
-        for b in &mut self.best_of {
-            b.add(puzzle, r, effort);
-        }
-        if r.counters.cycles.is_some() {
-            let e = self.instances.entry((puzzle, r.seed)).or_insert(None);
-            if solved {
-                let c = r.counters.cycles.unwrap_or(0);
-                *e = Some(e.map_or(c, |old| old.min(c)));
-            }
-        }
-    }
-
-    fn portfolio(&self) -> Option<Portfolio> {
-        if self.colonies.len() < 2 || self.instances.is_empty() {
-            return None;
-        }
-        let mut s: Vec<f64> = self
-            .instances
-            .values()
-            .flatten()
-            .map(|&c| c as f64)
-            .collect();
-        s.sort_by(f64::total_cmp);
-        Some(Portfolio {
-            colonies: self.colonies.len(),
-            instances: self.instances.len(),
-            solved: s.len(),
-            solved_pct: 100.0 * s.len() as f64 / self.instances.len() as f64,
-            cycles_median: stats::percentile_sorted(&s, 0.5),
-            cycles_p90: stats::percentile_sorted(&s, 0.9),
-        })
+/// The table's columns a summary reads beside the fixed ones: cycles, for the portfolio view.
+pub fn table_spec() -> TableSpec {
+    TableSpec {
+        metrics: vec!["cycles"],
+        names: false,
     }
 }
 
-/// Builds a [`Summary`] from rows fed one at a time ([`SummaryBuilder::add`]), so a results
-/// file of any size can be summarised while streaming it: per row it keeps the wall time, the
-/// effort counter and, for the like-with-like ratios, the job's hash with its counter and
-/// wall time (16 bytes, about 60 bytes a row in all with the hash table's slack), and per ABC
-/// (puzzle, seed) the portfolio's best.
+/// What a summary gathers beside the run table, per group in first-seen order: the optional
+/// parts ([`Detail`]) and the "no solution" claims. Fed by [`RunTable::read`]'s hook.
 #[derive(Clone, Debug, Default)]
-pub struct SummaryBuilder {
-    groups: BTreeMap<GroupKey, GroupAcc>,
-    /// The group of the last row added.
-    last: Option<GroupKey>,
-    incomplete: Vec<Incomplete>,
-    duplicate_jobs: u64,
+pub struct Extras {
     detail: Detail,
-    filter: Option<String>,
-    convergence: Vec<ConvergenceGroup>,
     efforts: Efforts,
     claims: ClaimCheck,
+    columns: Vec<Option<ColumnsAcc>>,
+    best_of: Vec<Vec<BestOfAcc>>,
 }
 
-impl SummaryBuilder {
-    /// A builder that also gathers the optional parts in `detail`.
-    pub fn new(detail: Detail) -> SummaryBuilder {
-        SummaryBuilder {
+impl Extras {
+    /// Gather `detail`, measuring effort by `efforts`.
+    pub fn new(detail: Detail, efforts: Efforts) -> Extras {
+        Extras {
             detail,
-            ..SummaryBuilder::default()
+            efforts,
+            ..Extras::default()
         }
     }
 
-    /// Measure effort by `efforts` (by default, the built-in strategies' units).
-    pub fn efforts(&mut self, efforts: Efforts) {
-        self.efforts = efforts;
-    }
-
-    /// Account for one row.
-    pub fn add(&mut self, r: &Record) {
-        let effort = self.efforts.of(r);
-        // Rows of one group mostly come together: try the last group before building a key
-        // (a lookup by key keeps the cost logarithmic when every row is its own group).
-        if let Some(g) = self
-            .last
-            .as_ref()
-            .filter(|k| k.matches(r))
-            .and_then(|k| self.groups.get_mut(k))
-        {
-            g.add(r, effort);
-            self.claims.add(g.id, r);
-            return;
+    /// Account for row `r` of the group first seen as number `group`.
+    pub fn add(&mut self, group: usize, r: &Record) {
+        while self.columns.len() <= group {
+            self.columns
+                .push(self.detail.counters.then(ColumnsAcc::default));
+            let best_of = self.detail.best_of.iter().map(|&k| BestOfAcc::new(k));
+            self.best_of.push(best_of.collect());
         }
-        let key = GroupKey::of(r);
-        let detail = &self.detail;
-        let id = u32::try_from(self.groups.len()).unwrap_or(u32::MAX);
-        let g = self.groups.entry(key.clone()).or_insert_with(|| GroupAcc {
-            id,
-            ..GroupAcc::new(detail)
-        });
-        g.add(r, effort);
-        self.claims.add(g.id, r);
-        self.last = Some(key);
-    }
-
-    /// Say that only rows passing the filter `text` (`--where`) were added.
-    pub fn filtered(&mut self, text: &str) {
-        self.filter = Some(text.to_string());
-    }
-
-    /// Add the convergence of traced runs (`--trace`).
-    pub fn convergence(&mut self, groups: Vec<ConvergenceGroup>) {
-        self.convergence.extend(groups);
-    }
-
-    /// Report an input as incomplete: the summary says so above its tables and in JSON.
-    pub fn incomplete(&mut self, i: Incomplete) {
-        self.incomplete.push(i);
-    }
-
-    /// Say that `n` rows repeated a job already seen and were counted anyway.
-    pub fn duplicates_counted(&mut self, n: u64) {
-        self.duplicate_jobs += n;
-    }
-
-    /// The summary of every row added.
-    pub fn finish(self, opts: &SummaryOptions) -> Summary {
-        let keys: Vec<GroupKey> = self.groups.keys().cloned().collect();
-        let names = labels(&keys);
-        let limit = opts.time_limit_s.filter(|t| t.is_finite() && *t > 0.0);
-        let mut groups = Vec::new();
-        let mut job_maps = Vec::new();
-        let mut label_of = vec![String::new(); keys.len()];
-        for ((key, mut acc), label) in self.groups.into_iter().zip(names) {
-            if let Some(l) = label_of.get_mut(acc.id as usize) {
-                l.clone_from(&label);
+        if let Some(c) = &mut self.columns[group] {
+            c.add(r);
+        }
+        if !self.best_of[group].is_empty() {
+            let (puzzle, effort) = (id_hash(&r.puzzle_id), self.efforts.of(r));
+            for b in &mut self.best_of[group] {
+                b.add(puzzle, r, effort);
             }
-            let count = |s: Status| acc.by_status[status_slot(s)];
-            let solved = count(Status::Solved);
-            acc.walls.sort_by(f64::total_cmp);
-            // `stats::par_k`'s rule: a solve that ended after the limit is unsolved at it.
-            let par2 = limit.and_then(|t| {
-                let others = std::iter::repeat_n((false, 0.0), acc.runs - acc.solved_walls.len());
-                let runs = acc.solved_walls.iter().map(|&w| (true, w)).chain(others);
-                crate::report::stats::par_k(runs, 2.0, t)
-            });
-            let portfolio = acc.portfolio();
-            let puzzles_solved = acc.puzzles.values().filter(|&&s| s).count();
-            // Groups hold at least one row, so the interval always exists.
-            let (lo, hi) = wilson(solved as u64, acc.runs as u64).unwrap_or((0.0, 1.0));
-            let per_success = |total: f64| (solved > 0).then(|| total / solved as f64);
-            let unit = acc.effort.unit;
-            let ert = Ert {
-                unit,
-                effort: unit.and_then(|_| per_success(acc.effort.total)),
-                seconds: per_success(acc.wall_sum),
-            };
-            groups.push(GroupSummary {
-                key,
-                label,
-                runs: acc.runs,
-                solved,
-                solved_pct: 100.0 * solved as f64 / acc.runs as f64,
-                solved_lo_pct: 100.0 * lo,
-                solved_hi_pct: 100.0 * hi,
-                unsolved: count(Status::Unsolved),
-                timeout: count(Status::Timeout),
-                error: count(Status::Error),
-                wrong: count(Status::Wrong),
-                memout: count(Status::Memout),
-                effort: acc.effort.finish(),
-                ert,
-                wall_median_s: stats::percentile_sorted(&acc.walls, 0.5).unwrap_or(f64::NAN),
-                wall_p90_s: stats::percentile_sorted(&acc.walls, 0.9).unwrap_or(f64::NAN),
-                par2_s: par2,
-                portfolio,
-                puzzles: acc.puzzles.len(),
-                puzzles_solved,
-                counters: acc.columns.map(ColumnsAcc::finish),
-                best_of: acc.best_of.into_iter().map(BestOfAcc::finish).collect(),
-            });
-            job_maps.push(acc.jobs);
         }
-        let (ratios, ratio_notes) = ratios(&groups, &job_maps);
-        let mut footnotes = footnotes(&groups, limit, opts);
-        footnotes.extend(ratio_notes);
-        if self.duplicate_jobs > 0 {
-            footnotes.push(format!(
-                "{} rows repeat a job already read from another input (same dataset, puzzle, configuration, seed and colony) and are counted again (--allow-duplicates).",
-                self.duplicate_jobs
-            ));
-        }
-        let contradictions = self
-            .claims
-            .finish(|i| label_of.get(i as usize).cloned().unwrap_or_default());
-        Summary {
-            footnotes,
-            contradictions,
-            pivots: Vec::new(),
-            groups,
-            ratios,
-            incomplete: self.incomplete,
-            duplicate_jobs: self.duplicate_jobs,
-            time_limit_s: limit,
-            filter: self.filter,
-            convergence: self.convergence,
-        }
+        self.claims.add(u32::try_from(group).unwrap_or(u32::MAX), r);
     }
 }
 
@@ -677,104 +408,235 @@ fn table(head: Vec<String>, rows: Vec<Vec<String>>) -> Table {
     }
 }
 
-/// Summarise rows per (dataset, kind, strategy, rules, params). Rows without a status count
-/// The summary of a [`RunSet`](crate::report::input::RunSet)'s rows, in one streamed pass
-/// (each row also handed to `also`, so a caller such as `html` gathers its plots in the same
-/// pass): incomplete inputs, counted duplicates, the filter and the time limit all come from
-/// the set, so every report that shows a summary shows the same one.
+/// The summary of a [`RunSet`]'s rows, in one streamed pass (each row also handed to `also`,
+/// so a caller gathers what else it needs in the same pass): incomplete inputs, counted
+/// duplicates, the filter and the time limit all come from the set, so every report that
+/// shows a summary shows the same one.
 pub fn summarize_set(
-    set: &crate::report::input::RunSet,
+    set: &RunSet,
     detail: Detail,
     convergence: Vec<Vec<ConvergenceGroup>>,
     mut also: impl FnMut(&Record),
-) -> Result<(Summary, crate::report::input::Streamed), crate::results::ReadError> {
-    let mut b = SummaryBuilder::new(detail);
-    b.efforts(set.efforts().clone());
-    let st = set.for_each(|r, _| {
-        b.add(r);
+) -> Result<(Summary, Streamed), crate::results::ReadError> {
+    let mut extras = Extras::new(detail, set.efforts().clone());
+    let table = RunTable::read(set, table_spec(), |g, r| {
+        extras.add(g, r);
         also(r);
-        Ok(())
     })?;
-    for (f, rows) in set.files().iter().zip(&st.rows_per_file) {
-        if let Some((reason, jobs)) = &f.incomplete {
-            b.incomplete(Incomplete {
+    let s = summarize_table(&table, extras, convergence);
+    Ok((s, table.facts.streamed))
+}
+
+/// The summary view of a run table (read with at least [`table_spec`]'s columns), with the
+/// `extras` gathered in the same pass.
+pub fn summarize_table(
+    table: &RunTable,
+    extras: Extras,
+    convergence: Vec<Vec<ConvergenceGroup>>,
+) -> Summary {
+    let facts = &table.facts;
+    let keys: Vec<GroupKey> = table.groups.iter().map(|g| g.key.clone()).collect();
+    let names = labels(&keys);
+    let limit = facts.time_limit.secs.filter(|t| t.is_finite() && *t > 0.0);
+    let mut columns = extras.columns;
+    let mut best_of = extras.best_of;
+    let mut label_of = vec![String::new(); keys.len()];
+    let mut groups = Vec::new();
+    for (g, label) in table.groups.iter().zip(names) {
+        if let Some(l) = label_of.get_mut(g.id) {
+            l.clone_from(&label);
+        }
+        let counters = columns.get_mut(g.id).and_then(Option::take);
+        let best = best_of
+            .get_mut(g.id)
+            .map(std::mem::take)
+            .unwrap_or_default();
+        groups.push(group_summary(table, g, label, limit, counters, best));
+    }
+    let (ratios, ratio_notes) = ratios(table, &groups);
+    let mut footnotes = footnotes(&groups, limit, facts.time_limit.note.as_deref());
+    footnotes.extend(ratio_notes);
+    let st = &facts.streamed;
+    if st.repeats > 0 {
+        footnotes.push(format!(
+            "{} rows repeat a job already read from another input (same dataset, puzzle, configuration, seed and colony) and are counted again (--allow-duplicates).",
+            st.repeats
+        ));
+    }
+    let contradictions = extras
+        .claims
+        .finish(|i| label_of.get(i as usize).cloned().unwrap_or_default());
+    let incomplete = facts
+        .files
+        .iter()
+        .zip(&st.rows_per_file)
+        .filter_map(|(f, rows)| {
+            let (reason, jobs) = f.incomplete.as_ref()?;
+            Some(Incomplete {
                 file: f.path.display().to_string(),
                 rows: *rows,
                 jobs: *jobs,
                 reason: reason.clone(),
-            });
-        }
+            })
+        })
+        .collect();
+    Summary {
+        footnotes,
+        contradictions,
+        pivots: Vec::new(),
+        groups,
+        ratios,
+        incomplete,
+        duplicate_jobs: st.repeats,
+        time_limit_s: limit,
+        filter: facts.filter.clone(),
+        convergence: convergence.into_iter().flatten().collect(),
     }
-    b.duplicates_counted(st.repeats);
-    if let Some(t) = set.filter_text() {
-        b.filtered(t);
-    }
-    for g in convergence {
-        b.convergence(g);
-    }
-    let tl = set.time_limit();
-    let s = b.finish(&SummaryOptions {
-        time_limit_s: tl.secs,
-        time_limit_note: tl.note.clone(),
-    });
-    Ok((s, st))
 }
 
-/// Summarise rows held in memory: the unit tests' entry (reports stream their files through
+/// One group's row of the summary.
+fn group_summary(
+    table: &RunTable,
+    g: &Group,
+    label: String,
+    limit: Option<f64>,
+    counters: Option<ColumnsAcc>,
+    best_of: Vec<BestOfAcc>,
+) -> GroupSummary {
+    let t = &g.totals;
+    let solved = t.solved();
+    let walls = stats::sorted(&g.jobs.iter().map(|j| j.wall).collect::<Vec<_>>());
+    // `stats::par_k`'s rule, its sum continued in the same order: the solved rows' part was
+    // added in reading order, then twice the limit for every other run.
+    let par2 = limit.map(|lim| {
+        let mut total = t.par2_solved_sum;
+        for _ in solved..t.runs {
+            total += 2.0 * lim;
+        }
+        total / t.runs as f64
+    });
+    let mut puzzles = 0;
+    let mut puzzles_solved = 0;
+    for same in g.jobs.chunk_by(|x, y| x.puzzle == y.puzzle) {
+        puzzles += 1;
+        puzzles_solved += usize::from(same.iter().any(Job::solved));
+    }
+    // Groups hold at least one row, so the interval always exists.
+    let (lo, hi) = wilson(solved as u64, t.runs as u64).unwrap_or((0.0, 1.0));
+    let per_success = |total: f64| (solved > 0).then(|| total / solved as f64);
+    let ert = Ert {
+        unit: g.unit,
+        effort: g.unit.and_then(|_| per_success(t.effort_sum)),
+        seconds: per_success(t.wall_sum),
+    };
+    let effort = g.unit.map(|metric| {
+        let v: Vec<f64> = g
+            .jobs
+            .iter()
+            .filter(|j| j.solved())
+            .filter_map(Job::effort)
+            .collect();
+        let vals = stats::sorted(&v);
+        Effort {
+            metric,
+            runs: vals.len(),
+            mean: stats::mean(&vals).unwrap_or(f64::NAN),
+            median: stats::percentile_sorted(&vals, 0.5).unwrap_or(f64::NAN),
+            p90: stats::percentile_sorted(&vals, 0.9).unwrap_or(f64::NAN),
+            max: vals.last().copied().unwrap_or(f64::NAN),
+        }
+    });
+    GroupSummary {
+        key: g.key.clone(),
+        label,
+        runs: t.runs,
+        solved,
+        solved_pct: 100.0 * solved as f64 / t.runs as f64,
+        solved_lo_pct: 100.0 * lo,
+        solved_hi_pct: 100.0 * hi,
+        unsolved: t.count(Status::Unsolved),
+        timeout: t.count(Status::Timeout),
+        error: t.count(Status::Error),
+        wrong: t.count(Status::Wrong),
+        memout: t.count(Status::Memout),
+        effort,
+        ert,
+        wall_median_s: stats::percentile_sorted(&walls, 0.5).unwrap_or(f64::NAN),
+        wall_p90_s: stats::percentile_sorted(&walls, 0.9).unwrap_or(f64::NAN),
+        par2_s: par2,
+        portfolio: portfolio(table, g),
+        puzzles,
+        puzzles_solved,
+        counters: counters.map(ColumnsAcc::finish),
+        best_of: best_of.into_iter().map(BestOfAcc::finish).collect(),
+    }
+}
+
+/// The portfolio view of a group of several colonies: per (puzzle, seed) with a cycles
+/// count, solved when a colony solved, at the fewest cycles among the solving colonies.
+fn portfolio(table: &RunTable, g: &Group) -> Option<Portfolio> {
+    let first = g.jobs.first()?.colony;
+    if g.jobs.iter().all(|j| j.colony == first) {
+        return None;
+    }
+    let mut colonies = BTreeSet::new();
+    let (mut instances, mut best) = (0, Vec::new());
+    for inst in g
+        .jobs
+        .chunk_by(|x, y| (x.puzzle, x.seed) == (y.puzzle, y.seed))
+    {
+        colonies.extend(inst.iter().map(|j| j.colony));
+        let cycles = |j: &&Job| table.metric(g, j, "cycles");
+        if inst.iter().filter_map(|j| cycles(&j)).next().is_none() {
+            continue;
+        }
+        instances += 1;
+        let solving = inst
+            .iter()
+            .filter(|j| j.solved())
+            .filter_map(|j| cycles(&j));
+        if let Some(c) = solving.reduce(f64::min) {
+            best.push(c);
+        }
+    }
+    if instances == 0 {
+        return None;
+    }
+    let s = stats::sorted(&best);
+    Some(Portfolio {
+        colonies: colonies.len(),
+        instances,
+        solved: s.len(),
+        solved_pct: 100.0 * s.len() as f64 / instances as f64,
+        cycles_median: stats::percentile_sorted(&s, 0.5),
+        cycles_p90: stats::percentile_sorted(&s, 0.9),
+    })
+}
+
+/// Summarise rows held in memory: the unit tests' entry (reports read their files through
 /// [`summarize_set`]).
 #[cfg(test)]
-pub(crate) fn summarize(rows: &[Record], opts: &SummaryOptions) -> Summary {
-    let mut b = SummaryBuilder::default();
+pub(crate) fn summarize(rows: &[Record], limit: &TimeLimit) -> Summary {
+    summarize_rows(rows, Detail::default(), limit, Facts::default())
+}
+
+/// [`summarize`] with `detail` and the set's other `facts` (their time limit replaced by
+/// `limit`).
+#[cfg(test)]
+pub(crate) fn summarize_rows(
+    rows: &[Record],
+    detail: Detail,
+    limit: &TimeLimit,
+    mut facts: Facts,
+) -> Summary {
+    let mut b = TableBuilder::new(table_spec(), Efforts::default(), limit.secs);
+    let mut extras = Extras::new(detail, Efforts::default());
     for r in rows {
-        b.add(r);
+        let g = b.add(r, 0);
+        extras.add(g, r);
     }
-    b.finish(opts)
-}
-
-/// What a ratio needs of one job, in 8 bytes (a million-row summary holds one per row):
-/// the counter (NaN when the row has none) and the wall time, negative when not solved.
-/// Single precision is ample for ratios printed to two digits.
-#[derive(Clone, Copy, Debug)]
-struct JobMark {
-    effort: f32,
-    wall: f32,
-}
-
-impl JobMark {
-    fn new(solved: bool, effort: Option<f64>, wall: f64) -> JobMark {
-        JobMark {
-            effort: effort.map_or(f32::NAN, |e| e as f32),
-            wall: if solved { wall as f32 } else { -1.0 },
-        }
-    }
-
-    /// (counter, wall) of a solved job.
-    fn solved(self) -> Option<Solved> {
-        (self.wall >= 0.0).then(|| {
-            let e = (!self.effort.is_nan()).then_some(self.effort as f64);
-            (e, self.wall as f64)
-        })
-    }
-}
-
-/// A solved job's counter (when it has one) and wall time.
-type Solved = (Option<f64>, f64);
-
-/// The jobs two groups both ran, and of those the (a, b) values of the ones both solved.
-type SolvedPairs = (usize, Vec<(Solved, Solved)>);
-
-fn solved_pairs(a: &HashMap<u64, JobMark>, b: &HashMap<u64, JobMark>) -> SolvedPairs {
-    let mut common = 0;
-    let mut pairs = Vec::new();
-    for (job, va) in a {
-        if let Some(vb) = b.get(job) {
-            common += 1;
-            if let (Some(x), Some(y)) = (va.solved(), vb.solved()) {
-                pairs.push((x, y));
-            }
-        }
-    }
-    (common, pairs)
+    facts.time_limit = limit.clone();
+    summarize_table(&b.finish(facts), extras, Vec::new())
 }
 
 /// Ratios: pairs of groups in one dataset and kind that ran common jobs, over the jobs both
@@ -784,7 +646,7 @@ fn solved_pairs(a: &HashMap<u64, JobMark>, b: &HashMap<u64, JobMark>) -> SolvedP
 /// Pairs grow with the square of the configurations: a dataset with more than
 /// [`MAX_RATIO_GROUPS`] of them gets a note instead (a sweep's thousands of one-row
 /// configurations would otherwise cost minutes and gigabytes for a table nobody reads).
-fn ratios(groups: &[GroupSummary], jobs: &[HashMap<u64, JobMark>]) -> (Vec<Ratio>, Vec<String>) {
+fn ratios(table: &RunTable, groups: &[GroupSummary]) -> (Vec<Ratio>, Vec<String>) {
     let mut ratios = Vec::new();
     let mut notes = Vec::new();
     // Groups arrive sorted by key, so one (dataset, kind) is a contiguous run of them.
@@ -804,7 +666,7 @@ fn ratios(groups: &[GroupSummary], jobs: &[HashMap<u64, JobMark>]) -> (Vec<Ratio
                 end - start
             ));
         } else {
-            pair_ratios(groups, jobs, start..end, &mut ratios);
+            pair_ratios(table, groups, start..end, &mut ratios);
         }
         start = end;
     }
@@ -815,33 +677,38 @@ fn ratios(groups: &[GroupSummary], jobs: &[HashMap<u64, JobMark>]) -> (Vec<Ratio
 pub const MAX_RATIO_GROUPS: usize = 12;
 
 fn pair_ratios(
+    table: &RunTable,
     groups: &[GroupSummary],
-    jobs: &[HashMap<u64, JobMark>],
     range: std::ops::Range<usize>,
     ratios: &mut Vec<Ratio>,
 ) {
     for i in range.clone() {
         for j in i + 1..range.end {
             let (gi, gj) = (&groups[i], &groups[j]);
-            let (common, pairs) = solved_pairs(&jobs[i], &jobs[j]);
+            let paired = pair(&table.groups[i], &table.groups[j]);
+            let common = paired.pairs.len();
             if common == 0 {
                 continue;
             }
+            let pairs: Vec<_> = paired
+                .pairs
+                .iter()
+                .filter(|(x, y)| x.solved() && y.solved())
+                .collect();
             let metric = match (&gi.effort, &gj.effort) {
                 (Some(a), Some(b)) if a.metric == b.metric => Some(a.metric),
                 _ => None,
             };
-            let col = |side_a: bool, f: &dyn Fn(&Solved) -> Option<f64>| {
-                let mut v: Vec<f64> = pairs
+            let col = |side_a: bool, f: &dyn Fn(&Job) -> Option<f64>| {
+                let v: Vec<f64> = pairs
                     .iter()
-                    .filter_map(|p| f(if side_a { &p.0 } else { &p.1 }))
+                    .filter_map(|p| f(if side_a { p.0 } else { p.1 }))
                     .collect();
-                v.sort_by(f64::total_cmp);
-                v
+                stats::sorted(&v)
             };
             let eff = metric
                 .and_then(|_| {
-                    let (a, b) = (col(true, &|v| v.0), col(false, &|v| v.0));
+                    let (a, b) = (col(true, &Job::effort), col(false, &Job::effort));
                     // Only when every pair has the counter on both sides.
                     if a.len() != pairs.len() || b.len() != pairs.len() {
                         return None;
@@ -849,7 +716,8 @@ fn pair_ratios(
                     Some(stats::mean(&a)? / stats::mean(&b)?)
                 })
                 .filter(|r| r.is_finite());
-            let median = |side_a: bool| stats::percentile_sorted(&col(side_a, &|v| Some(v.1)), 0.5);
+            let median =
+                |side_a: bool| stats::percentile_sorted(&col(side_a, &|j| Some(j.wall)), 0.5);
             let wall = median(true)
                 .zip(median(false))
                 .map(|(a, b)| a / b)
@@ -876,7 +744,7 @@ fn pair_ratios(
     }
 }
 
-fn footnotes(groups: &[GroupSummary], limit: Option<f64>, opts: &SummaryOptions) -> Vec<String> {
+fn footnotes(groups: &[GroupSummary], limit: Option<f64>, note: Option<&str>) -> Vec<String> {
     let mut footnotes = vec![
         "p90: 90th percentile, linear interpolation between order statistics (type 7, as R and NumPy).".to_string(),
     ];
@@ -898,9 +766,7 @@ fn footnotes(groups: &[GroupSummary], limit: Option<f64>, opts: &SummaryOptions)
         )),
         None => footnotes.push(format!(
             "PAR-2 omitted: {}.",
-            opts.time_limit_note
-                .clone()
-                .unwrap_or_else(|| "no time limit known (pass --time-limit SECS)".to_string())
+            note.unwrap_or("no time limit known (pass --time-limit SECS)")
         )),
     }
     footnotes
@@ -1541,9 +1407,9 @@ pub(crate) mod tests {
 
     #[test]
     fn pivot_by_two_parameters_orders_numbers_numerically_and_counts_solved_runs() {
-        let opts = SummaryOptions {
-            time_limit_s: None,
-            time_limit_note: None,
+        let opts = TimeLimit {
+            secs: None,
+            note: None,
         };
         let mut s = summarize(&sweep_rows(), &opts);
         s.pivot_by(&["colony_size".into(), "limit".into()], PivotMetric::Solved)
@@ -1607,9 +1473,9 @@ pub(crate) mod tests {
             .collect();
         let s = summarize(
             &rows,
-            &SummaryOptions {
-                time_limit_s: Some(1.0),
-                time_limit_note: None,
+            &TimeLimit {
+                secs: Some(1.0),
+                note: None,
             },
         );
         let par2 = s.groups[0].par2_s.expect("par2");
@@ -1620,9 +1486,9 @@ pub(crate) mod tests {
     fn hitori_groups_exact_numbers_and_ratio() {
         let s = summarize(
             &hitori_rows(),
-            &SummaryOptions {
-                time_limit_s: Some(1.0),
-                time_limit_note: None,
+            &TimeLimit {
+                secs: Some(1.0),
+                note: None,
             },
         );
         assert_eq!(s.groups.len(), 2);
@@ -1729,7 +1595,7 @@ pub(crate) mod tests {
                 rows.push(r);
             }
         }
-        let s = summarize(&rows, &SummaryOptions::default());
+        let s = summarize(&rows, &TimeLimit::default());
         assert_eq!(s.ratios.len(), 1);
         let r = &s.ratios[0];
         assert_eq!((r.common, r.pairs), (4, 0));
@@ -1756,7 +1622,7 @@ pub(crate) mod tests {
 
     #[test]
     fn memout_rows_are_counted_and_shown_only_where_there_are_some() {
-        let plain = summarize(&hitori_rows(), &SummaryOptions::default());
+        let plain = summarize(&hitori_rows(), &TimeLimit::default());
         assert!(plain.groups.iter().all(|g| g.memout == 0));
         let header = plain.render(Format::Text);
         assert!(
@@ -1772,7 +1638,7 @@ pub(crate) mod tests {
             r.counters.nodes = Some(1);
             rows.push(r);
         }
-        let s = summarize(&rows, &SummaryOptions::default());
+        let s = summarize(&rows, &TimeLimit::default());
         let big = s
             .groups
             .iter()
@@ -1822,7 +1688,7 @@ pub(crate) mod tests {
             r.counters.nodes = Some(1);
             rows.push(r);
         }
-        let csv = summarize(&rows, &SummaryOptions::default()).render(Format::Csv);
+        let csv = summarize(&rows, &TimeLimit::default()).render(Format::Csv);
         let line = csv.lines().nth(1).expect("row");
         assert!(!line.contains("NaN") && !line.contains("0000000"), "{line}");
         // ERT time: (0.1 + 0.2 + 14396.9) / 3 = 4799.0666...
@@ -1832,18 +1698,21 @@ pub(crate) mod tests {
 
     #[test]
     fn incomplete_inputs_and_counted_duplicates_are_shown() {
-        let mut b = SummaryBuilder::default();
-        for r in hitori_rows() {
-            b.add(&r);
-        }
-        b.incomplete(Incomplete {
-            file: "run.csv.partial".into(),
-            rows: 8,
-            jobs: Some(80),
-            reason: "the journal of an unfinished run".into(),
-        });
-        b.duplicates_counted(2);
-        let s = b.finish(&SummaryOptions::default());
+        let facts = Facts {
+            files: vec![crate::report::input::RunFile {
+                path: "run.csv.partial".into(),
+                meta: None,
+                incomplete: Some(("the journal of an unfinished run".into(), Some(80))),
+            }],
+            streamed: Streamed {
+                rows_per_file: vec![8],
+                repeats: 2,
+                ..Streamed::default()
+            },
+            ..Facts::default()
+        };
+        let opts = TimeLimit::default();
+        let s = summarize_rows(&hitori_rows(), Detail::default(), &opts, facts);
         let line = "INCOMPLETE input run.csv.partial (the journal of an unfinished run): 8 rows of 80 planned; the figures below cover only these rows";
         assert!(s.render(Format::Text).starts_with(line));
         assert!(s
@@ -1861,7 +1730,7 @@ pub(crate) mod tests {
 
     #[test]
     fn abc_cycles_over_solved_and_portfolio() {
-        let s = summarize(&abc_rows(), &SummaryOptions::default());
+        let s = summarize(&abc_rows(), &TimeLimit::default());
         let g = &s.groups[0];
         let e = g.effort.as_ref().expect("cycles");
         assert_eq!(
@@ -1883,12 +1752,12 @@ pub(crate) mod tests {
 
     #[test]
     fn detail_adds_counters_best_of_and_puzzles() {
-        let mut b = SummaryBuilder::new(Detail {
+        let detail = Detail {
             counters: true,
             best_of: vec![1, 2],
-        });
-        abc_rows().iter().for_each(|r| b.add(r));
-        let s = b.finish(&SummaryOptions::default());
+        };
+        let opts = TimeLimit::default();
+        let s = summarize_rows(&abc_rows(), detail, &opts, Facts::default());
         let g = &s.groups[0];
         assert_eq!((g.puzzles, g.puzzles_solved), (2, 2));
         let c = &g.counters.as_ref().expect("counters")["cycles"];
@@ -1911,28 +1780,30 @@ pub(crate) mod tests {
             "{text}"
         );
         // Without the detail, none of it.
-        let plain = summarize(&abc_rows(), &SummaryOptions::default());
+        let plain = summarize(&abc_rows(), &TimeLimit::default());
         assert!(plain.groups[0].counters.is_none() && plain.groups[0].best_of.is_empty());
     }
 
     /// Sorted key paths of a summary with every optional part (`--counters`, `--best-of`,
     /// `--where`, `--trace`), and the JSON itself.
     fn detail_json() -> (Vec<String>, serde_json::Value) {
-        let mut b = SummaryBuilder::new(Detail {
+        let detail = Detail {
             counters: true,
             best_of: vec![2],
-        });
-        abc_rows().iter().for_each(|r| b.add(r));
-        b.filtered("status=solved");
+        };
+        let facts = Facts {
+            filter: Some("status=solved".into()),
+            ..Facts::default()
+        };
+        let mut s = summarize_rows(&abc_rows(), detail, &TimeLimit::default(), facts);
         let trace: &[(u64, u64)] = &[(0, 5), (3, 0)];
-        b.convergence(vec![ConvergenceGroup {
+        s.convergence = vec![ConvergenceGroup {
             dataset: "s".into(),
             strategy: "abc".into(),
             params: "limit=50".into(),
             runs: 1,
             points: crate::report::describe::convergence(&[trace]),
-        }]);
-        let s = b.finish(&SummaryOptions::default());
+        }];
         let v: serde_json::Value = serde_json::from_str(&s.render(Format::Json)).expect("json");
         let mut got = Vec::new();
         crate::report::json_key_paths(&v, "", &mut got);
@@ -2038,15 +1909,13 @@ pub(crate) mod tests {
         // Without row's p3 the groups share 3 jobs, all solved by both.
         let mut rows = hitori_rows();
         rows.retain(|r| !(r.strategy == "row" && r.puzzle_id == "p3"));
-        let s = summarize(&rows, &SummaryOptions::default());
+        let s = summarize(&rows, &TimeLimit::default());
         assert_eq!((s.ratios[0].common, s.ratios[0].pairs), (3, 3));
         // Groups with no job in common (other puzzles) get no ratio at all.
         for r in rows.iter_mut().filter(|r| r.strategy == "row") {
             r.puzzle_id.push('x');
         }
-        assert!(summarize(&rows, &SummaryOptions::default())
-            .ratios
-            .is_empty());
+        assert!(summarize(&rows, &TimeLimit::default()).ratios.is_empty());
     }
 
     #[test]
@@ -2055,9 +1924,9 @@ pub(crate) mod tests {
         rows.extend(abc_rows());
         let s = summarize(
             &rows,
-            &SummaryOptions {
-                time_limit_s: Some(1.0),
-                time_limit_note: None,
+            &TimeLimit {
+                secs: Some(1.0),
+                note: None,
             },
         );
         let text = s.render(Format::Text);
