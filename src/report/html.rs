@@ -657,12 +657,9 @@ pub fn report(
         .map(|f| (f.path.clone(), f.meta.clone()))
         .collect();
     // One pass: the run table (the summary and the A/B pairs are its views) and the plots.
-    let mut plots = PlotData::with_efforts(set.efforts().clone());
     let mut extras = Extras::new(Detail::default(), set.efforts().clone());
-    let table = RunTable::read(set, summary::table_spec(), |g, r| {
-        extras.add(g, r);
-        plots.add(r);
-    })?;
+    let table = RunTable::read(set, summary::table_spec(), |g, r| extras.add(g, r))?;
+    let mut plots = PlotData::of_table(&table, None);
     let mut summary = summarize_table(&table, extras, Vec::new());
     let mut configs: BTreeMap<String, BTreeSet<Config>> = BTreeMap::new();
     let mut totals = Totals::default();

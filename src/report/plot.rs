@@ -14,17 +14,18 @@
 //! each series has its own colour, dash pattern and marker shape, so overlapping curves stay
 //! apart in grey print too; titles name the dataset.
 //!
-//! Plots keep only what they draw: `PlotData` takes rows one at a time and keeps, per
-//! series, the solved runs' values (one number each, up to `EXACT_CAP`, then a log-binned
-//! histogram), never the rows.
+//! Plots are views of the run table ([`RunTable`]): `PlotData` keeps, per series, the solved
+//! runs' values (one number each, up to `EXACT_CAP`, then a log-binned histogram).
 //!
 //! The drawing itself (axes, ticks, legend, markers, SVG) is the `chart`
 //! toolkit's.
 
 use crate::report::describe;
-use crate::report::input::{Budget, Efforts};
+use crate::report::input::Budget;
+use crate::report::table::{RunTable, TableSpec};
 use crate::report::{labels, GroupKey};
 use crate::results::TraceRun;
+#[cfg(test)]
 use crate::results::{Record, Status};
 use plotters::style::text_anchor::{HPos, VPos};
 use std::collections::{BTreeMap, BTreeSet};
@@ -63,64 +64,43 @@ fn omitted_note(omitted: usize, drawn: usize) -> String {
     }
 }
 
-/// Everything the cactus and distribution plots draw, built one row at a time.
+/// Everything the cactus and distribution plots draw: a view of the run table.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct PlotData {
     groups: Vec<(GroupKey, GroupVals)>,
-    /// Position of each group in `groups`.
-    index: std::collections::HashMap<GroupKey, usize>,
-    /// Index of the group the last row went to: rows come in runs of one group.
-    last: usize,
     budget: Budget,
-    efforts: Efforts,
-    metric: Option<&'static str>,
 }
 
 impl PlotData {
-    /// Plot each group's effort in its strategy's unit ([`Efforts`]; by default the built-in
-    /// strategies' units).
-    pub fn with_efforts(efforts: Efforts) -> PlotData {
-        PlotData {
-            efforts,
-            ..PlotData::default()
-        }
-    }
-
-    /// Draw the run-length distributions of `metric` (a counter, a timing column or a `stats`
-    /// key; [`Record::metric`]) for every group instead of its effort.
-    pub fn metric(&mut self, metric: &str) {
-        self.metric = Some(crate::results::counters::metric_name(metric));
-    }
-
-    /// Take one row.
-    pub fn add(&mut self, r: &Record) {
-        let i = match self.groups.get(self.last) {
-            Some((k, _)) if k.matches(r) => self.last,
-            _ => {
-                let key = GroupKey::of(r);
-                let next = self.groups.len();
-                let i = *self.index.entry(key.clone()).or_insert(next);
-                if i == next {
-                    self.groups.push((key, GroupVals::default()));
+    /// The plotted values of `table`'s groups: the solved runs' wall times, and their effort
+    /// in the group's unit, or their values of `metric` (a counter, a timing column or a
+    /// `stats` key, [`crate::results::Record::metric`]; the table read with it, see
+    /// [`table_spec`]) when given.
+    pub fn of_table(table: &RunTable, metric: Option<&'static str>) -> PlotData {
+        let groups = table.groups.iter().map(|g| {
+            let mut v = GroupVals {
+                runs: g.totals.runs as u64,
+                unit: match metric {
+                    Some(m) => table.has_metric(g, m).then_some(m),
+                    None => g.unit,
+                },
+                ..GroupVals::default()
+            };
+            for j in g.jobs.iter().filter(|j| j.solved()) {
+                v.wall.push(j.wall);
+                let value = match metric {
+                    Some(m) => table.metric(g, j, m),
+                    None => j.effort(),
+                };
+                if let Some(x) = value.filter(|_| v.unit.is_some()) {
+                    v.effort.push(x);
                 }
-                i
             }
-        };
-        self.last = i;
-        let g = &mut self.groups[i].1;
-        g.runs += 1;
-        let value = match self.metric {
-            Some(m) => r.metric(m).map(|v| (m, v)),
-            None => self.efforts.of(r),
-        };
-        if let Some((u, _)) = value {
-            g.unit.get_or_insert(u);
-        }
-        if r.status == Some(Status::Solved) {
-            g.wall.push(r.wall_s);
-            if let Some((_, v)) = value.filter(|(u, _)| Some(*u) == g.unit) {
-                g.effort.push(v);
-            }
+            (g.key.clone(), v)
+        });
+        PlotData {
+            groups: groups.collect(),
+            budget: Budget::default(),
         }
     }
 
@@ -343,14 +323,9 @@ pub fn render_set(
     trace: Option<&std::path::Path>,
     metric: Option<&str>,
 ) -> Result<Vec<Svg>, PlotError> {
-    let mut data = PlotData::with_efforts(set.efforts().clone());
-    if let Some(m) = metric {
-        data.metric(m);
-    }
-    set.for_each(|r, _| {
-        data.add(r);
-        Ok(())
-    })?;
+    let metric = metric.map(crate::results::counters::metric_name);
+    let table = RunTable::read(set, table_spec(metric), |_, _| {})?;
+    let mut data = PlotData::of_table(&table, metric);
     if let Some(m) = metric.filter(|_| !data.has_metric()) {
         return Err(PlotError::NoMetric(m.to_string()));
     }
@@ -362,6 +337,15 @@ pub fn render_set(
         svgs.extend(render_convergence(&t)?);
     }
     Ok(svgs)
+}
+
+/// The run-table columns the cactus and distribution plots read: `metric`'s, when one is
+/// plotted instead of the effort.
+pub fn table_spec(metric: Option<&'static str>) -> TableSpec {
+    TableSpec {
+        metrics: metric.into_iter().filter(|m| *m != "wall_s").collect(),
+        names: false,
+    }
 }
 
 /// One configuration of a sweep plot: its value of the swept parameter and its summary.
@@ -790,9 +774,12 @@ mod tests {
 
     /// Every row of `rows` in one [`PlotData`].
     fn data(rows: &[Record]) -> PlotData {
-        let mut d = PlotData::default();
-        rows.iter().for_each(|r| d.add(r));
-        d
+        use crate::report::table::{Facts, TableBuilder};
+        let mut b = TableBuilder::new(table_spec(None), Default::default(), None);
+        rows.iter().for_each(|r| {
+            b.add(r, 0);
+        });
+        PlotData::of_table(&b.finish(Facts::default()), None)
     }
 
     fn two_groups() -> Vec<Record> {
