@@ -84,7 +84,7 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
     let outcome = bench(cfg, &AtomicBool::new(false))?;
     // The rows read back through the reports' input layer, as `bench-report summary` would.
     let set = RunSet::open(std::slice::from_ref(&outcome.path), InputOptions::default())?;
-    let (summary, _) = summarize_set(&set, Detail::default(), Vec::new(), |_| {})?;
+    let (summary, _) = summarize_set(&set, Detail::default(), Vec::new())?;
     print!("{}", summary.render(Format::Text));
     println!("rows: {}", outcome.path.display());
     Ok(())

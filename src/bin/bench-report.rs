@@ -381,7 +381,7 @@ fn run() -> Result<ExitCode> {
                 );
             }
             let set = a.input.open(&a.files, a.time_limit)?;
-            let (mut s, st) = summarize_set(&set, detail, traced, |_| {})?;
+            let (mut s, st) = summarize_set(&set, detail, traced)?;
             if !a.by.is_empty() {
                 s.pivot_by(&a.by, a.by_metric)
                     .map_err(|e| anyhow::anyhow!(e))?;
@@ -483,7 +483,7 @@ fn plot_cmd(a: PlotArgs) -> Result<()> {
     let set = a.input.open_rows(&a.files, None)?;
     let mut svgs = plot::render_set(&set, a.trace.as_deref(), a.metric.as_deref())?;
     if !a.sweep.is_empty() {
-        let (summary, _) = summarize_set(&set, Detail::default(), Vec::new(), |_| {})?;
+        let (summary, _) = summarize_set(&set, Detail::default(), Vec::new())?;
         for p in &a.sweep {
             svgs.extend(plot::render_sweep(&summary, p)?);
         }

@@ -1190,7 +1190,7 @@ fn finish(
     // The run's file read back as `bench-report summary` reads it (one input layer, one
     // table), so the end-of-run summary is the report's, figure for figure.
     let set = RunSet::open(std::slice::from_ref(&outcome.path), InputOptions::default())?;
-    let (summary, _) = summarize_set(&set, Detail::default(), Vec::new(), |_| {})?;
+    let (summary, _) = summarize_set(&set, Detail::default(), Vec::new())?;
     common::print(&summary.render(Format::Text));
     common::print(&format!("results: {}\n", outcome.path.display()));
     Ok(exit_code(&outcome.status_counts))

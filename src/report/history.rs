@@ -567,7 +567,7 @@ impl History {
         let mut by_key: BTreeMap<GroupKey, Vec<Point>> = BTreeMap::new();
         let mut notes = runs.notes.clone();
         for (i, run) in runs.runs.iter().enumerate() {
-            let (summary, _) = summarize_set(&run.set, Detail::default(), Vec::new(), |_| {})?;
+            let (summary, _) = summarize_set(&run.set, Detail::default(), Vec::new())?;
             let cmp = match i.checked_sub(1).map(|p| &runs.runs[p]) {
                 Some(prev) => {
                     let name = |r: &Run| r.path.display().to_string();

@@ -348,16 +348,6 @@ impl RunSet {
         Ok(out)
     }
 
-    /// Every row that passes, in file order, held in memory (for the reports that pair rows).
-    pub fn rows(&self) -> Result<Vec<Record>, ReadError> {
-        let mut rows = Vec::new();
-        self.for_each(|r, _| {
-            rows.push(r.clone());
-            Ok(())
-        })?;
-        Ok(rows)
-    }
-
     /// The rows in job key order (in memory up to [`SORT_BUFFER_ROWS`], in sorted runs on
     /// disk beyond), through the filter and the duplicate check: a repeated job is refused
     /// unless allowed, then every copy is handed on.

@@ -408,21 +408,16 @@ fn table(head: Vec<String>, rows: Vec<Vec<String>>) -> Table {
     }
 }
 
-/// The summary of a [`RunSet`]'s rows, in one streamed pass (each row also handed to `also`,
-/// so a caller gathers what else it needs in the same pass): incomplete inputs, counted
-/// duplicates, the filter and the time limit all come from the set, so every report that
-/// shows a summary shows the same one.
+/// The summary of a [`RunSet`]'s rows, read once into a run table: incomplete inputs,
+/// counted duplicates, the filter and the time limit all come from the set, so every report
+/// that shows a summary shows the same one.
 pub fn summarize_set(
     set: &RunSet,
     detail: Detail,
     convergence: Vec<Vec<ConvergenceGroup>>,
-    mut also: impl FnMut(&Record),
 ) -> Result<(Summary, Streamed), crate::results::ReadError> {
     let mut extras = Extras::new(detail, set.efforts().clone());
-    let table = RunTable::read(set, table_spec(), |g, r| {
-        extras.add(g, r);
-        also(r);
-    })?;
+    let table = RunTable::read(set, table_spec(), |g, r| extras.add(g, r))?;
     let s = summarize_table(&table, extras, convergence);
     Ok((s, table.facts.streamed))
 }
