@@ -4,9 +4,11 @@
 //! A food source is one preferred value per cell. Decoding it fills the grid greedily: take
 //! the unplaced cell with the fewest candidates (first in row-major order on a tie), place its
 //! preferred value if that is still a candidate, else the next candidate after it (cyclically),
-//! then propagate naked and hidden singles and locked candidates (pointing, claiming); repeat
-//! until the grid is full (a solution) or a contradiction appears. The fitness is the number of cells left unplaced at the first
-//! contradiction (lower is better; 0 = solved). The decode records its decisions (cell, the
+//! then propagate naked and hidden singles and locked candidates (pointing, claiming). A value
+//! whose propagation contradicts is refuted: the state before it comes back, the value leaves
+//! the cell (propagated in turn) and the choice is made again. Repeat until the grid is full
+//! (a solution) or a refutation itself contradicts. The fitness is the number of cells left
+//! unplaced then (lower is better; 0 = solved). The decode records its decisions (cell, the
 //! candidates it had, the value placed), and that is what the bees work on:
 //!
 //! - a neighbour of a source changes one of its decisions (later decisions more often) to
@@ -190,6 +192,8 @@ struct Decoder {
     geo: Geometry,
     base: State,
     work: State,
+    /// The state before the current decision, to undo a refuted value.
+    save: State,
     queue: Vec<(u16, u8)>,
     /// Per box-row and box-column intersection, the union of its cells' candidates (scratch
     /// of `locked`, indexed as `Geometry::cross`).
@@ -213,6 +217,7 @@ impl Decoder {
         };
         let mut d = Decoder {
             work: base.clone(),
+            save: base.clone(),
             base,
             queue: Vec::with_capacity(geo.cells * 2),
             rmask: vec![0; geo.size * order],
@@ -479,7 +484,7 @@ impl Decoder {
     }
 
     /// Decode `pref` (one preferred 0-based value per cell), recording the decisions. Returns
-    /// the fitness: cells unplaced at the first contradiction, 0 when the grid is complete
+    /// the fitness: cells unplaced when a refutation contradicts, 0 when the grid is complete
     /// (the solution is then in `self.work.val`).
     fn decode(&mut self, pref: &[u8], decisions: &mut Vec<Decision>) -> u32 {
         self.work.copy_from(&self.base);
@@ -497,12 +502,21 @@ impl Decoder {
                 m.trailing_zeros()
             };
             debug_assert!(v < n);
-            decisions.push(Decision {
-                cell: c as u16,
-                value: v as u8,
-                cands: m,
-            });
-            if !(self.place(c, v as u8) && self.propagate_all()) {
+            // A value whose propagation fails is refuted rather than ending the decode: the
+            // state before it comes back, the value leaves the cell, and the cell is chosen
+            // again (a one-level probe; the decode stays a function of `pref`).
+            self.save.copy_from(&self.work);
+            if self.place(c, v as u8) && self.propagate_all() {
+                decisions.push(Decision {
+                    cell: c as u16,
+                    value: v as u8,
+                    cands: m,
+                });
+                continue;
+            }
+            self.work.copy_from(&self.save);
+            self.queue.clear();
+            if !(self.remove(c, v as usize) && self.propagate_all()) {
                 return (self.geo.cells - self.work.placed) as u32;
             }
         }
@@ -947,7 +961,48 @@ mod tests {
     }
 
     #[test]
-    fn a_decode_stops_at_the_first_contradiction_and_counts_what_is_left() {
+    fn a_value_that_contradicts_is_refuted_and_the_decode_goes_on() {
+        // Walk the all-lowest-values decode of HARD to the first decision where some
+        // candidate fails under propagation; prefer that candidate there. The decode must
+        // not keep it and must carry on past that decision.
+        let p = digits(HARD);
+        let mut d = Decoder::new(3, &p).expect("consistent givens");
+        d.work.copy_from(&d.base);
+        let mut before = d.base.clone();
+        let mut found = None;
+        while let Some(c) = d.pick_cell() {
+            before.copy_from(&d.work);
+            let m = before.cand[c];
+            let failing = (0..9u8).filter(|&v| m & (1 << v) != 0).find(|&v| {
+                d.work.copy_from(&before);
+                d.queue.clear();
+                !(d.place(c, v) && d.propagate_all())
+            });
+            if let Some(v) = failing {
+                found = Some((c, v, before.placed));
+                break;
+            }
+            d.work.copy_from(&before);
+            assert!(d.place(c, m.trailing_zeros() as u8) && d.propagate_all());
+        }
+        let (c, v, placed) = found.expect("some decision of HARD has a failing candidate");
+        let mut pref = vec![0u8; 81];
+        pref[c] = v;
+        let mut dec = Vec::new();
+        let f = d.decode(&pref, &mut dec);
+        assert!(!dec.iter().any(|e| usize::from(e.cell) == c && e.value == v));
+        assert!(
+            d.work.placed > placed,
+            "the decode went past the refuted value"
+        );
+        assert_eq!(f as usize, 81 - d.work.placed);
+        if f == 0 {
+            assert!(valid(3, &p, &d.solution()));
+        }
+    }
+
+    #[test]
+    fn a_decode_stops_when_a_refutation_contradicts_and_counts_what_is_left() {
         let p = digits(HARD);
         let mut d = Decoder::new(3, &p).expect("consistent givens");
         let mut dec = Vec::new();
