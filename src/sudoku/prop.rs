@@ -4,9 +4,11 @@
 //! A food source is one preferred value per cell. Decoding it fills the grid greedily: take
 //! the unplaced cell with the fewest candidates (first in row-major order on a tie), place its
 //! preferred value if that is still a candidate, else the next candidate after it (cyclically),
-//! then propagate naked and hidden singles and locked candidates (pointing, claiming); repeat
-//! until the grid is full (a solution) or a contradiction appears. The fitness is the number of cells left unplaced at the first
-//! contradiction (lower is better; 0 = solved). The decode records its decisions (cell, the
+//! then propagate naked and hidden singles and locked candidates (pointing, claiming). A value
+//! whose propagation contradicts is refuted: the state before it comes back, the value leaves
+//! the cell (propagated in turn) and the choice is made again. Repeat until the grid is full
+//! (a solution) or a refutation itself contradicts. The fitness is the number of cells left
+//! unplaced then (lower is better; 0 = solved). The decode records its decisions (cell, the
 //! candidates it had, the value placed), and that is what the bees work on:
 //!
 //! - a neighbour of a source changes one of its decisions (later decisions more often) to
@@ -157,7 +159,9 @@ impl Geometry {
 }
 
 /// The decoder's working state: candidates, placed values (0 = unplaced, else value + 1), the
-/// per-unit count of cells that can still take each value, and the values placed per unit.
+/// per-unit count of cells that can still take each value, the values placed per unit, and
+/// per box-row and box-column intersection the union of its cells' candidates (indexed as
+/// `Geometry::cross`), exact for every box outside `dirty`.
 #[derive(Clone)]
 struct State {
     cand: Vec<u64>,
@@ -165,6 +169,11 @@ struct State {
     count: Vec<u8>,
     placed_in: Vec<u64>,
     placed: usize,
+    rmask: Vec<u64>,
+    cmask: Vec<u64>,
+    /// Boxes whose candidates changed since `locked` last looked at them: only they, their
+    /// bands and their stacks can hold a new locked-candidates deduction.
+    dirty: u64,
 }
 
 impl State {
@@ -174,6 +183,9 @@ impl State {
         self.count.copy_from_slice(&other.count);
         self.placed_in.copy_from_slice(&other.placed_in);
         self.placed = other.placed;
+        self.rmask.copy_from_slice(&other.rmask);
+        self.cmask.copy_from_slice(&other.cmask);
+        self.dirty = other.dirty;
     }
 }
 
@@ -190,11 +202,9 @@ struct Decoder {
     geo: Geometry,
     base: State,
     work: State,
+    /// The state before the current decision, to undo a refuted value.
+    save: State,
     queue: Vec<(u16, u8)>,
-    /// Per box-row and box-column intersection, the union of its cells' candidates (scratch
-    /// of `locked`, indexed as `Geometry::cross`).
-    rmask: Vec<u64>,
-    cmask: Vec<u64>,
 }
 
 impl Decoder {
@@ -210,13 +220,15 @@ impl Decoder {
             count: vec![n as u8; 3 * n * n],
             placed_in: vec![0; 3 * n],
             placed: 0,
+            rmask: vec![0; n * order],
+            cmask: vec![0; n * order],
+            dirty: if n == 64 { u64::MAX } else { (1u64 << n) - 1 },
         };
         let mut d = Decoder {
             work: base.clone(),
+            save: base.clone(),
             base,
             queue: Vec::with_capacity(geo.cells * 2),
-            rmask: vec![0; geo.size * order],
-            cmask: vec![0; geo.size * order],
             geo,
         };
         for (c, &v) in cells.iter().enumerate() {
@@ -236,8 +248,10 @@ impl Decoder {
     #[inline]
     fn remove(&mut self, p: usize, v: usize) -> bool {
         let b = 1u64 << v;
+        let n = self.geo.size;
         let w = &mut self.work;
         w.cand[p] &= !b;
+        w.dirty |= 1 << (usize::from(self.geo.cell_units[p][2]) - 2 * n);
         let m = w.cand[p];
         if m == 0 {
             return false;
@@ -245,7 +259,6 @@ impl Decoder {
         if m & (m - 1) == 0 {
             self.queue.push((p as u16, m.trailing_zeros() as u8));
         }
-        let n = self.geo.size;
         for &u in &self.geo.cell_units[p] {
             let u = usize::from(u);
             if w.placed_in[u] & b != 0 {
@@ -279,8 +292,9 @@ impl Decoder {
         }
         let mut others = w.cand[c] & !b;
         w.cand[c] = b;
-        // The cell's other candidates leave its units.
         let n = self.geo.size;
+        w.dirty |= 1 << (usize::from(self.geo.cell_units[c][2]) - 2 * n);
+        // The cell's other candidates leave its units.
         while others != 0 {
             let o = others.trailing_zeros() as usize;
             others &= others - 1;
@@ -341,9 +355,9 @@ impl Decoder {
     fn cross(&self, rows: bool, b: usize, i: usize) -> u64 {
         let k = b * self.geo.order + i;
         if rows {
-            self.rmask[k]
+            self.work.rmask[k]
         } else {
-            self.cmask[k]
+            self.work.cmask[k]
         }
     }
 
@@ -379,14 +393,33 @@ impl Decoder {
     /// contradiction, else whether anything was removed. The intersection unions are computed
     /// once per pass; removals only shrink candidates, so a stale union is a superset and
     /// every deduction from it still holds (a value it shows that has gone from the whole box
-    /// or line was already a contradiction, which `remove` reports).
+    /// or line was already a contradiction, which `remove` reports). Only dirty boxes are
+    /// recomputed and looked at (pointing), and only the lines of their bands and stacks
+    /// (claiming): elsewhere nothing changed since the last pass drew its deductions, so the
+    /// pass removes exactly what a full one would, for a fraction of the work.
     fn locked(&mut self) -> Option<bool> {
         let (o, n) = (self.geo.order, self.geo.size);
-        self.rmask.fill(0);
-        self.cmask.fill(0);
-        for (&m, &[ri, ci]) in self.work.cand.iter().zip(&self.geo.cross) {
-            self.rmask[usize::from(ri)] |= m;
-            self.cmask[usize::from(ci)] |= m;
+        let dirty = std::mem::take(&mut self.work.dirty);
+        if dirty == 0 {
+            return Some(false);
+        }
+        let (mut bands, mut stacks) = (0u64, 0u64);
+        let mut left = dirty;
+        while left != 0 {
+            let b = left.trailing_zeros() as usize;
+            left &= left - 1;
+            bands |= 1 << (b / o);
+            stacks |= 1 << (b % o);
+            let w = &mut self.work;
+            w.rmask[b * o..(b + 1) * o].fill(0);
+            w.cmask[b * o..(b + 1) * o].fill(0);
+            let unit = 2 * n + b;
+            for &c in &self.geo.units[unit * n..(unit + 1) * n] {
+                let c = usize::from(c);
+                let [ri, ci] = self.geo.cross[c];
+                w.rmask[usize::from(ri)] |= w.cand[c];
+                w.cmask[usize::from(ci)] |= w.cand[c];
+            }
         }
         let mut changed = false;
         // The values in at least two of `o` masks.
@@ -399,7 +432,10 @@ impl Decoder {
             twice
         };
         let mut loc = [0u64; 6];
-        for b in 0..n {
+        let mut left = dirty;
+        while left != 0 {
+            let b = left.trailing_zeros() as usize;
+            left &= left - 1;
             for rows in [true, false] {
                 for (i, l) in loc.iter_mut().enumerate().take(o) {
                     *l = self.cross(rows, b, i);
@@ -417,8 +453,12 @@ impl Decoder {
             }
         }
         for rows in [true, false] {
+            let touched = if rows { bands } else { stacks };
             for line in 0..n {
                 let (band, i) = (line / o, line % o);
+                if touched & (1 << band) == 0 {
+                    continue;
+                }
                 let bx = |k: usize| if rows { band * o + k } else { k * o + band };
                 for (k, l) in loc.iter_mut().enumerate().take(o) {
                     *l = self.cross(rows, bx(k), i);
@@ -479,7 +519,7 @@ impl Decoder {
     }
 
     /// Decode `pref` (one preferred 0-based value per cell), recording the decisions. Returns
-    /// the fitness: cells unplaced at the first contradiction, 0 when the grid is complete
+    /// the fitness: cells unplaced when a refutation contradicts, 0 when the grid is complete
     /// (the solution is then in `self.work.val`).
     fn decode(&mut self, pref: &[u8], decisions: &mut Vec<Decision>) -> u32 {
         self.work.copy_from(&self.base);
@@ -497,12 +537,21 @@ impl Decoder {
                 m.trailing_zeros()
             };
             debug_assert!(v < n);
-            decisions.push(Decision {
-                cell: c as u16,
-                value: v as u8,
-                cands: m,
-            });
-            if !(self.place(c, v as u8) && self.propagate_all()) {
+            // A value whose propagation fails is refuted rather than ending the decode: the
+            // state before it comes back, the value leaves the cell, and the cell is chosen
+            // again (a one-level probe; the decode stays a function of `pref`).
+            self.save.copy_from(&self.work);
+            if self.place(c, v as u8) && self.propagate_all() {
+                decisions.push(Decision {
+                    cell: c as u16,
+                    value: v as u8,
+                    cands: m,
+                });
+                continue;
+            }
+            self.work.copy_from(&self.save);
+            self.queue.clear();
+            if !(self.remove(c, v as usize) && self.propagate_all()) {
                 return (self.geo.cells - self.work.placed) as u32;
             }
         }
@@ -947,7 +996,48 @@ mod tests {
     }
 
     #[test]
-    fn a_decode_stops_at_the_first_contradiction_and_counts_what_is_left() {
+    fn a_value_that_contradicts_is_refuted_and_the_decode_goes_on() {
+        // Walk the all-lowest-values decode of HARD to the first decision where some
+        // candidate fails under propagation; prefer that candidate there. The decode must
+        // not keep it and must carry on past that decision.
+        let p = digits(HARD);
+        let mut d = Decoder::new(3, &p).expect("consistent givens");
+        d.work.copy_from(&d.base);
+        let mut before = d.base.clone();
+        let mut found = None;
+        while let Some(c) = d.pick_cell() {
+            before.copy_from(&d.work);
+            let m = before.cand[c];
+            let failing = (0..9u8).filter(|&v| m & (1 << v) != 0).find(|&v| {
+                d.work.copy_from(&before);
+                d.queue.clear();
+                !(d.place(c, v) && d.propagate_all())
+            });
+            if let Some(v) = failing {
+                found = Some((c, v, before.placed));
+                break;
+            }
+            d.work.copy_from(&before);
+            assert!(d.place(c, m.trailing_zeros() as u8) && d.propagate_all());
+        }
+        let (c, v, placed) = found.expect("some decision of HARD has a failing candidate");
+        let mut pref = vec![0u8; 81];
+        pref[c] = v;
+        let mut dec = Vec::new();
+        let f = d.decode(&pref, &mut dec);
+        assert!(!dec.iter().any(|e| usize::from(e.cell) == c && e.value == v));
+        assert!(
+            d.work.placed > placed,
+            "the decode went past the refuted value"
+        );
+        assert_eq!(f as usize, 81 - d.work.placed);
+        if f == 0 {
+            assert!(valid(3, &p, &d.solution()));
+        }
+    }
+
+    #[test]
+    fn a_decode_stops_when_a_refutation_contradicts_and_counts_what_is_left() {
         let p = digits(HARD);
         let mut d = Decoder::new(3, &p).expect("consistent givens");
         let mut dec = Vec::new();
