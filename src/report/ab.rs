@@ -341,7 +341,7 @@ pub struct Comparison {
 /// Expected running time of one side: total spent over all its runs per success.
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Ert {
-    /// Effort unit (the strategy's, [`Efforts`]); `None` when the side has none.
+    /// Effort unit (the strategy's, [`Efforts`](crate::report::input::Efforts)); `None` when the side has none.
     pub unit: Option<&'static str>,
     /// Total effort of all runs / successes; `None` with no success or no unit.
     pub effort: Option<f64>,
@@ -373,7 +373,7 @@ pub struct Section {
     pub unpaired_b: usize,
     /// Success on the pairs.
     pub success: Success,
-    /// Effort unit of A (its strategy's, [`Efforts`]).
+    /// Effort unit of A (its strategy's, [`Efforts`](crate::report::input::Efforts)).
     pub effort_unit_a: Option<&'static str>,
     /// Effort counter of B.
     pub effort_unit_b: Option<&'static str>,

@@ -7,7 +7,7 @@
 //! same way offline, from a CI artifact, or printed.
 //!
 //! Every section is a [`Doc`] built by the module that owns the computation
-//! ([`summary`](super::summary), [`ab`], [`export`]) and rendered to HTML here, as the same
+//! ([`summary`], [`ab`], [`export`]) and rendered to HTML here, as the same
 //! doc is rendered to text and markdown for the terminal: the page and the terminal never
 //! disagree, and no markdown is parsed back. The verdicts (baseline and A/B) come first, as
 //! cards under the title. Sections are always present (with a sentence saying why one is

@@ -1,15 +1,18 @@
 //! Reports from saved result rows: summaries, baseline comparison, plots, shard merging.
 //!
-//! Everything here computes and serialises: it takes [`Record`]s (streamed one at a time into
-//! a [`summary::SummaryBuilder`], or held in memory for `compare`, `plot` and `merge`) and
+//! Everything here computes and serialises: it takes [`Record`]s through one input layer
+//! ([`input::RunSet`]) into one run table ([`table::RunTable`], of which `summary`, `ab`,
+//! `plot`, `html` and `history` are views; `compare` and `merge` stream in job order) and
 //! returns text, JSON values or SVG documents. Files are read and written only through
-//! [`crate::results`], by the caller (`bench-run` streams its own rows into a summary;
+//! [`crate::results`], by the caller (`bench-run` reads its own run back for its summary;
 //! `bench-report` reads files and writes what these modules return).
 //!
 //! - [`stats`]: mean, percentiles, PAR-k, bootstrap confidence intervals.
 //! - [`doc`]: the one document model (headings, paragraphs, notes, lists, tables, figures)
 //!   every report builds, rendered to text, markdown and HTML with per-target escaping.
 //! - [`input`]: the one reading of a report's inputs ([`input::RunSet`]).
+//! - [`table`]: the run table, one pass over a set: per group its jobs in job order and
+//!   totals that add, and [`table::pair`], the one pairing of two configurations.
 //! - [`gate`]: the regression gate and its noise band.
 //! - [`host`]: how much others' CPU during a run could have inflated its times.
 //! - [`ab`]: two configurations compared on paired runs.

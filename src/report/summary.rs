@@ -20,8 +20,8 @@ use crate::results::{Record, Status};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
 
-/// Optional parts of a summary, asked for when the builder is made
-/// ([`SummaryBuilder::new`]); each costs memory per row, so none is on by default.
+/// Optional parts of a summary, gathered beside the run table ([`Extras::new`]); each costs
+/// memory per row, so none is on by default.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Detail {
     /// Distribution (count, sum, mean, min, p10, median, p90, max) of every counter, of

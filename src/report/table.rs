@@ -113,7 +113,7 @@ impl AddAssign<&Totals> for Totals {
 pub struct Group {
     /// Which rows.
     pub key: GroupKey,
-    /// The group's number in first-seen order (the number [`RunTable::build`]'s hook was
+    /// The group's number in first-seen order (the number [`RunTable::read`]'s hook was
     /// given for its rows).
     pub id: usize,
     /// Its jobs, sorted by (puzzle, seed, colony); repeated jobs (`--allow-duplicates`) are
