@@ -32,9 +32,9 @@ const RUN_KEYS: &[(&str, Kind)] = &[
     ("colonies", Kind::Whole),
     ("output", Kind::Text),
     ("quiet", Kind::Flag),
-    ("count-solutions", Kind::Whole),
+    ("count-solutions", Kind::List),
     ("record-solutions", Kind::Flag),
-    ("node-limit", Kind::Whole),
+    ("node-limit", Kind::List),
     ("timeout", Kind::Number),
     ("cpu-limit", Kind::Number),
     ("memory-limit", Kind::Text),
@@ -59,8 +59,9 @@ const CONFIG_KEYS: &[&str] = &[
 ];
 
 /// Options that shape a configuration's jobs and budgets, which a `[[dataset]]` and a
-/// `[[config]]` may set as well as the top level (one value each, not a grid). Configurations
-/// of one dataset that differ in them run as parts of their own, one after another.
+/// `[[config]]` may set as well as the top level. Configurations of one dataset that differ
+/// in them run as parts of their own, one after another. Each takes one value, except
+/// [`GRID_JOB_KEYS`].
 pub const JOB_KEYS: &[&str] = &[
     "seed",
     "seeds",
@@ -72,6 +73,31 @@ pub const JOB_KEYS: &[&str] = &[
     "cpu-limit",
     "memory-limit",
 ];
+
+/// The job options a list may sweep: they are part of a configuration (its `params`
+/// column), so each value makes configurations of its own. The others are not in the rows'
+/// identity, so a list of them would run the same jobs twice.
+pub const GRID_JOB_KEYS: &[&str] = &["count-solutions", "node-limit"];
+
+/// Why a list of the single-valued `key` is refused, and what to do instead.
+fn not_a_grid(key: &str) -> String {
+    let instead = match key {
+        "timeout" | "cpu-limit" => {
+            " (run with the largest budget and read a smaller one with `bench-report summary \
+             --time-limit SECS`)"
+        }
+        "seed" | "seeds" | "colonies" | "repeat" => {
+            " (give the largest: its jobs hold the smaller ones')"
+        }
+        _ => "",
+    };
+    format!(
+        "`{key}` takes one value, not a list: rows do not record it, so a grid over it would \
+         run the same jobs twice{instead}; the options a list sweeps are {}, {}",
+        CONFIG_KEYS[1..].join(", "),
+        GRID_JOB_KEYS.join(", ")
+    )
+}
 
 /// Whether a `[[dataset]]` table may set `key`: its dataset, its configurations, the options
 /// that shape its jobs and its budgets. Threads, outputs and the like are the run's.
@@ -330,7 +356,7 @@ fn grid_size(run: &[Entry], configs: &[Config]) -> usize {
         Setting::Flag => 1,
     };
     let sweep = |own: &[Entry]| {
-        CONFIG_KEYS[1..].iter().fold(1usize, |n, k| {
+        (CONFIG_KEYS[1..].iter().chain(GRID_JOB_KEYS)).fold(1usize, |n, k| {
             let e = own
                 .iter()
                 .find(|e| e.key == *k)
@@ -470,7 +496,8 @@ fn config(
             }
             continue;
         }
-        // A job option takes one value, as at the top level; a solver option may be a grid.
+        // A job option takes what it takes at the top level (one value, or a list of a
+        // [`GRID_JOB_KEYS`] option); a solver option may be a grid.
         let kind = RUN_KEYS
             .iter()
             .find(|k| k.0 == key && JOB_KEYS.contains(&k.0))
@@ -517,6 +544,11 @@ fn setting(key: &str, v: &toml::Value, kind: Kind) -> Result<Option<Setting>, St
     match (kind, v) {
         (Kind::Flag, toml::Value::Boolean(b)) => Ok(b.then_some(Setting::Flag)),
         (Kind::Flag, _) => Err(format!("`{key}` = {}: expected true or false", show(v))),
+        (Kind::Text | Kind::Whole | Kind::Number, toml::Value::Array(_))
+            if JOB_KEYS.contains(&key) =>
+        {
+            Err(not_a_grid(key))
+        }
         (Kind::Whole, toml::Value::Integer(i)) if *i >= 0 => {
             Ok(Some(Setting::Value(i.to_string())))
         }
@@ -711,6 +743,17 @@ strategy = "backtrack"
             ("backtrack", 0)
         );
         assert_eq!(grid_size(&p.run, &p.configs), 5);
+        // The budgets in a configuration's identity sweep too, at any level.
+        let budgets = format!("{PLAN}count-solutions = [1, 2]\nnode-limit = [10, 100, 1000]\n");
+        let b = PlanFile::parse("p.toml", &budgets).expect("plan");
+        assert_eq!(
+            b.configs[1].options,
+            [
+                entry("count-solutions", "1,2", 16),
+                entry("node-limit", "10,100,1000", 17)
+            ]
+        );
+        assert_eq!(grid_size(&b.run, &b.configs), 4 + 6);
         // The hash follows the bytes.
         let q = PlanFile::parse("p.toml", &PLAN.replace("seeds = 2", "seeds = 3")).expect("plan");
         assert_ne!(p.hash, q.hash);
@@ -773,7 +816,9 @@ strategy = "backtrack"
             ("quiet = 1\n", Some(1), "expected true or false"),
             ("[[config]]\ncolony-size = 20\n", Some(1), "has no `strategy`"),
             ("[[config]]\nstrategy = \"abc\"\nthreads = 3\n", Some(3), "applies to the whole run"),
-            ("[[config]]\nstrategy = \"abc\"\nseeds = [3]\n", Some(3), "expected a whole number"),
+            ("[[config]]\nstrategy = \"abc\"\nseeds = [3]\n", Some(3), "`seeds` takes one value"),
+            ("timeout = [1, 10]\n", Some(1), "`bench-report summary --time-limit SECS`"),
+            ("[[dataset]]\ndataset = \"d\"\ncpu-limit = [1]\n", Some(3), "the same jobs twice"),
             ("[[dataset]]\nseeds = 2\n", Some(1), "has no `dataset`"),
             ("[[dataset]]\ndataset = \"d\"\nthreads = 3\n", Some(3), "applies to the whole run"),
             ("[[dataset]]\ndataset = \"d\"\ncolour = 3\n", Some(3), "unknown key `colour`"),

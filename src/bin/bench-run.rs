@@ -118,17 +118,20 @@ struct Args {
     #[arg(long, short = 'q')]
     quiet: bool,
 
-    /// Look for up to K solutions (2 proves uniqueness); adds a `solutions` column.
-    #[arg(long, value_name = "K", allow_negative_numbers = true, value_parser = common::whole::<u32>(1, u32::MAX.into()))]
-    count_solutions: Option<u32>,
+    /// Look for up to K solutions (2 proves uniqueness); adds a `solutions` column. A comma
+    /// list (`1,2`) is a sweep.
+    #[arg(long, value_name = "K", allow_negative_numbers = true, value_delimiter = ',', value_parser = common::whole::<u32>(1, u32::MAX.into()))]
+    count_solutions: Vec<u32>,
 
     /// Add a `solution` column: Hitori `#`/`.` mask or Sudoku 81 digits.
     #[arg(long)]
     record_solutions: bool,
 
     /// Search-node budget per job (Hitori, Sudoku backtrack); a job over it is a `timeout` row.
-    #[arg(long, value_name = "N", allow_negative_numbers = true, value_parser = common::whole::<u64>(1, u64::MAX))]
-    node_limit: Option<u64>,
+    /// It is part of the configuration (`node_limit` in `params`), so a comma list
+    /// (`1000,100000`) is a sweep.
+    #[arg(long, value_name = "N", allow_negative_numbers = true, value_delimiter = ',', value_parser = common::whole::<u64>(1, u64::MAX))]
+    node_limit: Vec<u64>,
 
     /// Wall-clock budget per job in seconds (at least 0.001); a job that ends after it is a
     /// `timeout` row.
@@ -313,6 +316,8 @@ fn sweep(args: &Args) -> Result<Vec<SolverOptions>> {
     once("--limit", &args.limit)?;
     once("--max-cycles", &args.max_cycles)?;
     once("--neighbourhood", &args.neighbourhood)?;
+    once("--count-solutions", &args.count_solutions)?;
+    once("--node-limit", &args.node_limit)?;
     // An option not given is one point at its default; each strategy knows whether a value
     // was given (abc-prop's own defaults differ from abc's).
     let given = AbcGiven {
@@ -325,6 +330,9 @@ fn sweep(args: &Args) -> Result<Vec<SolverOptions>> {
         points(&args.limit),
         points(&args.max_cycles),
     );
+    // The complete solvers' budgets are swept too: both are part of a configuration's
+    // `params`, so each value is a configuration of its own.
+    let (counts, node_limits) = (points(&args.count_solutions), points(&args.node_limit));
     let dflt = AbcParams::default();
     let size = [
         args.rules.len(),
@@ -332,6 +340,8 @@ fn sweep(args: &Args) -> Result<Vec<SolverOptions>> {
         limits.len(),
         cycles.len(),
         args.neighbourhood.len(),
+        counts.len(),
+        node_limits.len(),
     ]
     .iter()
     .try_fold(1usize, |n, &k| n.checked_mul(k))
@@ -363,14 +373,18 @@ fn sweep(args: &Args) -> Result<Vec<SolverOptions>> {
                                 limit_text(limit)
                             )
                         })?;
-                        grid.push(SolverOptions {
-                            rules,
-                            max_solutions: args.count_solutions.unwrap_or(1),
-                            node_limit: args.node_limit,
-                            abc,
-                            abc_given: given,
-                            memory_limit: args.memory_limit,
-                        });
+                        for &count in &counts {
+                            for &node_limit in &node_limits {
+                                grid.push(SolverOptions {
+                                    rules,
+                                    max_solutions: count.unwrap_or(1),
+                                    node_limit,
+                                    abc,
+                                    abc_given: given,
+                                    memory_limit: args.memory_limit,
+                                });
+                            }
+                        }
                     }
                 }
             }
@@ -413,8 +427,14 @@ struct Segment {
 /// of one part shares.
 fn job_options(a: &Args) -> impl PartialEq + std::fmt::Debug {
     (
-        (a.seed, a.seeds, a.colonies, a.repeat, a.count_solutions),
-        (a.node_limit, a.timeout, a.cpu_limit, a.memory_limit),
+        (
+            a.seed,
+            a.seeds,
+            a.colonies,
+            a.repeat,
+            a.count_solutions.clone(),
+        ),
+        (a.node_limit.clone(), a.timeout, a.cpu_limit, a.memory_limit),
     )
 }
 
@@ -455,8 +475,11 @@ fn split_by_job_options(place: &str, level: &Args, configs: Vec<(usize, Args)>) 
         let a = &mut p.args;
         (a.seed, a.seeds, a.colonies, a.repeat) =
             (first.seed, first.seeds, first.colonies, first.repeat);
-        (a.count_solutions, a.node_limit, a.timeout) =
-            (first.count_solutions, first.node_limit, first.timeout);
+        (a.count_solutions, a.node_limit, a.timeout) = (
+            first.count_solutions.clone(),
+            first.node_limit.clone(),
+            first.timeout,
+        );
         (a.cpu_limit, a.memory_limit) = (first.cpu_limit, first.memory_limit);
         let names: Vec<&str> = (p.configs.iter())
             .filter_map(|(_, c)| c.strategy.as_deref())
@@ -471,6 +494,20 @@ fn split_by_job_options(place: &str, level: &Args, configs: Vec<(usize, Args)>) 
         });
     }
     parts
+}
+
+/// Top-level configurations that differ in their job options run as parts of their own;
+/// when they agree, the run's options are their job options (a `count-solutions` every table
+/// sets adds the `solutions` column, as the flag does) and there are no parts.
+fn top_level_parts(args: &mut Args, configs: &[(usize, Args)]) -> Vec<Segment> {
+    let mut parts = split_by_job_options("the top level", args, configs.to_vec());
+    if parts.len() > 1 {
+        return parts;
+    }
+    if let Some(one) = parts.pop() {
+        *args = one.args;
+    }
+    Vec::new()
 }
 
 /// A plan entry as `bench-run` arguments.
@@ -604,12 +641,8 @@ fn load_args() -> Result<(Args, Option<Loaded>)> {
             datasets.extend(split_by_job_options(&place, &a, configs));
         }
     }
-    // Top-level configurations that differ in their job options run as parts of their own.
     if datasets.is_empty() && !configs.is_empty() {
-        let parts = split_by_job_options("the top level", &args, configs.clone());
-        if parts.len() > 1 {
-            datasets = parts;
-        }
+        datasets = top_level_parts(&mut args, &configs);
     }
     let cli_keys = matches
         .ids()
@@ -773,13 +806,13 @@ fn config(args: &Args, plan: Option<&Loaded>) -> Result<BenchConfig> {
     check_option(
         &solvers,
         RunOption::NodeLimit,
-        args.node_limit.is_some(),
+        !args.node_limit.is_empty(),
         plan,
     )?;
     check_option(
         &solvers,
         RunOption::CountSolutions,
-        args.count_solutions.is_some(),
+        !args.count_solutions.is_empty(),
         plan,
     )?;
     check_option(&solvers, RunOption::Trace, args.trace.is_some(), plan)?;
@@ -802,10 +835,14 @@ fn config(args: &Args, plan: Option<&Loaded>) -> Result<BenchConfig> {
     }
     cfg.timeout = args.timeout;
     cfg.repeat = args.repeat;
-    cfg.node_limit = args.node_limit;
+    // The meta's one budget; a sweep's values are in each configuration's `params`.
+    cfg.node_limit = match args.node_limit[..] {
+        [n] => Some(n),
+        _ => None,
+    };
     cfg.output = args.output.clone();
     cfg.columns = Columns {
-        solutions: args.count_solutions.is_some(),
+        solutions: !args.count_solutions.is_empty(),
         solution: args.record_solutions,
         ..Columns::default()
     };

@@ -342,10 +342,11 @@ fn cpu_s_counts_a_reaped_child_without_any_limit() {
     assert_eq!(rows.len(), 6);
     for r in &rows {
         assert_eq!(r.status, Some(Status::Unsolved), "{r:?}");
-        // The parent only waits; nearly all of the CPU time is the child's, and it
-        // exceeds a third of the wall time even on a loaded machine.
-        let (cpu, wall) = (r.cpu_s.unwrap_or(0.0), r.wall_s);
-        assert!(cpu > 0.02 && cpu > wall / 3.0, "{r:?}");
+        // The parent only waits (a few ms of its own CPU time); the child's loop takes
+        // about 0.7 s of CPU on this project's host, and a CPU time is the same on a
+        // loaded machine, so a tenth of it is a bound that only the child's time meets.
+        let cpu = r.cpu_s.unwrap_or(0.0);
+        assert!(cpu > 0.07, "{r:?}");
     }
 }
 

@@ -214,7 +214,7 @@ fn a_bad_plan_is_refused_naming_its_line_before_anything_runs() {
         ),
         (
             "[[config]]\nstrategy = \"abc\"\nseeds = [1, 2]\n",
-            "line 5: `seeds` = [1, 2]: expected a whole number",
+            "line 5: `seeds` takes one value, not a list",
         ),
         (
             "[[config]]\nstrategy = \"abc\"\ntimeout = -1\n",

@@ -91,6 +91,103 @@ fn a_sweep_is_one_run_equal_to_its_single_runs_for_any_threads_and_shard() {
     assert_eq!(jobs, (0..500).collect::<Vec<_>>());
 }
 
+/// A grid over the job options in a configuration's identity (`--node-limit`,
+/// `--count-solutions`): one run, equal to its single runs, on the command line and in a plan.
+#[test]
+fn a_sweep_of_node_limits_and_solution_counts_equals_its_single_runs() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let hitori = |name: &str, args: &[&str]| {
+        let out = d.join(name);
+        bench_run()
+            .args(["--no-summary", "--dataset"])
+            .arg(datasets().join("hitori-tail"))
+            .args(args)
+            .arg("--output")
+            .arg(&out)
+            .assert()
+            .success();
+        out
+    };
+    let sweep = [
+        "--strategy",
+        "mrv,row",
+        "--node-limit",
+        "2,1000",
+        "--count-solutions",
+        "1,2",
+    ];
+    let grid = hitori("grid.csv", &[&sweep[..], &["--threads", "2"]].concat());
+    let rows = rows(&grid);
+    let puzzles = rows.iter().filter(|r| r.strategy == "mrv").count() / 4;
+    assert!(puzzles > 0);
+    assert_eq!(rows.len(), 2 * 2 * 2 * puzzles);
+    // The small budget stops some searches, so the points differ in their rows.
+    assert!(
+        (rows.iter()).any(|r| r.params.as_str().contains("node_limit=2")
+            && r.status == Some(puzzlebench::results::Status::Timeout)),
+        "no job met node limit 2"
+    );
+    let mut singles = Vec::new();
+    for s in ["mrv", "row"] {
+        for n in ["2", "1000"] {
+            for k in ["1", "2"] {
+                let args = ["--strategy", s, "--node-limit", n, "--count-solutions", k];
+                singles.push(hitori(&format!("{s}{n}{k}.csv"), &args));
+            }
+        }
+    }
+    let singles: Vec<&Path> = singles.iter().map(PathBuf::as_path).collect();
+    let want = comparable(&singles);
+    assert_eq!(comparable(&[&grid]), want);
+    let a = hitori("a.csv", &[&sweep[..], &["--shard", "1/2"]].concat());
+    let b = hitori("b.csv", &[&sweep[..], &["--shard", "2/2"]].concat());
+    assert_eq!(comparable(&[&a, &b]), want);
+    // The same grid from a plan file: lists at the top level and in a configuration.
+    let plan = d.join("budgets.toml");
+    std::fs::write(
+        &plan,
+        format!(
+            "dataset = {:?}\nnode-limit = [2, 1000]\nno-summary = true\n\
+             [[config]]\nstrategy = \"mrv\"\ncount-solutions = [1, 2]\n\
+             [[config]]\nstrategy = \"row\"\ncount-solutions = [1, 2]\n",
+            datasets().join("hitori-tail")
+        ),
+    )
+    .unwrap();
+    let from_plan = d.join("plan.csv");
+    bench_run()
+        .arg("--plan")
+        .arg(&plan)
+        .arg("--output")
+        .arg(&from_plan)
+        .assert()
+        .success();
+    assert_eq!(comparable(&[&from_plan]), want);
+    // A budget not in the rows' identity is refused as a list, with what to do instead.
+    let a = bench_run()
+        .args(["--strategy", "mrv", "--timeout", "1,2", "--dataset"])
+        .arg(datasets().join("hitori-tail"))
+        .assert()
+        .code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(err.contains("--timeout"), "{err}");
+    std::fs::write(
+        &plan,
+        format!(
+            "dataset = {:?}\nstrategy = \"mrv\"\ntimeout = [1, 2]\n",
+            datasets().join("hitori-tail")
+        ),
+    )
+    .unwrap();
+    let a = bench_run().arg("--plan").arg(&plan).assert().code(2);
+    let err = String::from_utf8_lossy(&a.get_output().stderr).into_owned();
+    assert!(
+        err.contains("line 3") && err.contains("`timeout` takes one value"),
+        "{err}"
+    );
+}
+
 #[test]
 fn a_repeated_or_bad_sweep_value_is_refused_before_anything_runs() {
     let dir = tempfile::tempdir().unwrap();
@@ -102,6 +199,11 @@ fn a_repeated_or_bad_sweep_value_is_refused_before_anything_runs() {
         (&["--limit", "20,often"][..], "often"),
         (&["--colony-size", "20,7"][..], "7"),
         (&["--rules", "basic,basic"][..], "--rules: the value"),
+        (
+            &["--node-limit", "5,5"][..],
+            "--node-limit: the value 5 is listed twice",
+        ),
+        (&["--count-solutions", "1,0"][..], "--count-solutions"),
     ] {
         let out = dir.path().join("never.csv");
         let a = bench_run()
