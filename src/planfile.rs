@@ -86,9 +86,8 @@ fn not_a_grid(key: &str) -> String {
             " (run with the largest budget and read a smaller one with `bench-report summary \
              --time-limit SECS`)"
         }
-        "seed" | "seeds" | "colonies" | "repeat" => {
-            " (give the largest: its jobs hold the smaller ones')"
-        }
+        "seeds" | "colonies" => " (give the largest: its jobs hold the smaller ones')",
+        "seed" => " (`seeds = K` runs the seed values SEED .. SEED+K-1)",
         _ => "",
     };
     format!(

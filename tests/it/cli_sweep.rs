@@ -6,6 +6,18 @@ use crate::common::*;
 use puzzlebench::results::Record;
 use std::path::{Path, PathBuf};
 
+/// `bench-run --no-summary --dataset datasets/DATASET ARGS --output OUT`, which must succeed.
+fn run_on(dataset: &str, args: &[&str], out: &Path) {
+    bench_run()
+        .args(["--no-summary", "--dataset"])
+        .arg(datasets().join(dataset))
+        .args(args)
+        .arg("--output")
+        .arg(out)
+        .assert()
+        .success();
+}
+
 fn run(dir: &Path, name: &str, args: &[&str]) -> PathBuf {
     let out = dir.join(name);
     let strategy = ["--strategy", "abc-hybrid,backtrack"];
@@ -99,14 +111,7 @@ fn a_sweep_of_node_limits_and_solution_counts_equals_its_single_runs() {
     let d = dir.path();
     let hitori = |name: &str, args: &[&str]| {
         let out = d.join(name);
-        bench_run()
-            .args(["--no-summary", "--dataset"])
-            .arg(datasets().join("hitori-tail"))
-            .args(args)
-            .arg("--output")
-            .arg(&out)
-            .assert()
-            .success();
+        run_on("hitori-tail", args, &out);
         out
     };
     let sweep = [
@@ -328,14 +333,11 @@ fn an_abc_value_given_at_abcs_default_still_reaches_abc_prop() {
     let dir = tempfile::tempdir().unwrap();
     let params = |name: &str, args: &[&str]| -> Vec<String> {
         let out = dir.path().join(name);
-        bench_run()
-            .args(["--no-summary", "--strategy", "abc-prop", "--dataset"])
-            .arg(datasets().join("sudoku-easy"))
-            .args(args)
-            .arg("--output")
-            .arg(&out)
-            .assert()
-            .success();
+        run_on(
+            "sudoku-easy",
+            &[&["--strategy", "abc-prop"][..], args].concat(),
+            &out,
+        );
         let mut p: Vec<String> = untimed(&out)
             .into_iter()
             .map(|r| r.params.as_str().to_string())
