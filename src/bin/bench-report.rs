@@ -14,7 +14,6 @@ mod common;
 use anyhow::Result;
 use clap::{Args, Parser, Subcommand};
 use puzzlebench::report::ab::{self, AbFormat, AbOptions, Selector};
-use puzzlebench::report::describe::convergence_groups;
 use puzzlebench::report::filter::RowFilter;
 use puzzlebench::report::gate::{gate, Band};
 use puzzlebench::report::history::{self, History, HistoryFormat};
@@ -373,7 +372,7 @@ fn run() -> Result<ExitCode> {
             };
             // Read the traces first: a bad trace file fails before the (possibly long) row pass.
             let traced = (a.trace.iter())
-                .map(|t| Ok(convergence_groups(&read_trace(t)?)))
+                .map(|t| Ok(read_trace(t)?))
                 .collect::<Result<_>>()?;
             if !a.by.is_empty() && matches!(a.format, Format::Csv | Format::Json) {
                 anyhow::bail!(

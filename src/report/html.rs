@@ -564,7 +564,10 @@ fn ab_section(
     Ok((cards, d))
 }
 
-fn convergence_section(trace: Option<&std::path::Path>) -> Result<Doc, HtmlError> {
+fn convergence_section(
+    trace: Option<&std::path::Path>,
+    kept: Option<&crate::report::input::KeptJobs>,
+) -> Result<Doc, HtmlError> {
     use crate::report::doc::Inline;
     let mut d = Doc::default();
     let Some(t) = trace else {
@@ -577,8 +580,13 @@ fn convergence_section(trace: Option<&std::path::Path>) -> Result<Doc, HtmlError
         );
         return Ok(d);
     };
-    let Some(svg) = plot::render_convergence(&crate::results::trace::read_trace(t)?)? else {
-        d.para("The trace holds no runs.");
+    let runs = crate::report::input::KeptJobs::retain(kept, crate::results::trace::read_trace(t)?);
+    let Some(svg) = plot::render_convergence(&runs)? else {
+        d.para(if kept.is_some() {
+            "No run of the trace is of a row --where kept."
+        } else {
+            "The trace holds no runs."
+        });
         return Ok(d);
     };
     d.note(
@@ -658,7 +666,13 @@ pub fn report(
         .collect();
     // One pass: the run table (the summary and the A/B pairs are its views) and the plots.
     let mut extras = Extras::new(Detail::default(), set.efforts().clone());
-    let table = RunTable::read(set, summary::table_spec(), |g, r| extras.add(g, r))?;
+    let mut kept = set.kept_jobs().filter(|_| opts.trace.is_some());
+    let table = RunTable::read(set, summary::table_spec(), |g, r| {
+        extras.add(g, r);
+        if let Some(k) = kept.as_mut() {
+            k.add(r);
+        }
+    })?;
     let mut plots = PlotData::of_table(&table, None);
     let mut summary = summarize_table(&table, extras, Vec::new());
     let mut configs: BTreeMap<String, BTreeSet<Config>> = BTreeMap::new();
@@ -701,7 +715,7 @@ pub fn report(
         summary.doc(),
         plots_section(&plots, &sweeps)?,
         ab_doc,
-        convergence_section(opts.trace.as_deref())?,
+        convergence_section(opts.trace.as_deref(), kept.as_ref())?,
         baseline_doc,
         crate::report::history::html_section(&opts.history, &opts.history_input, band)
             .map_err(|e| HtmlError::Refused(e.to_string()))?,

@@ -25,8 +25,9 @@ use crate::results::counters::metric_name;
 use crate::results::meta::{RunMeta, RunStatus};
 use crate::results::read::{self as io, ReadError};
 use crate::results::sort::{KeySorted, SORT_BUFFER_ROWS};
+use crate::results::trace::TraceRun;
 use crate::results::{Columns, Record};
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::io::BufRead as _;
 use std::path::{Path, PathBuf};
 
@@ -185,6 +186,48 @@ impl Efforts {
     }
 }
 
+/// The jobs a `--where` kept, by what a trace row names them with. A trace carries no status,
+/// timings or counters, so a filter reaches it only through the rows it kept: a trace run is
+/// shown when its job's row was kept, and the convergence a report draws is then of the same
+/// runs as its tables.
+#[derive(Debug, Default)]
+pub struct KeptJobs(HashSet<(String, String, String, String, u64, u32)>);
+
+impl KeptJobs {
+    /// Note a kept row.
+    pub fn add(&mut self, r: &Record) {
+        self.0.insert((
+            r.dataset.clone(),
+            r.puzzle_id.clone(),
+            r.strategy.clone(),
+            r.params.as_str().to_string(),
+            r.seed,
+            r.colony,
+        ));
+    }
+
+    /// Whether trace run `t` is of a kept job.
+    pub fn keeps(&self, t: &TraceRun) -> bool {
+        // Borrowed lookups would need a key type of their own; a trace is small beside its rows.
+        self.0.contains(&(
+            t.dataset.clone(),
+            t.puzzle_id.clone(),
+            t.strategy.clone(),
+            t.params.clone(),
+            t.seed,
+            t.colony,
+        ))
+    }
+
+    /// The runs of `trace` that `kept` keeps: all of them when there is no filter (`None`).
+    pub fn retain(kept: Option<&KeptJobs>, mut trace: Vec<TraceRun>) -> Vec<TraceRun> {
+        if let Some(k) = kept {
+            trace.retain(|t| k.keeps(t));
+        }
+        trace
+    }
+}
+
 /// The result files of one input of a report, with their metas and agreed facts.
 #[derive(Clone, Debug)]
 pub struct RunSet {
@@ -282,6 +325,12 @@ impl RunSet {
     /// The metas of the files that have one.
     pub fn metas(&self) -> impl Iterator<Item = &RunMeta> {
         self.files.iter().filter_map(|f| f.meta.as_ref())
+    }
+
+    /// An empty [`KeptJobs`] to fill from a pass's rows when the set has a `--where` filter
+    /// (and `None` when it has none: every trace run is then shown).
+    pub fn kept_jobs(&self) -> Option<KeptJobs> {
+        self.opts.filter.as_ref().map(|_| KeptJobs::default())
     }
 
     /// The `--where` filter text, when there is one.

@@ -324,13 +324,19 @@ pub fn render_set(
     metric: Option<&str>,
 ) -> Result<Vec<Svg>, PlotError> {
     let metric = metric.map(crate::results::counters::metric_name);
-    let table = RunTable::read(set, table_spec(metric), |_, _| {})?;
+    let mut kept = set.kept_jobs().filter(|_| trace.is_some());
+    let table = RunTable::read(set, table_spec(metric), |_, r| {
+        if let Some(k) = kept.as_mut() {
+            k.add(r);
+        }
+    })?;
     let mut data = PlotData::of_table(&table, metric);
     if let Some(m) = metric.filter(|_| !data.has_metric()) {
         return Err(PlotError::NoMetric(m.to_string()));
     }
     data.set_budget(set.budget());
-    let trace_rows = trace.map(crate::results::trace::read_trace).transpose()?;
+    let trace_rows = (trace.map(crate::results::trace::read_trace).transpose()?)
+        .map(|t| crate::report::input::KeptJobs::retain(kept.as_ref(), t));
     let mut svgs = data.cactus()?;
     svgs.extend(data.distributions()?);
     if let Some(t) = trace_rows {

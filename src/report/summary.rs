@@ -5,17 +5,20 @@
 use crate::hash::StableHasher;
 use crate::report::ab::Ert;
 use crate::report::claims::{self, ClaimCheck, Contradiction};
-use crate::report::describe::{BestOf, BestOfAcc, ColumnStats, ColumnsAcc, ConvergenceGroup};
+use crate::report::describe::{
+    convergence_groups, BestOf, BestOfAcc, ColumnStats, ColumnsAcc, ConvergenceGroup,
+};
 use crate::report::doc::{Doc, Inline, Table};
 use crate::report::inference::wilson;
 #[cfg(test)]
 use crate::report::input::TimeLimit;
-use crate::report::input::{Efforts, RunSet, Streamed};
+use crate::report::input::{Efforts, KeptJobs, RunSet, Streamed};
 use crate::report::stats;
 use crate::report::table::{pair, Group, Job, RunTable, TableSpec};
 #[cfg(test)]
 use crate::report::table::{Facts, TableBuilder};
 use crate::report::{fmt_secs, labels, pct_bound, sig3, GroupKey};
+use crate::results::trace::TraceRun;
 use crate::results::{Record, Status};
 use serde::Serialize;
 use std::collections::{BTreeMap, BTreeSet};
@@ -411,13 +414,25 @@ fn table(head: Vec<String>, rows: Vec<Vec<String>>) -> Table {
 /// The summary of a [`RunSet`]'s rows, read once into a run table: incomplete inputs,
 /// counted duplicates, the filter and the time limit all come from the set, so every report
 /// that shows a summary shows the same one.
+///
+/// `traces` (one list per `--trace` file) become the convergence section; a `--where` keeps
+/// the trace runs of the jobs whose rows it kept.
 pub fn summarize_set(
     set: &RunSet,
     detail: Detail,
-    convergence: Vec<Vec<ConvergenceGroup>>,
+    traces: Vec<Vec<TraceRun>>,
 ) -> Result<(Summary, Streamed), crate::results::ReadError> {
     let mut extras = Extras::new(detail, set.efforts().clone());
-    let table = RunTable::read(set, table_spec(), |g, r| extras.add(g, r))?;
+    let mut kept = set.kept_jobs().filter(|_| !traces.is_empty());
+    let table = RunTable::read(set, table_spec(), |g, r| {
+        extras.add(g, r);
+        if let Some(k) = kept.as_mut() {
+            k.add(r);
+        }
+    })?;
+    let convergence = (traces.into_iter())
+        .map(|t| convergence_groups(&KeptJobs::retain(kept.as_ref(), t)))
+        .collect();
     let s = summarize_table(&table, extras, convergence);
     Ok((s, table.facts.streamed))
 }

@@ -486,6 +486,31 @@ fn summary_trace_gives_convergence_quantiles() {
         (last["unsolved"].as_u64(), last["unsolved_median"].as_f64()),
         (Some(2), Some(2.0))
     );
+    // `--where` reaches the trace through the rows it keeps: the solved seed alone, then the
+    // two unsolved ones (cycle 0: 6 and 8 -> median 7).
+    let j = summary_json(&[&s(&p), "--trace", &s(&t), "--where", "status=solved"]);
+    let c = &j["convergence"][0];
+    assert_eq!(c["runs"].as_u64(), Some(1));
+    assert_eq!(c["points"][0]["median"].as_f64(), Some(4.0));
+    let j = summary_json(&[&s(&p), "--trace", &s(&t), "--where", "status=unsolved"]);
+    let c = &j["convergence"][0];
+    assert_eq!(c["runs"].as_u64(), Some(2));
+    assert_eq!(c["points"][0]["median"].as_f64(), Some(7.0));
+    // plot draws the same runs as the summary counts.
+    for (filter, runs) in [(None, 3), (Some("seed=1"), 1), (Some("status=unsolved"), 2)] {
+        let out = d.path().join(format!("plots-{runs}"));
+        let mut cmd = bench_report();
+        cmd.args(["plot", &s(&p), "--out", &s(&out), "--trace", &s(&t)]);
+        if let Some(f) = filter {
+            cmd.args(["--where", f]);
+        }
+        cmd.assert().success();
+        let svg = fs::read_to_string(out.join("convergence.svg")).expect("convergence.svg");
+        assert!(
+            svg.contains(&format!("(median of {runs} runs)")),
+            "{filter:?}: {svg}"
+        );
+    }
     bench_report()
         .args(["summary", &s(&p), "--trace", &s(&d.path().join("none.csv"))])
         .assert()

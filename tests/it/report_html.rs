@@ -194,3 +194,28 @@ fn html_refuses_overwrite_bad_pairs_and_old_traces() {
         .code(2)
         .stderr(predicate::str::contains("is one of the inputs"));
 }
+
+#[test]
+fn html_convergence_is_of_the_rows_where_keeps() {
+    let d = TempDir::new().expect("tmp");
+    let (run, trace) = runs(&d);
+    let page = |filter: &str, out: &str| {
+        let out = d.path().join(out);
+        bin("bench-report")
+            .arg("html")
+            .arg(&run)
+            .arg("--trace")
+            .arg(&trace)
+            .args(["--where", filter, "--out"])
+            .arg(&out)
+            .assert()
+            .success();
+        fs::read_to_string(out.join("index.html")).expect("index.html")
+    };
+    let abc = page("strategy=abc", "abc");
+    assert!(abc.contains("id=\"fig-convergence\""));
+    // The Hitori rows alone: no ABC job kept, so no trace run is drawn.
+    let hitori = page("dataset=hitori5", "hitori");
+    assert!(!hitori.contains("id=\"fig-convergence\""));
+    assert!(hitori.contains("No run of the trace is of a row --where kept."));
+}
