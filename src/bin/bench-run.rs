@@ -846,7 +846,9 @@ fn config(args: &Args, plan: Option<&Loaded>) -> Result<BenchConfig> {
         solution: args.record_solutions,
         ..Columns::default()
     };
-    cfg.trace = args.trace.clone();
+    // A plan's trace set aside above (no strategy here traces) writes no file for this part.
+    let traces = (cfg.solvers.iter()).any(|s| s.capabilities().options.has(RunOption::Trace));
+    cfg.trace = args.trace.clone().filter(|_| traces);
     if let Some(s) = &shard {
         cfg.shard = s.shard;
         if !s.from.is_empty() {

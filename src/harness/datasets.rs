@@ -48,12 +48,22 @@ pub fn bench_datasets(
     if parts.is_empty() {
         return usage("the plan names no dataset".into());
     }
-    if let Some(p) = parts.iter().find(|p| p.trace.is_some()) {
-        return usage(format!(
-            "--trace: a run over several datasets writes no trace (dataset {}); trace one \
-             dataset's run",
-            p.dataset.display()
-        ));
+    // One run, one trace: each part traces into the parts directory and the traces are put
+    // together with the rows.
+    let trace = parts.iter().find_map(|p| p.trace.clone());
+    if let Some(t) = &trace {
+        if let Some(p) = parts
+            .iter()
+            .find(|p| p.trace.as_ref().is_some_and(|o| o != t))
+        {
+            return usage(format!(
+                "--trace: one run writes one trace, but dataset {} names {} and another {}",
+                p.dataset.display(),
+                p.trace.as_deref().unwrap_or(t).display(),
+                t.display()
+            ));
+        }
+        check_trace(t, output, force, resume)?;
     }
     let paths = RunPaths::new(output, None);
     let dir = parts_dir(output);
@@ -123,7 +133,49 @@ pub fn bench_datasets(
         }
         outcomes.push(o);
     }
-    put_together(&outcomes, &plans, output, &dir)
+    put_together(&outcomes, &plans, output, &dir, trace.as_deref())
+}
+
+/// Where a part writes its trace.
+fn part_trace(part: &Path) -> PathBuf {
+    part.with_extension("trace.csv")
+}
+
+/// The run's trace path, checked before anything runs as a run of one dataset checks it.
+fn check_trace(t: &Path, output: &Path, force: bool, resume: bool) -> Result<(), BenchError> {
+    let usage = |m: String| Err(BenchError::Usage(m));
+    if resume {
+        return usage("--trace cannot be combined with --resume: traces of the earlier jobs were not kept; rerun without --resume".into());
+    }
+    let same = |a: &Path, b: &Path| {
+        a == b
+            || std::fs::canonicalize(a)
+                .ok()
+                .zip(std::fs::canonicalize(b).ok())
+                .is_some_and(|(x, y)| x == y)
+    };
+    if same(t, output) || same(t, &meta::meta_path(output)) {
+        return usage(format!(
+            "--trace {}: the same file as the run's output or meta; choose another name",
+            t.display()
+        ));
+    }
+    if t.exists() && !force {
+        return usage(format!(
+            "{}: trace file already exists; choose another --trace or add --force",
+            t.display()
+        ));
+    }
+    if let Some(dir) = t.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            return usage(format!(
+                "--trace {}: the directory {} does not exist; create it or choose another path",
+                t.display(),
+                dir.display()
+            ));
+        }
+    }
+    super::bench::check_writable("trace", t)
 }
 
 /// Two parts that would run the same jobs: the same configuration on the same dataset with
@@ -196,9 +248,13 @@ fn plan_parts(
         p.resume = resume && !done && journal_path(&part).exists();
         p.force = force && !resume;
         p.output = Some(part.clone());
+        // The parts directory does not exist yet: the part's trace path is checked here with
+        // the run's (`check_trace`) and again when the part starts.
+        let trace = p.trace.take();
         if !done {
             super::bench::preflight(p)?;
         }
+        p.trace = trace.map(|_| part_trace(&part));
         plans.push(PartPlan {
             first,
             jobs: plan.len(),
@@ -266,8 +322,12 @@ fn put_together(
     plans: &[PartPlan],
     output: &Path,
     dir: &Path,
+    trace: Option<&Path>,
 ) -> Result<BenchOutcome, BenchError> {
     let io = |e: String| BenchError::Io(e);
+    if let Some(t) = trace {
+        put_traces_together(outcomes, plans, t)?;
+    }
     let metas: Vec<&RunMeta> = outcomes.iter().map(|o| &o.meta).collect();
     let columns = metas
         .iter()
@@ -318,6 +378,36 @@ fn put_together(
         done: rows,
         meta,
     })
+}
+
+/// The parts' traces as the run's, job numbers moved as the rows' are (a part with no ABC
+/// job, or no job in this shard, wrote none).
+fn put_traces_together(
+    outcomes: &[BenchOutcome],
+    plans: &[PartPlan],
+    trace: &Path,
+) -> Result<(), BenchError> {
+    let io = |e: String| BenchError::Io(e);
+    let mut file = AtomicFile::create(trace, true).map_err(|e| io(e.to_string()))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 16, &mut file);
+    let mut header = true;
+    for (o, p) in outcomes.iter().zip(plans) {
+        let t = part_trace(&o.path);
+        if !t.exists() {
+            continue;
+        }
+        crate::results::trace::append_shifted(&t, p.first, header, &mut w)
+            .map_err(|e| io(e.to_string()))?;
+        header = false;
+    }
+    if header {
+        let h = crate::results::trace::TRACE_COLUMNS.join(",");
+        writeln!(w, "{h}").map_err(|e| io(format!("{}: {e}", trace.display())))?;
+    }
+    w.flush()
+        .map_err(|e| io(format!("{}: {e}", trace.display())))?;
+    drop(w);
+    file.commit().map_err(|e| io(e.to_string()))
 }
 
 /// The same value in every part, or none.

@@ -121,6 +121,44 @@ fn int<T: std::str::FromStr>(
     })
 }
 
+/// Append the rows of trace file `path` (a run's, written by this version) to `out` with every
+/// job number moved up by `shift`, and the header too when `header` is true. A run over
+/// several datasets puts its parts' traces together this way, as it does their rows.
+pub fn append_shifted<W: Write>(
+    path: &Path,
+    shift: u64,
+    header: bool,
+    out: &mut W,
+) -> Result<(), ReadError> {
+    use std::io::BufRead as _;
+    let io = |source| ReadError::Io {
+        path: path.to_path_buf(),
+        source,
+    };
+    let file = std::fs::File::open(path).map_err(io)?;
+    let mut lines = std::io::BufReader::with_capacity(1 << 16, file).lines();
+    let first = lines.next().transpose().map_err(io)?.unwrap_or_default();
+    if first.split(',').ne(TRACE_COLUMNS) {
+        return Err(bad(
+            path,
+            1,
+            format!("not a trace header: expected {}", TRACE_COLUMNS.join(",")),
+        ));
+    }
+    if header {
+        writeln!(out, "{first}").map_err(io)?;
+    }
+    for (i, line) in lines.enumerate() {
+        let line = line.map_err(io)?;
+        // The job number is the first field and never quoted; the rest is copied as written.
+        let (job, rest) = line.split_once(',').unwrap_or((&line, ""));
+        let n = i as u64 + 2;
+        let job: u64 = int(path, n, "job", job)?;
+        writeln!(out, "{},{rest}", job + shift).map_err(io)?;
+    }
+    Ok(())
+}
+
 /// Read a trace file, one [`TraceRun`] per job in file order.
 pub fn read_trace(path: &Path) -> Result<Vec<TraceRun>, ReadError> {
     let io = |source| ReadError::Io {

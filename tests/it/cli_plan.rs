@@ -489,10 +489,6 @@ fn a_bad_dataset_table_is_refused_naming_its_line_before_anything_runs() {
             ),
             "both named hitori5",
         ),
-        (
-            format!("trace = \"t.csv\"\n[[dataset]]\ndataset = {h:?}\nstrategy = \"mrv\"\n"),
-            "writes no trace",
-        ),
     ] {
         let p = write(dir.path(), "plan.toml", &body);
         let out = dir.path().join("never.csv");
@@ -833,4 +829,96 @@ fn every_shipped_plan_parses_and_dry_runs() {
             );
         }
     }
+}
+
+#[test]
+fn a_plan_of_several_parts_writes_one_trace_of_its_single_runs() {
+    use puzzlebench::results::trace::read_trace;
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let (demo, hitori, easy) = (
+        datasets().join("sudoku-demo"),
+        datasets().join("hitori5"),
+        datasets().join("sudoku-easy"),
+    );
+    let trace = d.join("whole.trace.csv");
+    // Four parts: two on sudoku-demo (the configurations' seeds differ), a Hitori part that
+    // traces nothing, then sudoku-easy.
+    let p = write(
+        d,
+        "traced.toml",
+        &format!(
+            "trace = {:?}\nno-summary = true\nmax-cycles = 60\n\
+             [[dataset]]\ndataset = {:?}\n\
+             [[dataset.config]]\nstrategy = \"abc\"\nseeds = 2\n\
+             [[dataset.config]]\nstrategy = \"abc\"\nlimit = 10\nseeds = 1\n\
+             [[dataset]]\ndataset = {:?}\nstrategy = \"mrv\"\n\
+             [[dataset]]\ndataset = {:?}\nstrategy = \"abc\"\n",
+            trace.display().to_string(),
+            demo.display().to_string(),
+            hitori.display().to_string(),
+            easy.display().to_string()
+        ),
+    );
+    let whole = d.join("whole.csv");
+    let o = run_plan(&p, &whole, &["--threads", "2"]);
+    assert!(o.status.success(), "{o:?}");
+    let rows = untimed(&whole);
+    let runs = read_trace(&trace).expect("the run's trace");
+    // One trace run per ABC row, numbered as the rows are.
+    let abc: Vec<_> = rows.iter().filter(|r| r.strategy == "abc").collect();
+    assert_eq!(runs.len(), abc.len());
+    assert!(abc.len() > 3 && rows.len() > abc.len(), "{}", rows.len());
+    for t in &runs {
+        let r = (abc.iter())
+            .find(|r| {
+                r.puzzle_id == t.puzzle_id && r.seed == t.seed && r.params.as_str() == t.params
+            })
+            .expect("a row for every trace run");
+        assert_eq!((r.job, &r.dataset), (t.job, &t.dataset), "{t:?}");
+    }
+    // And each run's curve is that of its single run.
+    let single = |name: &str, data: &Path, args: &[&str]| {
+        let (out, tr) = (
+            d.join(format!("{name}.csv")),
+            d.join(format!("{name}.trace.csv")),
+        );
+        bench_run()
+            .args(["--no-summary", "--max-cycles", "60", "--strategy", "abc"])
+            .arg("--dataset")
+            .arg(data)
+            .args(args)
+            .arg("--output")
+            .arg(&out)
+            .arg("--trace")
+            .arg(&tr)
+            .assert()
+            .success();
+        read_trace(&tr).expect("single trace")
+    };
+    let mut singles = single("a", &demo, &["--seeds", "2"]);
+    singles.extend(single("b", &demo, &["--limit", "10"]));
+    singles.extend(single("c", &easy, &[]));
+    let key = |t: &puzzlebench::results::trace::TraceRun| {
+        (
+            t.dataset.clone(),
+            t.puzzle_id.clone(),
+            t.params.clone(),
+            t.seed,
+            t.points.clone(),
+        )
+    };
+    let mut a: Vec<_> = runs.iter().map(key).collect();
+    let mut b: Vec<_> = singles.iter().map(key).collect();
+    a.sort();
+    b.sort();
+    assert_eq!(a, b);
+    // The trace is checked as a run of one dataset checks it, before anything runs.
+    let again = d.join("again.csv");
+    let o = run_plan(&p, &again, &[]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(String::from_utf8_lossy(&o.stderr).contains("trace file already exists"));
+    let o = run_plan(&p, &again, &["--resume"]);
+    assert_eq!(o.status.code(), Some(2), "{o:?}");
+    assert!(!again.exists() && !d.join("again.parts").exists());
 }
