@@ -766,6 +766,15 @@ fn limit_text(l: Limit) -> String {
     }
 }
 
+/// The run's trace: a plan's `trace` set aside (no strategy of this part traces) writes no
+/// file for the part.
+fn traced(args: &Args, solvers: &[Box<dyn Solver>]) -> Option<std::path::PathBuf> {
+    let any = solvers
+        .iter()
+        .any(|s| s.capabilities().options.has(RunOption::Trace));
+    args.trace.clone().filter(|_| any)
+}
+
 fn config(args: &Args, plan: Option<&Loaded>) -> Result<BenchConfig> {
     // First, so that a task started outside its array fails before anything is loaded.
     let shard = match args.shard {
@@ -846,9 +855,7 @@ fn config(args: &Args, plan: Option<&Loaded>) -> Result<BenchConfig> {
         solution: args.record_solutions,
         ..Columns::default()
     };
-    // A plan's trace set aside above (no strategy here traces) writes no file for this part.
-    let traces = (cfg.solvers.iter()).any(|s| s.capabilities().options.has(RunOption::Trace));
-    cfg.trace = args.trace.clone().filter(|_| traces);
+    cfg.trace = traced(args, &cfg.solvers);
     if let Some(s) = &shard {
         cfg.shard = s.shard;
         if !s.from.is_empty() {
