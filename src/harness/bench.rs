@@ -232,6 +232,28 @@ fn resolved(p: &Path) -> PathBuf {
     }
 }
 
+/// A trace path that exists (without `force`) or lies in a directory that does not: the
+/// output's directory is made for it, but a trace's missing directory is most likely a typo,
+/// and it would fail only after the run had started.
+pub(super) fn check_trace_place(t: &Path, force: bool) -> Result<(), BenchError> {
+    if t.exists() && !force {
+        return Err(BenchError::Usage(format!(
+            "{}: trace file already exists; choose another --trace or add --force",
+            t.display()
+        )));
+    }
+    if let Some(dir) = t.parent().filter(|d| !d.as_os_str().is_empty()) {
+        if !dir.is_dir() {
+            return Err(BenchError::Usage(format!(
+                "--trace {}: the directory {} does not exist; create it or choose another path",
+                t.display(),
+                dir.display()
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Refuse a path that exists and is not a regular file: never write into, or replace, a
 /// directory, a device, a FIFO, a socket or a link ([`crate::results::write::check_target`]).
 pub(super) fn check_writable(what: &str, p: &Path) -> Result<(), BenchError> {
@@ -332,23 +354,7 @@ pub fn preflight(cfg: &BenchConfig) -> Result<RunPaths, BenchError> {
                 ));
             }
         }
-        if t.exists() && !cfg.force {
-            return usage(format!(
-                "{}: trace file already exists; choose another --trace or add --force",
-                t.display()
-            ));
-        }
-        // The output's directory is made for it, but a trace in a directory that does not
-        // exist is most likely a typo, and it would fail only after the run had started.
-        if let Some(dir) = t.parent().filter(|d| !d.as_os_str().is_empty()) {
-            if !dir.is_dir() {
-                return usage(format!(
-                    "--trace {}: the directory {} does not exist; create it or choose another path",
-                    t.display(),
-                    dir.display()
-                ));
-            }
-        }
+        check_trace_place(t, cfg.force)?;
     }
     if output.extension().is_some_and(|e| e == "json") || output.ends_with(".meta.json") {
         return usage(format!(

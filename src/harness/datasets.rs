@@ -160,21 +160,7 @@ fn check_trace(t: &Path, output: &Path, force: bool, resume: bool) -> Result<(),
             t.display()
         ));
     }
-    if t.exists() && !force {
-        return usage(format!(
-            "{}: trace file already exists; choose another --trace or add --force",
-            t.display()
-        ));
-    }
-    if let Some(dir) = t.parent().filter(|d| !d.as_os_str().is_empty()) {
-        if !dir.is_dir() {
-            return usage(format!(
-                "--trace {}: the directory {} does not exist; create it or choose another path",
-                t.display(),
-                dir.display()
-            ));
-        }
-    }
+    super::bench::check_trace_place(t, force)?;
     super::bench::check_writable("trace", t)
 }
 
